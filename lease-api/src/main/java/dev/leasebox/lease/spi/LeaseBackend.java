@@ -2,6 +2,8 @@ package dev.leasebox.lease.spi;
 
 import dev.leasebox.lease.LeaseManager;
 
+import java.util.Optional;
+
 /**
  * A lease backend module's entry point, found with {@link java.util.ServiceLoader}: how the
  * {@code leasebox} command and other hosts open a {@link LeaseManager} by name without a compile-time
@@ -21,4 +23,12 @@ public interface LeaseBackend {
      * the address tried when the coordinator cannot be reached or the settings are wrong.
      */
     LeaseManager open(LeaseBackendSettings settings);
+
+    /**
+     * Starts a coordinator in this JVM on a free loopback port, when the backend can (ZooKeeper: one
+     * server; Hazelcast: three CP members); empty when it cannot (Redis needs its own server).
+     */
+    default Optional<EmbeddedCoordinator> startEmbedded() {
+        return Optional.empty();
+    }
 }

@@ -1,0 +1,15 @@
+package dev.leasebox.lease.spi;
+
+/**
+ * A coordinator a backend can run inside this JVM — for the demo, local trials and the
+ * {@code leasebox zookeeper-server} / {@code hazelcast-member} commands; never for production.
+ */
+public interface EmbeddedCoordinator extends AutoCloseable {
+
+    /** The address to hand {@link LeaseBackend#open} (in the backend's own format). */
+    String address();
+
+    /** Stops the coordinator and deletes what it wrote. */
+    @Override
+    void close();
+}
