@@ -2,6 +2,7 @@ package dev.leasebox.lease.spi;
 
 import dev.leasebox.lease.LeaseManager;
 
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -25,10 +26,13 @@ public interface LeaseBackend {
     LeaseManager open(LeaseBackendSettings settings);
 
     /**
-     * Starts a coordinator in this JVM on a free loopback port, when the backend can (ZooKeeper: one
-     * server; Hazelcast: three CP members); empty when it cannot (Redis needs its own server).
+     * Starts a coordinator in this JVM on loopback, when the backend can (ZooKeeper: one server;
+     * Hazelcast: three CP members); empty when it cannot (Redis needs its own server).
+     *
+     * @param options {@code port} (default: a free one), {@code dataDir} (default: a temp directory),
+     *                and backend-specific settings; unknown names are refused with one line
      */
-    default Optional<EmbeddedCoordinator> startEmbedded() {
+    default Optional<EmbeddedCoordinator> startEmbedded(Map<String, String> options) {
         return Optional.empty();
     }
 }
