@@ -92,8 +92,8 @@ public final class H2Dialect extends SqlDialect {
     }
 
     @Override
-    List<OutboxEntry> completeAll(Connection c, List<ClaimCompletion> completions) throws SQLException {
-        List<OutboxEntry> completed = new ArrayList<>();
+    List<CompletedRow> completeAll(Connection c, List<ClaimCompletion> completions) throws SQLException {
+        List<CompletedRow> completed = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(sql("complete"))) {
             for (ClaimCompletion cc : completions) {
                 CompletionWrite w = CompletionWrite.of(cc.claim().entryId(), cc.claim().token(), cc.completion());
@@ -111,7 +111,9 @@ public final class H2Dialect extends SqlDialect {
                 ps.setLong(12, w.entryId());
                 ps.setLong(13, w.token());
                 try (ResultSet rs = ps.executeQuery()) {
-                    completed.addAll(EntryRows.readAll(rs, true));
+                    for (OutboxEntry row : EntryRows.readAll(rs, true)) {
+                        completed.add(new CompletedRow(w.token(), row));
+                    }
                 }
             }
         }

@@ -228,14 +228,15 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         if (completions.isEmpty()) {
             return List.of();
         }
-        List<OutboxEntry> completed = run("complete claims", c -> dialect.completeAll(c, completions));
-        Map<Long, OutboxEntry> completedById = new HashMap<>();
-        completed.forEach(e -> completedById.put(e.id(), e));
+        List<SqlDialect.CompletedRow> completed = run("complete claims", c -> dialect.completeAll(c, completions));
+        Map<String, OutboxEntry> completedByClaim = new HashMap<>();
+        completed.forEach(r -> completedByClaim.put(r.entry().id() + "/" + r.presentedToken(), r.entry()));
         CompletionOutcome[] outcomes = new CompletionOutcome[completions.size()];
         List<Integer> refused = new ArrayList<>();
         for (int i = 0; i < outcomes.length; i++) {
-            // remove(): a second completion of the same row in one batch was not the one written
-            OutboxEntry row = completedById.remove(completions.get(i).claim().entryId());
+            OutboxClaim claim = completions.get(i).claim();
+            // remove(): a second completion of the same claim in one batch was not the one written
+            OutboxEntry row = completedByClaim.remove(claim.entryId() + "/" + claim.token());
             if (row != null) {
                 outcomes[i] = new CompletionOutcome.Completed(row);
             } else {

@@ -11,6 +11,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -79,7 +80,7 @@ public final class PostgreSqlDialect extends SqlDialect {
     }
 
     @Override
-    List<OutboxEntry> completeAll(Connection c, List<ClaimCompletion> completions) throws SQLException {
+    List<CompletedRow> completeAll(Connection c, List<ClaimCompletion> completions) throws SQLException {
         List<CompletionWrite> writes = completions.stream()
                 .map(cc -> CompletionWrite.of(cc.claim().entryId(), cc.claim().token(), cc.completion())).toList();
         try (PreparedStatement ps = c.prepareStatement(sql("complete_all"))) {
@@ -96,9 +97,13 @@ public final class PostgreSqlDialect extends SqlDialect {
             ps.setArray(11, c.createArrayOf("text", column(writes, CompletionWrite::lastError)));
             ps.setArray(12, c.createArrayOf("boolean", column(writes, CompletionWrite::setDeadLetterReason)));
             ps.setArray(13, c.createArrayOf("text", column(writes, CompletionWrite::deadLetterReason)));
+            List<CompletedRow> completed = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
-                return EntryRows.readAll(rs, true);
+                while (rs.next()) {
+                    completed.add(new CompletedRow(rs.getLong("presented_token"), EntryRows.read(rs, true)));
+                }
             }
+            return completed;
         }
     }
 

@@ -180,8 +180,12 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
     abstract List<OutboxEntry> recordClaims(Connection c, ClaimSelection selection, Instant now,
                                             List<ClaimGrant> grants) throws SQLException;
 
+    /** A row a completion was written to, with the token that completion presented. */
+    record CompletedRow(long presentedToken, OutboxEntry entry) {
+    }
+
     /** Token-checked completions; the rows that were completed (refused ones are absent). */
-    abstract List<OutboxEntry> completeAll(Connection c, List<ClaimCompletion> completions) throws SQLException;
+    abstract List<CompletedRow> completeAll(Connection c, List<ClaimCompletion> completions) throws SQLException;
 
     /** Moves the expiry of each claim whose token still matches; the ids moved. */
     abstract Set<Long> extendClaims(Connection c, List<OutboxClaim> claims, Instant expiresAt) throws SQLException;

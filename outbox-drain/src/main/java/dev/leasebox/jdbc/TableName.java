@@ -15,10 +15,10 @@ import java.util.regex.Pattern;
  */
 public record TableName(String schema, String table) {
 
+    private static final Pattern PART = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,39}");
+
     /** The default table name. */
     public static final TableName DEFAULT = new TableName("", "leasebox_outbox");
-
-    private static final Pattern PART = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,39}");
 
     public TableName {
         Objects.requireNonNull(schema, "schema");

@@ -1,7 +1,8 @@
 -- Token-checked completion of a batch of claims, in one statement: a row changes only while its
 -- claim_token equals the presented one and its status is claim-completable; the claim columns are
 -- cleared and fence_high_water is kept. Each completion says per column whether to set it (set_*)
--- or keep it, so that one statement carries every kind of completion.
+-- or keep it, so that one statement carries every kind of completion. Each returned row names the
+-- token that wrote it, which tells two completions of one row in a batch apart.
 -- Parameters (arrays): id, token, status (null keeps), attempt_count (null: add attempt_increment),
 -- attempt_increment, set_next_attempt, next_attempt_at, set_delivered, delivered_at,
 -- set_last_error, last_error, set_dead_letter_reason, dead_letter_reason.
@@ -23,4 +24,4 @@ FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::integer[], ?::integer[], ?::
 WHERE t.id = c.id
   AND t.claim_token = c.token
   AND t.status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
-RETURNING t.*
+RETURNING t.*, c.token AS presented_token
