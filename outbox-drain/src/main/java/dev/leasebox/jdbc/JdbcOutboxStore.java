@@ -48,9 +48,11 @@ import java.util.concurrent.ThreadLocalRandom;
  *   <li>"Now" is always the injected {@link java.time.Clock}, passed to SQL as a parameter; the
  *       database's own clock is never used. Instants are stored with microsecond precision.</li>
  *   <li>Statements run in auto-commit mode, each atomic by itself; no transaction spans two.</li>
- *   <li>{@link #findClaimCandidates} spreads concurrent workers: it reads the oldest
- *       {@code limit × candidateSpread} eligible rows and returns a random {@code limit} of them,
- *       oldest first, so workers racing for leases mostly ask for different rows.</li>
+ *   <li>{@link #findClaimCandidates} returns the oldest eligible rows (the fenced-store contract).
+ *       With {@code candidateSpread(n > 1)} it spreads concurrent workers instead: it reads the
+ *       oldest {@code limit × n} eligible rows in the same one statement and returns a random
+ *       {@code limit} of them, oldest first, so workers racing for external leases mostly ask for
+ *       different rows. The {@code database} backend needs no spread: SKIP LOCKED does it.</li>
  * </ul>
  *
  * <p>The schema is checked when the store is opened and never changed by it: see
@@ -320,7 +322,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         private TableName table = TableName.DEFAULT;
         private java.time.Clock clock = java.time.Clock.systemUTC();
         private boolean useClaimLeases = true;
-        private int candidateSpread = 4;
+        private int candidateSpread = 1;
         private DatabaseKind kind;
 
         private Builder(DataSource dataSource) {
@@ -353,7 +355,11 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
             return this;
         }
 
-        /** How many times the batch size {@link #findClaimCandidates} reads to choose from (1..100, default 4; 1 = strictly oldest first). */
+        /**
+         * How many times the batch size {@link #findClaimCandidates} reads to choose a random batch
+         * from (1..100). Default 1: strictly the oldest eligible rows. 4 suits many workers sharing
+         * one outbox through an external lease manager.
+         */
         public Builder candidateSpread(int spread) {
             if (spread < 1 || spread > 100) {
                 throw new IllegalArgumentException("Invalid candidateSpread " + spread + ": must be in 1..100");
