@@ -197,7 +197,11 @@ class PostgreSqlSchemaIT {
                 + "' AND table_name = '" + table.table() + "' ORDER BY ordinal_position");
     }
 
-    static List<String> query(String sql) throws Exception {
+    private static List<String> query(String sql) throws Exception {
+        return query(ds, sql);
+    }
+
+    static List<String> query(javax.sql.DataSource ds, String sql) throws Exception {
         List<String> out = new ArrayList<>();
         try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
