@@ -1,0 +1,386 @@
+package dev.leasebox.jdbc;
+
+import dev.leasebox.outbox.ClaimCompletion;
+import dev.leasebox.outbox.ClaimRequest;
+import dev.leasebox.outbox.ClaimSelection;
+import dev.leasebox.outbox.Completion;
+import dev.leasebox.outbox.CompletionOutcome;
+import dev.leasebox.outbox.OutboxClaim;
+import dev.leasebox.outbox.OutboxClaimStore;
+import dev.leasebox.outbox.OutboxEntry;
+import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.outbox.leased.ClaimGrant;
+import dev.leasebox.outbox.leased.ClaimRecording;
+import dev.leasebox.outbox.leased.FencedOutboxStore;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The outbox in a PostgreSQL or H2 table, on any {@link DataSource} (HikariCP in real use, see
+ * {@link JdbcDataSources}). It is both the {@code database} claim backend ({@link OutboxClaimStore}:
+ * the lease lives in the row, tokens from the table's sequence, no coordinator) and a
+ * {@link FencedOutboxStore} under which an external lease manager is layered.
+ *
+ * <p>Guarantees:
+ * <ul>
+ *   <li>Every phase is one statement per batch on PostgreSQL (candidates, claim recording,
+ *       completion, renewal); refused grants and refused completions cost one extra read, only
+ *       when something was refused, to say why.</li>
+ *   <li>A claim is written only when its token is strictly above the row's {@code fence_high_water}
+ *       and the row is eligible; {@code fence_high_water} is raised to the token and never cleared.</li>
+ *   <li>A completion is written only while the row's {@code claim_token} equals the presented
+ *       token, checked in the UPDATE's own WHERE (never read-then-write).</li>
+ *   <li>"Now" is always the injected {@link java.time.Clock}, passed to SQL as a parameter; the
+ *       database's own clock is never used. Instants are stored with microsecond precision.</li>
+ *   <li>Statements run in auto-commit mode, each atomic by itself; no transaction spans two.</li>
+ *   <li>{@link #findClaimCandidates} returns the oldest eligible rows (the fenced-store contract).
+ *       With {@code candidateSpread(n > 1)} it spreads concurrent workers instead: it reads the
+ *       oldest {@code limit × n} eligible rows in the same one statement and returns a random
+ *       {@code limit} of them, oldest first, so workers racing for external leases mostly ask for
+ *       different rows. The {@code database} backend needs no spread: SKIP LOCKED does it.</li>
+ * </ul>
+ *
+ * <p>The schema is checked when the store is opened and never changed by it: see
+ * {@link LeaseboxSchema}. With {@code useClaimLeases = false} only the selection-only
+ * {@link dev.leasebox.outbox.OutboxStore} operations work, on a V1 table.
+ */
+public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStore {
+
+    private static final int MAX_CANDIDATE_WINDOW = 10_000;
+
+    private final DataSource dataSource;
+    private final SqlDialect dialect;
+    private final java.time.Clock clock;
+    private final boolean claimLeases;
+    private final int candidateSpread;
+    private final String where;
+
+    private JdbcOutboxStore(Builder b, SqlDialect dialect) {
+        this.dataSource = b.dataSource;
+        this.dialect = dialect;
+        this.clock = b.clock;
+        this.claimLeases = b.useClaimLeases;
+        this.candidateSpread = b.candidateSpread;
+        this.where = JdbcDataSources.describe(b.dataSource);
+    }
+
+    /** Starts configuring a store on {@code dataSource}. */
+    public static Builder builder(DataSource dataSource) {
+        return new Builder(dataSource);
+    }
+
+    /** The writer for this store's table, for enqueueing inside the caller's transaction. */
+    public OutboxWriter writer() {
+        return new OutboxWriter(dialect, clock);
+    }
+
+    public SqlDialect dialect() {
+        return dialect;
+    }
+
+    public TableName table() {
+        return dialect.table();
+    }
+
+    /** Whether claims are enabled (the table has the V2 claim columns). */
+    public boolean usesClaimLeases() {
+        return claimLeases;
+    }
+
+    // ---- selection-only operations -----------------------------------------------------------
+
+    @Override
+    public OutboxEntry enqueue(OutboxMessage message) {
+        return writer().enqueue(dataSource, message);
+    }
+
+    @Override
+    public List<OutboxEntry> findPending(int limit) {
+        return select(ClaimSelection.PENDING, limit);
+    }
+
+    @Override
+    public List<OutboxEntry> findRetryReady(int limit) {
+        return select(ClaimSelection.RETRY_READY, limit);
+    }
+
+    private List<OutboxEntry> select(ClaimSelection selection, int limit) {
+        requirePositive(limit);
+        Instant now = clock.instant();
+        return run("select " + selection + " entries", c -> dialect.selectEligible(c, selection, now, limit, claimLeases));
+    }
+
+    @Override
+    public OutboxEntry save(OutboxEntry entry) {
+        return run("save entry " + entry.id(), c -> dialect.save(c, entry, claimLeases))
+                .orElseThrow(() -> new NoSuchElementException("no outbox entry with id " + entry.id() + " in " + table()));
+    }
+
+    @Override
+    public Optional<OutboxEntry> find(long id) {
+        return run("find entry " + id, c -> dialect.findById(c, id, claimLeases));
+    }
+
+    // ---- the database claim backend ----------------------------------------------------------
+
+    @Override
+    public List<OutboxClaim> claim(ClaimSelection selection, ClaimRequest request) {
+        requireClaims("claim");
+        Instant now = EntryRows.micros(clock.instant());
+        Instant expiresAt = now.plus(request.leaseDuration());
+        List<OutboxEntry> claimed = run("claim " + selection + " entries", c ->
+                dialect.claimInDatabase(c, selection, request.owner(), now, expiresAt, request.batchSize()));
+        return claimed.stream().sorted(Comparator.comparingLong(OutboxEntry::id)).map(EntryRows::claimOf).toList();
+    }
+
+    @Override
+    public List<OutboxClaim> renewClaims(List<OutboxClaim> claims, Duration leaseDuration) {
+        return extendClaims(claims, clock.instant().plus(leaseDuration));
+    }
+
+    // ---- the fenced store under external leases ------------------------------------------------
+
+    @Override
+    public List<OutboxEntry> findClaimCandidates(ClaimSelection selection, int limit) {
+        requireClaims("findClaimCandidates");
+        requirePositive(limit);
+        Instant now = clock.instant();
+        int window = (int) Math.min((long) limit * candidateSpread, Math.max(limit, MAX_CANDIDATE_WINDOW));
+        List<OutboxEntry> oldest = run("find claim candidates", c -> dialect.selectEligible(c, selection, now, window, true));
+        if (oldest.size() <= limit) {
+            return oldest;
+        }
+        List<OutboxEntry> pool = new ArrayList<>(oldest);
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        for (int i = 0; i < limit; i++) {
+            int j = i + random.nextInt(pool.size() - i);
+            OutboxEntry swap = pool.get(i);
+            pool.set(i, pool.get(j));
+            pool.set(j, swap);
+        }
+        List<OutboxEntry> chosen = new ArrayList<>(pool.subList(0, limit));
+        chosen.sort(Comparator.comparingLong(OutboxEntry::id));
+        return chosen;
+    }
+
+    @Override
+    public ClaimRecording recordClaims(ClaimSelection selection, List<ClaimGrant> grants) {
+        requireClaims("recordClaims");
+        if (grants.isEmpty()) {
+            return new ClaimRecording(List.of(), List.of());
+        }
+        Set<Long> seen = new HashSet<>();
+        for (ClaimGrant g : grants) {
+            if (!seen.add(g.entryId())) {
+                throw new IllegalArgumentException("recordClaims: two grants for entry " + g.entryId());
+            }
+        }
+        Instant now = clock.instant();
+        List<OutboxEntry> claimed = run("record claims", c -> dialect.recordClaims(c, selection, now, grants));
+        Set<Long> claimedIds = new HashSet<>();
+        List<OutboxClaim> recorded = new ArrayList<>();
+        for (OutboxEntry e : claimed) {
+            claimedIds.add(e.id());
+            recorded.add(EntryRows.claimOf(e));
+        }
+        recorded.sort(Comparator.comparingLong(OutboxClaim::entryId));
+        List<ClaimGrant> refusedGrants = grants.stream().filter(g -> !claimedIds.contains(g.entryId())).toList();
+        if (refusedGrants.isEmpty()) {
+            return new ClaimRecording(recorded, List.of());
+        }
+        Map<Long, OutboxEntry> rows = readRows(refusedGrants.stream().map(ClaimGrant::entryId).toList());
+        List<ClaimRecording.Refusal> refused = new ArrayList<>();
+        for (ClaimGrant g : refusedGrants) {
+            OutboxEntry row = rows.get(g.entryId());
+            if (row == null) {
+                refused.add(new ClaimRecording.Refusal(g, ClaimRecording.Reason.MISSING, 0));
+            } else if (g.token() <= row.fenceHighWater()) {
+                refused.add(new ClaimRecording.Refusal(g, ClaimRecording.Reason.FENCE_NOT_ABOVE_HIGH_WATER,
+                        row.fenceHighWater()));
+            } else {
+                refused.add(new ClaimRecording.Refusal(g, ClaimRecording.Reason.NOT_ELIGIBLE, row.fenceHighWater()));
+            }
+        }
+        return new ClaimRecording(recorded, refused);
+    }
+
+    @Override
+    public CompletionOutcome complete(OutboxClaim claim, Completion completion) {
+        return completeAll(List.of(new ClaimCompletion(claim, completion))).get(0);
+    }
+
+    @Override
+    public List<CompletionOutcome> completeAll(List<ClaimCompletion> completions) {
+        requireClaims("complete");
+        if (completions.isEmpty()) {
+            return List.of();
+        }
+        List<SqlDialect.CompletedRow> completed = run("complete claims", c -> dialect.completeAll(c, completions));
+        Map<String, OutboxEntry> completedByClaim = new HashMap<>();
+        completed.forEach(r -> completedByClaim.put(r.entry().id() + "/" + r.presentedToken(), r.entry()));
+        CompletionOutcome[] outcomes = new CompletionOutcome[completions.size()];
+        List<Integer> refused = new ArrayList<>();
+        for (int i = 0; i < outcomes.length; i++) {
+            OutboxClaim claim = completions.get(i).claim();
+            // remove(): a second completion of the same claim in one batch was not the one written
+            OutboxEntry row = completedByClaim.remove(claim.entryId() + "/" + claim.token());
+            if (row != null) {
+                outcomes[i] = new CompletionOutcome.Completed(row);
+            } else {
+                refused.add(i);
+            }
+        }
+        if (!refused.isEmpty()) {
+            Map<Long, OutboxEntry> rows = readRows(refused.stream().map(i -> completions.get(i).claim().entryId()).toList());
+            for (int i : refused) {
+                OutboxClaim claim = completions.get(i).claim();
+                OutboxEntry row = rows.get(claim.entryId());
+                outcomes[i] = row == null
+                        ? new CompletionOutcome.Missing(claim.token(), claim.entryId())
+                        : CompletionOutcome.refusalFor(row, claim.token())
+                                .orElseGet(() -> new CompletionOutcome.StaleToken(claim.token(), row));
+            }
+        }
+        return List.of(outcomes);
+    }
+
+    @Override
+    public List<OutboxClaim> extendClaims(List<OutboxClaim> claims, Instant expiresAt) {
+        requireClaims("extendClaims");
+        if (claims.isEmpty()) {
+            return List.of();
+        }
+        Instant at = EntryRows.micros(expiresAt);
+        Set<Long> moved = run("extend claims", c -> dialect.extendClaims(c, claims, at));
+        return claims.stream().filter(cl -> moved.contains(cl.entryId())).map(cl -> cl.withExpiresAt(at)).toList();
+    }
+
+    @Override
+    public long highestFenceHighWater() {
+        if (!claimLeases) {
+            return 0;
+        }
+        return run("read the highest fence", dialect::highestFenceHighWater);
+    }
+
+    // ---- plumbing ------------------------------------------------------------------------------------
+
+    private Map<Long, OutboxEntry> readRows(List<Long> ids) {
+        Map<Long, OutboxEntry> rows = new HashMap<>();
+        run("read refused rows", c -> dialect.findByIds(c, ids)).forEach(e -> rows.put(e.id(), e));
+        return rows;
+    }
+
+    private void requireClaims(String operation) {
+        if (!claimLeases) {
+            throw new IllegalStateException(operation + " needs claim leases, but this store over " + table()
+                    + " was opened with useClaimLeases = false");
+        }
+    }
+
+    private static void requirePositive(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be positive, was " + limit);
+        }
+    }
+
+    @FunctionalInterface
+    private interface SqlWork<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    private <T> T run(String what, SqlWork<T> work) {
+        try (Connection c = dataSource.getConnection()) {
+            if (!c.getAutoCommit()) {
+                c.setAutoCommit(true);
+            }
+            return work.run(c);
+        } catch (SQLException e) {
+            throw new JdbcOutboxException("Outbox " + what + " on " + table() + " at " + where + " failed: "
+                    + JdbcDataSources.rootMessage(e), e);
+        }
+    }
+
+    /** Configures and opens a {@link JdbcOutboxStore}; {@link #open()} checks the schema. */
+    public static final class Builder {
+        private final DataSource dataSource;
+        private TableName table = TableName.DEFAULT;
+        private java.time.Clock clock = java.time.Clock.systemUTC();
+        private boolean useClaimLeases = true;
+        private int candidateSpread = 1;
+        private DatabaseKind kind;
+
+        private Builder(DataSource dataSource) {
+            this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        }
+
+        /** The table, {@code name} or {@code schema.name}; default {@code leasebox_outbox}. */
+        public Builder table(String name) {
+            this.table = TableName.parse(name);
+            return this;
+        }
+
+        public Builder table(TableName name) {
+            this.table = Objects.requireNonNull(name, "table");
+            return this;
+        }
+
+        /** Where "now" comes from; default the UTC system clock. */
+        public Builder clock(java.time.Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Default true. False drains a V1 table without claims: several workers may then emit the
+         * same entry twice, so run one worker or disjoint partitions.
+         */
+        public Builder useClaimLeases(boolean useClaimLeases) {
+            this.useClaimLeases = useClaimLeases;
+            return this;
+        }
+
+        /**
+         * How many times the batch size {@link #findClaimCandidates} reads to choose a random batch
+         * from (1..100). Default 1: strictly the oldest eligible rows. 4 suits many workers sharing
+         * one outbox through an external lease manager.
+         */
+        public Builder candidateSpread(int spread) {
+            if (spread < 1 || spread > 100) {
+                throw new IllegalArgumentException("Invalid candidateSpread " + spread + ": must be in 1..100");
+            }
+            this.candidateSpread = spread;
+            return this;
+        }
+
+        /** The database kind, when it should not be detected from the connection's metadata. */
+        public Builder databaseKind(DatabaseKind kind) {
+            this.kind = Objects.requireNonNull(kind, "kind");
+            return this;
+        }
+
+        /**
+         * Connects once and checks the schema, failing with one line when the database is
+         * unreachable, the table is missing, or claim columns are missing while claims are wanted.
+         */
+        public JdbcOutboxStore open() {
+            SqlDialect dialect = SchemaCheck.check(dataSource, table, kind, useClaimLeases);
+            return new JdbcOutboxStore(this, dialect);
+        }
+    }
+}

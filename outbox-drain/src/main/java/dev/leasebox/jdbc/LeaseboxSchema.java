@@ -1,0 +1,123 @@
+package dev.leasebox.jdbc;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The outbox table's versioned migration scripts, for a database kind and a table name. The drain
+ * never creates or alters a schema by itself: hosts apply these with their own migration tool
+ * (the files under {@code db/leasebox/<database>/} are Flyway-named, with placeholders
+ * {@code ${table}} and {@code ${table_name}}), or explicitly through {@link #apply} (tests and
+ * {@code leasebox schema --apply}).
+ *
+ * <ul>
+ *   <li>V1 creates the table as a selection-only (pre-claim) drain needs it.</li>
+ *   <li>V2 is the explicit host migration for claim leases: claim columns, {@code fence_high_water},
+ *       the claim-candidate index and the token sequence.</li>
+ * </ul>
+ */
+public final class LeaseboxSchema {
+
+    /** One versioned script. */
+    public record Migration(int version, String resource, String sql) {
+        /** The script's file name, as operators see it in messages. */
+        public String fileName() {
+            return resource.substring(resource.lastIndexOf('/') + 1);
+        }
+    }
+
+    static final String V1_FILE = "V1__create_leasebox_outbox.sql";
+    static final String V2_FILE = "V2__add_claim_leases.sql";
+
+    private final DatabaseKind kind;
+    private final TableName table;
+
+    public LeaseboxSchema(DatabaseKind kind, TableName table) {
+        this.kind = Objects.requireNonNull(kind, "kind");
+        this.table = Objects.requireNonNull(table, "table");
+    }
+
+    /** The resource path of a script, e.g. {@code db/leasebox/postgresql/V2__add_claim_leases.sql}. */
+    public static String resourcePath(DatabaseKind kind, String fileName) {
+        return "db/leasebox/" + kind.folder() + "/" + fileName;
+    }
+
+    /** Every migration in order, placeholders substituted with the validated table name. */
+    public List<Migration> migrations() {
+        return List.of(migration(1, V1_FILE), migration(2, V2_FILE));
+    }
+
+    private Migration migration(int version, String file) {
+        String path = resourcePath(kind, file);
+        return new Migration(version, path, table.substituteInto(SqlDialect.resource(path)));
+    }
+
+    /**
+     * Applies the migrations with version in {@code fromVersion..toVersion}, each in a transaction of
+     * its own where the database allows transactional DDL (PostgreSQL does, H2 commits each statement).
+     */
+    public void apply(DataSource dataSource, int fromVersion, int toVersion) {
+        try (Connection c = dataSource.getConnection()) {
+            apply(c, fromVersion, toVersion);
+        } catch (SQLException e) {
+            throw new JdbcOutboxException("Cannot apply the outbox schema to " + table + " at "
+                    + JdbcDataSources.describe(dataSource) + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Applies every migration (V1 and V2) to an empty schema. */
+    public void applyAll(DataSource dataSource) {
+        apply(dataSource, 1, 2);
+    }
+
+    /** As {@link #apply(DataSource, int, int)}, on the caller's connection (restored to its auto-commit mode). */
+    public void apply(Connection c, int fromVersion, int toVersion) throws SQLException {
+        boolean autoCommit = c.getAutoCommit();
+        try {
+            c.setAutoCommit(false);
+            for (Migration m : migrations()) {
+                if (m.version() < fromVersion || m.version() > toVersion) {
+                    continue;
+                }
+                try (Statement st = c.createStatement()) {
+                    for (String statement : statements(m.sql())) {
+                        st.execute(statement);
+                    }
+                    c.commit();
+                } catch (SQLException e) {
+                    c.rollback();
+                    throw new SQLException(m.fileName() + " failed: " + e.getMessage(), e.getSQLState(), e);
+                }
+            }
+        } finally {
+            c.setAutoCommit(autoCommit);
+        }
+    }
+
+    /** A script's statements: split at semicolons ending a line, comment lines dropped. */
+    static List<String> statements(String script) {
+        List<String> out = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (String line : script.split("\n")) {
+            String trimmed = line.trim();
+            if (trimmed.startsWith("--") || trimmed.isEmpty()) {
+                continue;
+            }
+            current.append(line).append('\n');
+            if (trimmed.endsWith(";")) {
+                String sql = current.toString().trim();
+                out.add(sql.substring(0, sql.length() - 1));
+                current.setLength(0);
+            }
+        }
+        if (!current.toString().isBlank()) {
+            out.add(current.toString().trim());
+        }
+        return out;
+    }
+}

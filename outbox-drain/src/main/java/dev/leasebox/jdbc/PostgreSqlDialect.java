@@ -1,0 +1,133 @@
+package dev.leasebox.jdbc;
+
+import dev.leasebox.outbox.ClaimCompletion;
+import dev.leasebox.outbox.ClaimSelection;
+import dev.leasebox.outbox.OutboxClaim;
+import dev.leasebox.outbox.OutboxEntry;
+import dev.leasebox.outbox.leased.ClaimGrant;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * PostgreSQL: batches travel as arrays and are joined with {@code unnest}, so claim recording,
+ * completion and renewal each cost one statement (one round trip) per batch, however large. The
+ * {@code database} backend claims with {@code FOR UPDATE SKIP LOCKED} inside a single
+ * {@code UPDATE … RETURNING}, tokens from the table's sequence.
+ */
+public final class PostgreSqlDialect extends SqlDialect {
+
+    PostgreSqlDialect(TableName table) {
+        super(DatabaseKind.POSTGRESQL, table);
+    }
+
+    @Override
+    boolean isMissingTable(SQLException e) {
+        return "42P01".equals(e.getSQLState()) || "3F000".equals(e.getSQLState());
+    }
+
+    @Override
+    boolean isMissingColumn(SQLException e) {
+        return "42703".equals(e.getSQLState());
+    }
+
+    @Override
+    String idArrayType() {
+        return "bigint";
+    }
+
+    @Override
+    List<OutboxEntry> claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
+                                      Instant expiresAt, int limit) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql("claim_in_database"))) {
+            ps.setString(1, owner);
+            EntryRows.setInstant(ps, 2, now);
+            EntryRows.setInstant(ps, 3, expiresAt);
+            int i = EntryRows.bindSelection(ps, 4, selection);
+            EntryRows.setInstant(ps, i++, now);
+            EntryRows.setInstant(ps, i++, now);
+            ps.setInt(i, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                return EntryRows.readAll(rs, true);
+            }
+        }
+    }
+
+    @Override
+    List<OutboxEntry> recordClaims(Connection c, ClaimSelection selection, Instant now, List<ClaimGrant> grants)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql("record_claims"))) {
+            ps.setArray(1, c.createArrayOf("bigint", column(grants, ClaimGrant::entryId)));
+            ps.setArray(2, c.createArrayOf("text", column(grants, ClaimGrant::owner)));
+            ps.setArray(3, c.createArrayOf("bigint", column(grants, ClaimGrant::token)));
+            ps.setArray(4, c.createArrayOf("text", column(grants, g -> EntryRows.text(g.claimedAt()))));
+            ps.setArray(5, c.createArrayOf("text", column(grants, g -> EntryRows.text(g.expiresAt()))));
+            int i = EntryRows.bindSelection(ps, 6, selection);
+            EntryRows.setInstant(ps, i++, now);
+            EntryRows.setInstant(ps, i, now);
+            try (ResultSet rs = ps.executeQuery()) {
+                return EntryRows.readAll(rs, true);
+            }
+        }
+    }
+
+    @Override
+    List<CompletedRow> completeAll(Connection c, List<ClaimCompletion> completions) throws SQLException {
+        List<CompletionWrite> writes = completions.stream()
+                .map(cc -> CompletionWrite.of(cc.claim().entryId(), cc.claim().token(), cc.completion())).toList();
+        try (PreparedStatement ps = c.prepareStatement(sql("complete_all"))) {
+            ps.setArray(1, c.createArrayOf("bigint", column(writes, CompletionWrite::entryId)));
+            ps.setArray(2, c.createArrayOf("bigint", column(writes, CompletionWrite::token)));
+            ps.setArray(3, c.createArrayOf("text", column(writes, CompletionWrite::status)));
+            ps.setArray(4, c.createArrayOf("integer", column(writes, CompletionWrite::attemptCount)));
+            ps.setArray(5, c.createArrayOf("integer", column(writes, CompletionWrite::attemptIncrement)));
+            ps.setArray(6, c.createArrayOf("boolean", column(writes, CompletionWrite::setNextAttempt)));
+            ps.setArray(7, c.createArrayOf("text", column(writes, w -> EntryRows.text(w.nextAttemptAt()))));
+            ps.setArray(8, c.createArrayOf("boolean", column(writes, CompletionWrite::setDeliveredAt)));
+            ps.setArray(9, c.createArrayOf("text", column(writes, w -> EntryRows.text(w.deliveredAt()))));
+            ps.setArray(10, c.createArrayOf("boolean", column(writes, CompletionWrite::setLastError)));
+            ps.setArray(11, c.createArrayOf("text", column(writes, CompletionWrite::lastError)));
+            ps.setArray(12, c.createArrayOf("boolean", column(writes, CompletionWrite::setDeadLetterReason)));
+            ps.setArray(13, c.createArrayOf("text", column(writes, CompletionWrite::deadLetterReason)));
+            List<CompletedRow> completed = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    completed.add(new CompletedRow(rs.getLong("presented_token"), EntryRows.read(rs, true)));
+                }
+            }
+            return completed;
+        }
+    }
+
+    @Override
+    Set<Long> extendClaims(Connection c, List<OutboxClaim> claims, Instant expiresAt) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql("extend_claims"))) {
+            EntryRows.setInstant(ps, 1, expiresAt);
+            ps.setArray(2, c.createArrayOf("bigint", column(claims, OutboxClaim::entryId)));
+            ps.setArray(3, c.createArrayOf("bigint", column(claims, OutboxClaim::token)));
+            Set<Long> moved = new HashSet<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    moved.add(rs.getLong(1));
+                }
+            }
+            return moved;
+        }
+    }
+
+    private static <T> Object[] column(List<T> rows, Function<T, ?> value) {
+        Object[] out = new Object[rows.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = value.apply(rows.get(i));
+        }
+        return out;
+    }
+}

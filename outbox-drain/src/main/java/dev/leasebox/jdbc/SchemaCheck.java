@@ -1,0 +1,63 @@
+package dev.leasebox.jdbc;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/** The start-up check of {@link JdbcOutboxStore}: reads only, and says in one line what to apply. */
+final class SchemaCheck {
+
+    private SchemaCheck() {
+    }
+
+    static SqlDialect check(DataSource dataSource, TableName table, DatabaseKind kind, boolean claims) {
+        String where = JdbcDataSources.describe(dataSource);
+        try (Connection c = connect(dataSource, where)) {
+            SqlDialect dialect = SqlDialect.of(kind != null ? kind : DatabaseKind.of(c), table);
+            String v1 = LeaseboxSchema.resourcePath(dialect.kind(), LeaseboxSchema.V1_FILE);
+            String v2 = LeaseboxSchema.resourcePath(dialect.kind(), LeaseboxSchema.V2_FILE);
+            try {
+                dialect.probe(c, "probe_table");
+            } catch (SQLException e) {
+                if (dialect.isMissingTable(e)) {
+                    throw new JdbcOutboxException("Outbox table " + table + " does not exist at " + where + ": apply "
+                            + v1 + " (then " + LeaseboxSchema.V2_FILE + ") with your migration tool or "
+                            + "`leasebox schema --apply`; the drain never creates tables itself");
+                }
+                throw failed(table, where, e);
+            }
+            if (claims) {
+                try {
+                    dialect.probe(c, "probe_claim_columns");
+                    if (dialect.kind() == DatabaseKind.POSTGRESQL) {
+                        dialect.probe(c, "probe_token_sequence");
+                    }
+                } catch (SQLException e) {
+                    if (dialect.isMissingColumn(e) || dialect.isMissingTable(e)) {
+                        throw new JdbcOutboxException("Outbox table " + table + " at " + where + " lacks the claim "
+                                + "columns (claim_owner, claim_token, fence_high_water, …): apply " + v2 + " to it, or set "
+                                + "useClaimLeases = false and accept that several workers may emit the same entry twice");
+                    }
+                    throw failed(table, where, e);
+                }
+            }
+            return dialect;
+        } catch (SQLException e) {
+            throw failed(table, where, e);
+        }
+    }
+
+    private static Connection connect(DataSource dataSource, String where) {
+        try {
+            return dataSource.getConnection();
+        } catch (SQLException | RuntimeException e) {
+            throw new JdbcOutboxException("Cannot reach the outbox database at " + where + ": "
+                    + JdbcDataSources.rootMessage(e) + " (check the URL, that the database runs and accepts this user)", e);
+        }
+    }
+
+    private static JdbcOutboxException failed(TableName table, String where, SQLException e) {
+        return new JdbcOutboxException("Cannot check outbox table " + table + " at " + where + ": "
+                + JdbcDataSources.rootMessage(e), e);
+    }
+}

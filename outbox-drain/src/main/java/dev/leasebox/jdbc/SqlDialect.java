@@ -1,0 +1,192 @@
+package dev.leasebox.jdbc;
+
+import dev.leasebox.outbox.ClaimCompletion;
+import dev.leasebox.outbox.ClaimSelection;
+import dev.leasebox.outbox.OutboxClaim;
+import dev.leasebox.outbox.OutboxEntry;
+import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.outbox.leased.ClaimGrant;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One database's SQL for the outbox table: its statements live in
+ * {@code db/leasebox/statements/<database>/<name>.sql}, loaded once with the validated table name
+ * substituted. The operations whose SQL shape differs between databases (batched claim recording,
+ * batched completion) are implemented by each subclass; the rest is shared JDBC code.
+ *
+ * <p>Every method runs exactly one statement unless it says otherwise, on a connection in
+ * auto-commit mode (or inside the caller's transaction for {@link #insert}).
+ */
+public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
+
+    private final DatabaseKind kind;
+    private final TableName table;
+    private final Map<String, String> statements = new ConcurrentHashMap<>();
+
+    SqlDialect(DatabaseKind kind, TableName table) {
+        this.kind = kind;
+        this.table = table;
+    }
+
+    /** The dialect for {@code kind}, over {@code table}. */
+    public static SqlDialect of(DatabaseKind kind, TableName table) {
+        return switch (kind) {
+            case POSTGRESQL -> new PostgreSqlDialect(table);
+            case H2 -> new H2Dialect(table);
+        };
+    }
+
+    public DatabaseKind kind() {
+        return kind;
+    }
+
+    public TableName table() {
+        return table;
+    }
+
+    /** The statement {@code name} of this dialect, placeholders substituted. */
+    String sql(String name) {
+        return statements.computeIfAbsent(name, n -> table.substituteInto(resource("db/leasebox/statements/"
+                + kind.folder() + "/" + n + ".sql")));
+    }
+
+    static String resource(String path) {
+        try (InputStream in = SqlDialect.class.getClassLoader().getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + path + " (is the outbox-drain jar complete?)");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read resource " + path, e);
+        }
+    }
+
+    // ---- start-up checks ------------------------------------------------------------------------
+
+    /** Whether {@code e} says the table (or its schema) does not exist. */
+    abstract boolean isMissingTable(SQLException e);
+
+    /** Whether {@code e} says a column does not exist. */
+    abstract boolean isMissingColumn(SQLException e);
+
+    /** Runs the named probe statement; it returns no rows and fails when the schema lacks something. */
+    void probe(Connection c, String statement) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql(statement)); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+        }
+    }
+
+    // ---- shared statements ----------------------------------------------------------------------
+
+    /** Inserts a PENDING row; the row as written. */
+    OutboxEntry insert(Connection c, OutboxMessage message, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql("insert"))) {
+            ps.setString(1, message.idempotencyKey());
+            ps.setString(2, message.partitionKey().orElse(null));
+            ps.setString(3, message.type());
+            ps.setBytes(4, message.payload());
+            ps.setString(5, HeadersJson.write(message.headers()));
+            EntryRows.setInstant(ps, 6, now);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return EntryRows.read(rs, false);
+            }
+        }
+    }
+
+    /** Eligible rows of {@code selection} at {@code now}, oldest first, at most {@code limit}. */
+    List<OutboxEntry> selectEligible(Connection c, ClaimSelection selection, Instant now, int limit,
+                                     boolean withClaims) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql(withClaims ? "select_eligible" : "select_eligible_without_claims"))) {
+            int i = EntryRows.bindSelection(ps, 1, selection);
+            EntryRows.setInstant(ps, i++, now);
+            if (withClaims) {
+                EntryRows.setInstant(ps, i++, now);
+            }
+            ps.setInt(i, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                return EntryRows.readAll(rs, withClaims);
+            }
+        }
+    }
+
+    Optional<OutboxEntry> findById(Connection c, long id, boolean withClaims) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql("find_by_id"))) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(EntryRows.read(rs, withClaims)) : Optional.empty();
+            }
+        }
+    }
+
+    List<OutboxEntry> findByIds(Connection c, Collection<Long> ids) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql("find_by_ids"))) {
+            ps.setArray(1, c.createArrayOf(idArrayType(), ids.toArray(new Long[0])));
+            try (ResultSet rs = ps.executeQuery()) {
+                return EntryRows.readAll(rs, true);
+            }
+        }
+    }
+
+    /** The SQL type name for arrays of ids. */
+    abstract String idArrayType();
+
+    /** Writes emission state unconditionally; empty when no row has the id. */
+    Optional<OutboxEntry> save(Connection c, OutboxEntry entry, boolean withClaims) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql("save"))) {
+            ps.setString(1, entry.status().name());
+            ps.setInt(2, entry.attemptCount());
+            EntryRows.setInstant(ps, 3, entry.nextAttemptAt().orElse(null));
+            EntryRows.setInstant(ps, 4, entry.deliveredAt().orElse(null));
+            ps.setString(5, entry.lastError().orElse(null));
+            ps.setString(6, entry.deadLetterReason().orElse(null));
+            ps.setLong(7, entry.id());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(EntryRows.read(rs, withClaims)) : Optional.empty();
+            }
+        }
+    }
+
+    long highestFenceHighWater(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql("highest_fence_high_water"));
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    // ---- database-specific operations -------------------------------------------------------------
+
+    /** The {@code database} backend: claims up to {@code limit} eligible rows with sequence tokens. */
+    abstract List<OutboxEntry> claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
+                                               Instant expiresAt, int limit) throws SQLException;
+
+    /** Records the grants whose fence is above the row's mark and whose row is eligible; the claimed rows. */
+    abstract List<OutboxEntry> recordClaims(Connection c, ClaimSelection selection, Instant now,
+                                            List<ClaimGrant> grants) throws SQLException;
+
+    /** A row a completion was written to, with the token that completion presented. */
+    record CompletedRow(long presentedToken, OutboxEntry entry) {
+    }
+
+    /** Token-checked completions; the rows that were completed (refused ones are absent). */
+    abstract List<CompletedRow> completeAll(Connection c, List<ClaimCompletion> completions) throws SQLException;
+
+    /** Moves the expiry of each claim whose token still matches; the ids moved. */
+    abstract Set<Long> extendClaims(Connection c, List<OutboxClaim> claims, Instant expiresAt) throws SQLException;
+}

@@ -1,0 +1,2 @@
+-- Parameter: an array of ids.
+SELECT * FROM ${table} WHERE id = ANY (?)

@@ -1,0 +1,28 @@
+-- The `database` claim backend: one statement per batch, atomic by itself under auto-commit. The
+-- subquery's FOR UPDATE SKIP LOCKED row locks are held until this statement's own transaction ends,
+-- so concurrent workers skip each other's rows instead of waiting, and no row is claimed twice.
+-- The token is the sequence's next value, raised above the row's fence high-water mark when an
+-- external lease manager recorded a larger fence there: it is always strictly above every earlier
+-- token of the row. t.fence_high_water is the locked, current row version, so both columns get
+-- the same value. Skipped rows may consume sequence values (gaps are harmless).
+-- Parameters: owner, claimed_at, claim_expires_at, three statuses, now (due), now (expiry), limit.
+UPDATE ${table} AS t
+SET claim_owner         = ?,
+    claimed_at          = ?,
+    claim_expires_at    = ?,
+    claim_token         = GREATEST(c.next_token, t.fence_high_water + 1),
+    fence_high_water    = GREATEST(c.next_token, t.fence_high_water + 1),
+    claim_attempt_count = t.claim_attempt_count + 1
+FROM (
+    SELECT id, nextval('${table}_claim_token_seq') AS next_token
+    FROM ${table}
+    WHERE status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
+      AND status IN (?, ?, ?)
+      AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
+      AND (claim_expires_at IS NULL OR claim_expires_at <= ?)
+    ORDER BY id
+    LIMIT ?
+    FOR UPDATE SKIP LOCKED
+) AS c
+WHERE t.id = c.id
+RETURNING t.*

@@ -1,0 +1,27 @@
+-- Token-checked completion of a batch of claims, in one statement: a row changes only while its
+-- claim_token equals the presented one and its status is claim-completable; the claim columns are
+-- cleared and fence_high_water is kept. Each completion says per column whether to set it (set_*)
+-- or keep it, so that one statement carries every kind of completion. Each returned row names the
+-- token that wrote it, which tells two completions of one row in a batch apart.
+-- Parameters (arrays): id, token, status (null keeps), attempt_count (null: add attempt_increment),
+-- attempt_increment, set_next_attempt, next_attempt_at, set_delivered, delivered_at,
+-- set_last_error, last_error, set_dead_letter_reason, dead_letter_reason.
+UPDATE ${table} AS t
+SET status             = COALESCE(c.status, t.status),
+    attempt_count      = COALESCE(c.attempt_count, t.attempt_count + c.attempt_increment),
+    next_attempt_at    = CASE WHEN c.set_next_attempt THEN c.next_attempt_at::timestamptz ELSE t.next_attempt_at END,
+    delivered_at       = CASE WHEN c.set_delivered THEN c.delivered_at::timestamptz ELSE t.delivered_at END,
+    last_error         = CASE WHEN c.set_last_error THEN c.last_error ELSE t.last_error END,
+    dead_letter_reason = CASE WHEN c.set_dead_letter_reason THEN c.dead_letter_reason ELSE t.dead_letter_reason END,
+    claim_owner        = NULL,
+    claimed_at         = NULL,
+    claim_expires_at   = NULL,
+    claim_token        = NULL
+FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::integer[], ?::integer[], ?::boolean[], ?::text[],
+            ?::boolean[], ?::text[], ?::boolean[], ?::text[], ?::boolean[], ?::text[])
+     AS c(id, token, status, attempt_count, attempt_increment, set_next_attempt, next_attempt_at,
+          set_delivered, delivered_at, set_last_error, last_error, set_dead_letter_reason, dead_letter_reason)
+WHERE t.id = c.id
+  AND t.claim_token = c.token
+  AND t.status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
+RETURNING t.*, c.token AS presented_token

@@ -1,0 +1,2 @@
+-- Parameter: bigint[] of ids.
+SELECT * FROM ${table} WHERE id = ANY (?::bigint[])
