@@ -66,7 +66,9 @@ import java.util.function.Supplier;
  * namespace a hash tag ({@code {orders}}) so its counter and lease keys live in one slot, as each
  * script touches them together; this class connects to one master (directly or through Sentinel),
  * so on Cluster point it at the master owning that slot's node. Use {@code maxmemory-policy
- * noeviction}. Fences are exact up to 2<sup>53</sup> (Lua numbers).
+ * noeviction}. The least an ACL user needs (scripts run with the caller's permissions):
+ * {@code ~<namespace>:* +ping +evalsha +eval +script|load +exists +incr +set +get +pexpire +del}.
+ * Fences are exact up to 2<sup>53</sup> (Lua numbers).
  *
  * <p>Thread-safe; one instance may serve many owners, as one Redis serves many nodes.
  */
@@ -282,13 +284,19 @@ public final class RedisLeaseManager implements LeaseManager {
 
     private static String rootMessage(Throwable e) {
         Throwable root = e;
-        String message = e.getMessage();
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
-            if (root.getMessage() != null) {
-                message = root.getClass().getSimpleName() + ": " + root.getMessage();
+        }
+        String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        if (message.endsWith(".")) {
+            message = message.substring(0, message.length() - 1);
+        }
+        // Jedis keeps the socket's own reason ("Connection refused") as a suppressed exception.
+        for (Throwable suppressed : root.getSuppressed()) {
+            if (suppressed.getMessage() != null) {
+                return message + " (" + suppressed.getMessage() + ")";
             }
         }
-        return message == null ? e.getClass().getSimpleName() : message;
+        return message;
     }
 }
