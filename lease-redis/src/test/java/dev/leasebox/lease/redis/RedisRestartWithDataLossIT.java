@@ -1,6 +1,7 @@
 package dev.leasebox.lease.redis;
 
 import dev.leasebox.lease.Lease;
+import dev.leasebox.lease.LeaseLoss;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
 import org.junit.jupiter.api.AfterEach;
@@ -10,9 +11,11 @@ import redis.clients.jedis.Jedis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -88,6 +91,20 @@ class RedisRestartWithDataLossIT {
         assertThat(manager.renew(held)).hasSize(2);
         assertThat(manager.release(held)).hasSize(2);
         assertThat(manager.acquire(new LeaseRequest(List.of("a"), "w2", TTL))).hasSize(1);
+    }
+
+    @Test
+    void whileRedisIsDownRenewThrowsNamingTheAddressInsteadOfReportingALoss() {
+        List<Lease> held = manager.acquire(new LeaseRequest(List.of("a"), "w1", TTL));
+        List<LeaseLoss> losses = new CopyOnWriteArrayList<>();
+        manager.addLeaseLossListener(losses::add);
+
+        redis.kill();
+
+        assertThatThrownBy(() -> manager.renew(held))
+                .isInstanceOf(LeaseManagerException.class)
+                .hasMessageStartingWith("Redis at redis://127.0.0.1:" + redis.port() + "/0 is unreachable (renew)");
+        assertThat(losses).as("nothing is known to be lost, only unknown").isEmpty();
     }
 
     /**
