@@ -5,6 +5,8 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisSentinelClient;
+import redis.clients.jedis.SslOptions;
+import redis.clients.jedis.SslVerifyMode;
 import redis.clients.jedis.UnifiedJedis;
 
 import java.time.Duration;
@@ -22,8 +24,13 @@ final class RedisConnections {
                 .connectionTimeoutMillis(millis(config.connectTimeout()))
                 .socketTimeoutMillis(millis(config.socketTimeout()))
                 .database(config.database())
-                .clientName("leasebox")
-                .ssl(config.tls());
+                .clientName("leasebox");
+        if (config.tls()) {
+            SslOptions.Builder tls = SslOptions.builder().sslVerifyMode(SslVerifyMode.FULL).trustStoreType("PKCS12");
+            config.tlsTrustStore().ifPresent(path ->
+                    tls.truststore(path.toFile(), config.tlsTrustStorePassword().toCharArray()));
+            client.sslOptions(tls.build());
+        }
         config.user().ifPresent(client::user);
         config.password().ifPresent(client::password);
 

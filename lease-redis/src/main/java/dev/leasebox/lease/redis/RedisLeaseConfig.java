@@ -4,6 +4,8 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,8 +32,12 @@ import java.util.Properties;
  *   <li>{@code connect-timeout-ms} (default 2000), {@code socket-timeout-ms} (default 2000),
  *       {@code pool-size} (default 8; also bounds the wait for a pooled connection to the connect
  *       timeout).</li>
+ *   <li>{@code tls.truststore}, {@code tls.truststore-password} — a PKCS12 trust store holding the CA
+ *       (or self-signed certificate) Redis presents, for {@code rediss://} only; without it the JVM's
+ *       default trust store is used. The certificate is always verified, host name included.</li>
  *   <li>{@code sentinel.master} and {@code sentinel.nodes} ({@code host:port,host:port}) — find the
- *       master through Redis Sentinel instead of the URI's host; both or neither.</li>
+ *       master through Redis Sentinel instead of the URI's host; both or neither. The Sentinels
+ *       themselves are asked without TLS or credentials; the master gets the URI's.</li>
  * </ul>
  */
 public final class RedisLeaseConfig {
@@ -57,6 +63,8 @@ public final class RedisLeaseConfig {
     private final int poolSize;
     private final String sentinelMaster;
     private final List<SentinelNode> sentinelNodes;
+    private final Path trustStore;
+    private final String trustStorePassword;
 
     private RedisLeaseConfig(Builder b) {
         this.uri = parseUri(b.uri);
@@ -81,6 +89,14 @@ public final class RedisLeaseConfig {
         }
         if (sentinelMaster == null && !sentinelNodes.isEmpty()) {
             throw invalid("sentinel.master", "must name the monitored master when sentinel.nodes is set", "");
+        }
+        this.trustStore = b.trustStore;
+        this.trustStorePassword = b.trustStorePassword;
+        if (trustStore != null && !tls) {
+            throw invalid("tls.truststore", "is set but the uri is not rediss:// (TLS)", trustStore.toString());
+        }
+        if (trustStore != null && !Files.isReadable(trustStore)) {
+            throw invalid("tls.truststore", "is not a readable file", trustStore.toString());
         }
         if (sentinelMaster == null && host.isEmpty()) {
             throw invalid("uri", "must name a host", redacted(uri));
@@ -118,6 +134,10 @@ public final class RedisLeaseConfig {
         String pool = properties.getProperty(prefix + "pool-size");
         if (pool != null) {
             b.poolSize(integer(prefix + "pool-size", pool));
+        }
+        String trustStore = properties.getProperty(prefix + "tls.truststore");
+        if (trustStore != null) {
+            b.tlsTrustStore(Path.of(trustStore), properties.getProperty(prefix + "tls.truststore-password", ""));
         }
         String master = properties.getProperty(prefix + "sentinel.master");
         String nodes = properties.getProperty(prefix + "sentinel.nodes");
@@ -194,6 +214,16 @@ public final class RedisLeaseConfig {
 
     public List<SentinelNode> sentinelNodes() {
         return sentinelNodes;
+    }
+
+    /** The PKCS12 trust store for TLS, when one is configured (else the JVM's default). */
+    public Optional<Path> tlsTrustStore() {
+        return Optional.ofNullable(trustStore);
+    }
+
+    /** The trust store's password (empty when none); never logged. */
+    public String tlsTrustStorePassword() {
+        return trustStorePassword == null ? "" : trustStorePassword;
     }
 
     /** The address tried, for messages: scheme, user, host and port or Sentinel master; never the password. */
@@ -318,8 +348,17 @@ public final class RedisLeaseConfig {
         private int poolSize = 8;
         private String sentinelMaster;
         private List<SentinelNode> sentinelNodes = List.of();
+        private Path trustStore;
+        private String trustStorePassword;
 
         private Builder() {
+        }
+
+        /** A PKCS12 trust store for {@code rediss://}; {@code password} may be empty. */
+        public Builder tlsTrustStore(Path trustStore, String password) {
+            this.trustStore = Objects.requireNonNull(trustStore, "trustStore");
+            this.trustStorePassword = Objects.requireNonNull(password, "password");
+            return this;
         }
 
         public Builder uri(String uri) {

@@ -14,6 +14,8 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
+import javax.net.ssl.SSLException;
+import java.security.cert.CertificateException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -272,6 +274,10 @@ public final class RedisLeaseManager implements LeaseManager {
             return new LeaseManagerException(where + " refused authentication for user '"
                     + config.user().orElse("default") + "' (" + reason + "); check the user and password of the Redis lease configuration", e);
         }
+        if (causedBy(e, SSLException.class) || causedBy(e, CertificateException.class)) {
+            return new LeaseManagerException(where + " presented a TLS certificate this client does not trust or the TLS handshake failed ("
+                    + reason + "); set tls.truststore to a PKCS12 trust store holding Redis's CA, and check the host name in the uri", e);
+        }
         if (e instanceof JedisConnectionException) {
             return new LeaseManagerException(where + " is unreachable (" + operation + "): " + reason
                     + "; check that Redis runs there and accepts connections from this host", e);
@@ -280,6 +286,15 @@ public final class RedisLeaseManager implements LeaseManager {
             return new LeaseManagerException(where + " refused " + operation + ": " + reason, e);
         }
         return new LeaseManagerException(where + " failed " + operation + ": " + reason, e);
+    }
+
+    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String rootMessage(Throwable e) {

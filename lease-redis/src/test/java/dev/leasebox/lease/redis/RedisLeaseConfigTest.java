@@ -2,6 +2,7 @@ package dev.leasebox.lease.redis;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
 
@@ -71,6 +72,15 @@ class RedisLeaseConfigTest {
 
         RedisLeaseConfig config = valid().uri("redis://app:pw@unused").sentinel("mymaster", RedisLeaseConfig.parseNodes("s1:26379, s2:26380")).build();
         assertThat(config.address()).isEqualTo("redis://app@mymaster/0 via Sentinel [s1:26379, s2:26380]");
+    }
+
+    @Test
+    void aTrustStoreNeedsRedissAndAReadableFile() {
+        Path missing = Path.of("/nonexistent/trust.p12");
+        assertThatThrownBy(() -> valid().tlsTrustStore(missing, "").build())
+                .hasMessage("Redis lease configuration: tls.truststore is set but the uri is not rediss:// (TLS), was '/nonexistent/trust.p12'");
+        assertThatThrownBy(() -> valid().uri("rediss://127.0.0.1").tlsTrustStore(missing, "").build())
+                .hasMessage("Redis lease configuration: tls.truststore is not a readable file, was '/nonexistent/trust.p12'");
     }
 
     @Test

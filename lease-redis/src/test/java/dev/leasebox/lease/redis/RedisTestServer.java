@@ -66,6 +66,22 @@ final class RedisTestServer implements AutoCloseable {
         return server;
     }
 
+    /**
+     * A redis-server of this test's own that speaks only TLS, on a free port, presenting
+     * {@code certificate} (also its CA, so self-signed works) and not asking clients for one.
+     */
+    static RedisTestServer startLocalTls(Path certificate, Path key) {
+        Path binary = redisServerBinary().orElseThrow(() -> RequiredServer.missing("redis-server", "PATH", INSTALL));
+        int port = FreePorts.next();
+        List<String> command = List.of(binary.toString(), "--port", "0", "--tls-port", Integer.toString(port),
+                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                "--tls-cert-file", certificate.toString(), "--tls-key-file", key.toString(),
+                "--tls-ca-cert-file", certificate.toString(), "--tls-auth-clients", "no");
+        RedisTestServer server = new RedisTestServer("rediss://127.0.0.1:" + port, port, command);
+        server.launch();
+        return server;
+    }
+
     static RedisTestServer ofContainer(String uri, int port, AutoCloseable container) {
         RedisTestServer server = new RedisTestServer(uri, port, List.of());
         server.container = container;
