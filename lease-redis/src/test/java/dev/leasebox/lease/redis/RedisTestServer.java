@@ -29,7 +29,7 @@ final class RedisTestServer implements AutoCloseable {
     private final int port;
     private final List<String> command;
     private ManagedProcess process;
-    private AutoCloseable container;
+    private Runnable stopContainer;
 
     private RedisTestServer(String uri, int port, List<String> command) {
         this.uri = uri;
@@ -82,9 +82,9 @@ final class RedisTestServer implements AutoCloseable {
         return server;
     }
 
-    static RedisTestServer ofContainer(String uri, int port, AutoCloseable container) {
+    static RedisTestServer ofContainer(String uri, int port, Runnable stopContainer) {
         RedisTestServer server = new RedisTestServer(uri, port, List.of());
-        server.container = container;
+        server.stopContainer = stopContainer;
         return server;
     }
 
@@ -125,7 +125,7 @@ final class RedisTestServer implements AutoCloseable {
         if (password != null) {
             config.password(password);
         }
-        if (process == null && container == null) {
+        if (process == null && stopContainer == null) {
             return new Jedis(URI.create(uri));
         }
         return new Jedis(new HostAndPort(URI.create(uri).getHost(), port), config.build());
@@ -143,12 +143,12 @@ final class RedisTestServer implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() {
         if (process != null) {
             process.close();
         }
-        if (container != null) {
-            container.close();
+        if (stopContainer != null) {
+            stopContainer.run();
         }
     }
 }
