@@ -32,14 +32,20 @@ final class ObservedClaimStore implements OutboxClaimStore {
     }
 
     private final OutboxClaimStore delegate;
-    final Map<Long, Granted> grantedByToken = new ConcurrentHashMap<>();
+    final Map<Long, Granted> grantedByToken;
     final List<ClaimLossListener> lossListeners = new CopyOnWriteArrayList<>();
     final AtomicInteger claimCalls = new AtomicInteger();
     final AtomicInteger completeAllCalls = new AtomicInteger();
     final AtomicInteger renewCalls = new AtomicInteger();
 
     ObservedClaimStore(OutboxClaimStore delegate) {
+        this(delegate, new ConcurrentHashMap<>());
+    }
+
+    /** Records grants into {@code grantedByToken}, which several workers' stores may share. */
+    ObservedClaimStore(OutboxClaimStore delegate, Map<Long, Granted> grantedByToken) {
         this.delegate = delegate;
+        this.grantedByToken = grantedByToken;
     }
 
     @Override
