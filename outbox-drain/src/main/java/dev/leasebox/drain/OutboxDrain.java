@@ -234,9 +234,9 @@ public final class OutboxDrain implements AutoCloseable {
             if (previous == State.STOPPING || previous == State.CLOSED) {
                 return;
             }
+            stopSignal.countDown(); // before STOPPING is visible: whoever sees STOPPING sees the stop
             state.set(State.STOPPING);
         }
-        stopSignal.countDown();
         long deadline = System.nanoTime() + options.shutdownTimeout().toNanos();
         boolean finished = awaitCyclesUntil(deadline);
         if (!finished) {
