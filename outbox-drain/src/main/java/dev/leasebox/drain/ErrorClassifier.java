@@ -1,5 +1,6 @@
 package dev.leasebox.drain;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -24,8 +25,11 @@ public interface ErrorClassifier {
     /** Exceptions that are instances of one of {@code types} are permanent; all others retryable. */
     @SafeVarargs
     static ErrorClassifier permanentFor(Class<? extends Exception>... types) {
-        List<Class<? extends Exception>> permanent = List.of(types);
-        permanent.forEach(t -> Objects.requireNonNull(t, "types must not contain null"));
-        return error -> permanent.stream().anyMatch(t -> t.isInstance(error));
+        List<Class<? extends Exception>> permanent = new ArrayList<>(types.length);
+        for (Class<? extends Exception> type : types) {
+            permanent.add(Objects.requireNonNull(type, "types must not contain null"));
+        }
+        List<Class<? extends Exception>> frozen = List.copyOf(permanent);
+        return error -> frozen.stream().anyMatch(t -> t.isInstance(error));
     }
 }
