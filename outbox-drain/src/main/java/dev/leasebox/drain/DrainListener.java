@@ -1,0 +1,64 @@
+package dev.leasebox.drain;
+
+import dev.leasebox.outbox.Completion;
+import dev.leasebox.outbox.CompletionOutcome;
+
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * Hooks for metrics and logs; every method does nothing by default.
+ *
+ * <p>Called on drain threads (emission and completion hooks on the cycle's thread, loss hooks on
+ * the renewal thread or the store's callback thread). Implementations must be thread-safe and
+ * quick; an exception thrown by a hook is logged and ignored, it never changes what the drain does.
+ */
+public interface DrainListener {
+
+    /** A listener that does nothing. */
+    DrainListener NO_OP = new DrainListener() {
+    };
+
+    /** A cycle took {@code count} entries (claimed, or selected on the non-claiming path); never 0. */
+    default void batchClaimed(int count) {
+    }
+
+    /** The provider returned {@code outcome} (exceptions already classified) after {@code latency}. */
+    default void emitted(Envelope envelope, ProviderOutcome outcome, Duration latency) {
+    }
+
+    /** {@code completion} of entry {@code entryId} was written; {@code outcome} is {@link CompletionOutcome.Completed}. */
+    default void completed(long entryId, Completion completion, CompletionOutcome outcome) {
+    }
+
+    /**
+     * The store refused {@code completion} (a stale token: the claim expired and was reclaimed, or
+     * the row is terminal already). Nothing was written; the drain never retries it.
+     */
+    default void completionRefused(long entryId, Completion completion, CompletionOutcome refusal) {
+    }
+
+    /** These claims were lost (renewal refused, lease loss reported, local deadline passed). */
+    default void claimsLost(Set<Long> entryIds, String cause) {
+    }
+
+    /** These claims were abandoned: nothing is written for them, and they are reclaimed after expiry. */
+    default void claimsAbandoned(Set<Long> entryIds, String reason) {
+    }
+
+    /** These claims were handed back unemitted (shutdown, claims at risk). */
+    default void claimsReleased(Set<Long> entryIds, String reason) {
+    }
+
+    /** Entry {@code entryId} was dead-lettered (the write succeeded). */
+    default void deadLettered(long entryId, String reason) {
+    }
+
+    /** A polling loop found nothing to do and is backing off. */
+    default void idlePoll() {
+    }
+
+    /** A polling loop's cycle failed (e.g. the store was unreachable); the loop backs off and tries again. */
+    default void cycleFailed(RuntimeException error) {
+    }
+}

@@ -1,0 +1,362 @@
+package dev.leasebox.drain;
+
+import dev.leasebox.outbox.OutboxClaimStore;
+import dev.leasebox.outbox.OutboxStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.random.RandomGenerator;
+
+/**
+ * Drains an outbox: takes eligible entries, hands each to an {@link OutboxProvider}, and writes what
+ * became of it.
+ *
+ * <h2>Guarantees (claim path, {@code useClaimLeases = true}, the default)</h2>
+ * <ul>
+ *   <li><b>At-least-once, never exactly-once.</b> Every entry ends DELIVERED or DEAD_LETTERED, or stays
+ *       eligible. An entry is emitted again when a claim expired or was lost after its emission began,
+ *       or when its result could not be written; every emission carries the entry's idempotency key.</li>
+ *   <li><b>Claim before emit.</b> An entry is emitted only after the store returned a claim on it to this
+ *       drain, and only while that claim stands: not reported lost by the store, not left out of a
+ *       renewal, and the drain's {@link Clock} before the claim's expiry minus the safety margin.
+ *       A drain that cannot claim an entry never emits it.</li>
+ *   <li><b>No stale finalization.</b> A result is written only under its claim's token, in one
+ *       {@code completeAll} per batch. A claim lost during its emission is abandoned: nothing is written.
+ *       A write the store refuses (the row was reclaimed with a newer token, or is terminal) changes
+ *       nothing; it is counted in {@link CycleResult#stale()} and reported, never retried or thrown.</li>
+ * </ul>
+ * Claims of an in-flight batch are renewed every {@code renewalInterval} on a scheduler thread, one
+ * store call per batch. While the store reports claims at risk, no emission starts.
+ *
+ * <p><b>Non-claiming path</b> ({@code useClaimLeases = false}): select, emit, {@code save}, with no
+ * claims. Concurrent workers may emit the same entry at the same time; see {@link DrainOptions}.
+ *
+ * <h2>Running it</h2>
+ * {@link #runOnce()} runs one cycle on the caller's thread (deterministic, for tests and schedulers);
+ * {@link #start()} runs {@code concurrency} polling loops on their own threads, backing off while idle;
+ * {@link #close()} stops claiming, lets in-flight emissions finish for up to {@code shutdownTimeout},
+ * and hands back claims not yet emitted.
+ */
+public final class OutboxDrain implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(OutboxDrain.class);
+
+    /** The drain's lifecycle. */
+    public enum State {
+        /** Built; {@link #runOnce()} may be called, loops not started. */
+        NEW,
+        /** Polling loops running. */
+        RUNNING,
+        /** {@link #close()} was called: no new claims, in-flight emissions finishing. */
+        STOPPING,
+        /** Closed. */
+        CLOSED
+    }
+
+    private final DrainOptions options;
+    private final DrainCycle cycle;
+    private final DrainListener listener;
+    private final ScheduledExecutorService renewals;
+    private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+    private final CountDownLatch stopSignal = new CountDownLatch(1);
+    private final List<Thread> loops = new ArrayList<>();
+    private final Object inFlightMonitor = new Object();
+    private int inFlight; // guarded by inFlightMonitor
+
+    private OutboxDrain(Builder b) {
+        this.options = b.options;
+        this.listener = new SafeListener(b.listener);
+        this.renewals = newRenewalScheduler(options.owner());
+        Emitter emitter = new Emitter(b.provider, b.classifier, listener);
+        CompletionPolicy policy = new CompletionPolicy(options.maxAttempts(),
+                new Backoff(options.initialBackoff(), options.maxBackoff(), b.random));
+        if (options.useClaimLeases()) {
+            this.cycle = new ClaimingCycle((OutboxClaimStore) b.store, options, b.clock, emitter, policy, listener,
+                    renewals, this::stopRequested);
+        } else {
+            log.warn("OutboxDrain {} runs the non-claiming path (useClaimLeases=false): concurrent workers may emit "
+                    + "the same entry; run one worker or disjoint slices", options.owner());
+            this.cycle = new SelectingCycle(b.store, options, b.clock, emitter, policy, listener, this::stopRequested);
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    private static ScheduledExecutorService newRenewalScheduler(String owner) {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread t = Executors.defaultThreadFactory().newThread(runnable);
+            t.setName("leasebox-drain-renewal-" + owner);
+            t.setDaemon(true);
+            return t;
+        });
+        executor.setRemoveOnCancelPolicy(true);
+        return executor;
+    }
+
+    /**
+     * Runs exactly one cycle on the calling thread: claim one batch, emit it, write its results.
+     *
+     * @throws IllegalStateException when the drain is stopping or closed
+     * @throws RuntimeException      what the store threw while claiming (nothing was emitted then)
+     */
+    public CycleResult runOnce() {
+        enter();
+        try {
+            return cycle.run();
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * Runs cycles on the calling thread until one takes nothing, at most {@code maxCycles}; returns the
+     * sum. Entries deferred or scheduled for retry in the future are not waited for.
+     */
+    public CycleResult drainUntilIdle(int maxCycles) {
+        if (maxCycles < 1) {
+            throw new IllegalArgumentException("maxCycles must be at least 1, was " + maxCycles);
+        }
+        CycleResult total = CycleResult.EMPTY;
+        for (int i = 0; i < maxCycles; i++) {
+            CycleResult r = runOnce();
+            total = total.plus(r);
+            if (r.isIdle()) {
+                break;
+            }
+        }
+        return total;
+    }
+
+    /** Starts {@code concurrency} polling loops, each on its own thread. */
+    public synchronized void start() {
+        if (!state.compareAndSet(State.NEW, State.RUNNING)) {
+            throw new IllegalStateException("OutboxDrain " + options.owner() + " cannot start: it is " + state.get());
+        }
+        for (int i = 0; i < options.concurrency(); i++) {
+            Thread t = new Thread(this::pollLoop, "leasebox-drain-" + options.owner() + "-" + i);
+            t.setDaemon(true);
+            loops.add(t);
+            t.start();
+        }
+        log.info("OutboxDrain {} started {} loops (useClaimLeases={}, batchSize={}, leaseDuration={})", options.owner(),
+                options.concurrency(), options.useClaimLeases(), options.batchSize(), options.leaseDuration());
+    }
+
+    private void pollLoop() {
+        Duration idle = options.idlePollMin();
+        while (!stopRequested()) {
+            CycleResult result;
+            try {
+                result = runCycle();
+            } catch (RuntimeException e) {
+                log.warn("OutboxDrain {}: a cycle failed ({}); trying again in {}", options.owner(), e.toString(), idle);
+                listener.cycleFailed(e);
+                result = CycleResult.EMPTY;
+            }
+            if (!result.isIdle()) {
+                idle = options.idlePollMin();
+                continue;
+            }
+            listener.idlePoll();
+            if (awaitStop(idle)) {
+                return;
+            }
+            Duration doubled = idle.multipliedBy(2);
+            idle = doubled.compareTo(options.idlePollMax()) > 0 ? options.idlePollMax() : doubled;
+        }
+    }
+
+    private CycleResult runCycle() {
+        synchronized (inFlightMonitor) {
+            inFlight++;
+        }
+        try {
+            return cycle.run();
+        } finally {
+            exit();
+        }
+    }
+
+    private boolean awaitStop(Duration timeout) {
+        try {
+            return stopSignal.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        }
+    }
+
+    private void enter() {
+        synchronized (inFlightMonitor) {
+            State s = state.get();
+            if (s == State.STOPPING || s == State.CLOSED) {
+                throw new IllegalStateException("OutboxDrain " + options.owner() + " is " + s + "; build a new drain");
+            }
+            inFlight++;
+        }
+    }
+
+    private void exit() {
+        synchronized (inFlightMonitor) {
+            inFlight--;
+            inFlightMonitor.notifyAll();
+        }
+    }
+
+    private boolean stopRequested() {
+        return stopSignal.getCount() == 0;
+    }
+
+    /**
+     * Graceful shutdown: no new claims; each in-flight cycle finishes the emission it is in, hands back
+     * its claims not yet emitted and writes its results. Waits up to {@code shutdownTimeout} for that;
+     * loops still busy then are interrupted and their claims lapse at expiry. Idempotent.
+     */
+    @Override
+    public void close() {
+        State previous;
+        synchronized (inFlightMonitor) {
+            previous = state.get();
+            if (previous == State.STOPPING || previous == State.CLOSED) {
+                return;
+            }
+            stopSignal.countDown(); // before STOPPING is visible: whoever sees STOPPING sees the stop
+            state.set(State.STOPPING);
+        }
+        long deadline = System.nanoTime() + options.shutdownTimeout().toNanos();
+        boolean finished = awaitCyclesUntil(deadline);
+        if (!finished) {
+            log.warn("OutboxDrain {}: in-flight emissions did not finish within shutdownTimeout={}; interrupting them. "
+                    + "Their claims are reclaimed after expiry", options.owner(), options.shutdownTimeout());
+            synchronized (this) {
+                loops.forEach(Thread::interrupt);
+            }
+        }
+        renewals.shutdownNow();
+        state.set(State.CLOSED);
+        log.info("OutboxDrain {} closed", options.owner());
+    }
+
+    private boolean awaitCyclesUntil(long deadlineNanos) {
+        List<Thread> started;
+        synchronized (this) {
+            started = List.copyOf(loops);
+        }
+        try {
+            for (Thread t : started) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left > 0) {
+                    TimeUnit.NANOSECONDS.timedJoin(t, left);
+                }
+            }
+            synchronized (inFlightMonitor) {
+                while (inFlight > 0) {
+                    long left = deadlineNanos - System.nanoTime();
+                    if (left <= 0) {
+                        return false;
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(inFlightMonitor, left);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        return started.stream().noneMatch(Thread::isAlive);
+    }
+
+    public State state() {
+        return state.get();
+    }
+
+    public DrainOptions options() {
+        return options;
+    }
+
+    /** Builds an {@link OutboxDrain}; {@link #build()} validates the whole configuration. */
+    public static final class Builder {
+        private OutboxStore store;
+        private OutboxProvider provider;
+        private DrainOptions options;
+        private Clock clock = Clock.systemUTC();
+        private DrainListener listener = DrainListener.NO_OP;
+        private ErrorClassifier classifier = ErrorClassifier.allRetryable();
+        private RandomGenerator random = new SplittableRandom();
+
+        private Builder() {
+        }
+
+        /** The outbox; must be an {@link OutboxClaimStore} unless {@code useClaimLeases} is false. */
+        public Builder store(OutboxStore store) {
+            this.store = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        public Builder provider(OutboxProvider provider) {
+            this.provider = Objects.requireNonNull(provider, "provider");
+            return this;
+        }
+
+        /** Defaults to {@link DrainOptions#defaults()}. */
+        public Builder options(DrainOptions options) {
+            this.options = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /** Decides claim deadlines and retry times; use the store's clock. Defaults to the system UTC clock. */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        public Builder listener(DrainListener listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /** Which provider exceptions are permanent; defaults to none ({@link ErrorClassifier#allRetryable()}). */
+        public Builder errorClassifier(ErrorClassifier classifier) {
+            this.classifier = Objects.requireNonNull(classifier, "classifier");
+            return this;
+        }
+
+        /** The retry backoff's jitter source; seed it for reproducible tests. */
+        public Builder backoffRandom(RandomGenerator random) {
+            this.random = Objects.requireNonNull(random, "random");
+            return this;
+        }
+
+        /** @throws DrainConfigurationException in one line, naming what is missing or inconsistent and what to do */
+        public OutboxDrain build() {
+            if (store == null) {
+                throw new DrainConfigurationException("OutboxDrain needs a store: call builder().store(...)");
+            }
+            if (provider == null) {
+                throw new DrainConfigurationException("OutboxDrain needs a provider: call builder().provider(...)");
+            }
+            if (options == null) {
+                options = DrainOptions.defaults();
+            }
+            if (options.useClaimLeases() && !(store instanceof OutboxClaimStore)) {
+                throw new DrainConfigurationException("useClaimLeases=true but the store " + store.getClass().getName()
+                        + " is not an OutboxClaimStore: use a claim-capable store and apply its claim-column migration, "
+                        + "or set useClaimLeases=false and accept duplicate emissions across workers");
+            }
+            return new OutboxDrain(this);
+        }
+    }
+}

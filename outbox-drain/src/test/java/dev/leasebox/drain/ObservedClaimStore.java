@@ -1,0 +1,115 @@
+package dev.leasebox.drain;
+
+import dev.leasebox.outbox.ClaimCompletion;
+import dev.leasebox.outbox.ClaimLossListener;
+import dev.leasebox.outbox.ClaimRequest;
+import dev.leasebox.outbox.ClaimSelection;
+import dev.leasebox.outbox.Completion;
+import dev.leasebox.outbox.CompletionOutcome;
+import dev.leasebox.outbox.OutboxClaim;
+import dev.leasebox.outbox.OutboxClaimStore;
+import dev.leasebox.outbox.OutboxEntry;
+import dev.leasebox.outbox.OutboxMessage;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A claim store that forwards to a real one and remembers what happened: every claim granted with
+ * its latest expiry (renewals included), how many calls of each kind, and the loss listeners it was
+ * given (so a test can report claims at risk the way a suspended coordinator would).
+ */
+final class ObservedClaimStore implements OutboxClaimStore {
+
+    /** A claim as granted, with its expiry as last extended. */
+    record Granted(long entryId, long token, String owner, Instant claimedAt, Instant expiresAt, int claimAttemptCount) {
+    }
+
+    private final OutboxClaimStore delegate;
+    final Map<Long, Granted> grantedByToken;
+    final List<ClaimLossListener> lossListeners = new CopyOnWriteArrayList<>();
+    final AtomicInteger claimCalls = new AtomicInteger();
+    final AtomicInteger completeAllCalls = new AtomicInteger();
+    final AtomicInteger renewCalls = new AtomicInteger();
+
+    ObservedClaimStore(OutboxClaimStore delegate) {
+        this(delegate, new ConcurrentHashMap<>());
+    }
+
+    /** Records grants into {@code grantedByToken}, which several workers' stores may share. */
+    ObservedClaimStore(OutboxClaimStore delegate, Map<Long, Granted> grantedByToken) {
+        this.delegate = delegate;
+        this.grantedByToken = grantedByToken;
+    }
+
+    @Override
+    public List<OutboxClaim> claim(ClaimSelection selection, ClaimRequest request) {
+        claimCalls.incrementAndGet();
+        List<OutboxClaim> claims = delegate.claim(selection, request);
+        claims.forEach(c -> grantedByToken.put(c.token(),
+                new Granted(c.entryId(), c.token(), c.owner(), c.claimedAt(), c.expiresAt(), c.claimAttemptCount())));
+        return claims;
+    }
+
+    @Override
+    public List<OutboxClaim> renewClaims(List<OutboxClaim> claims, Duration leaseDuration) {
+        renewCalls.incrementAndGet();
+        List<OutboxClaim> renewed = delegate.renewClaims(claims, leaseDuration);
+        renewed.forEach(c -> grantedByToken.computeIfPresent(c.token(), (token, g) -> new Granted(g.entryId(), token,
+                g.owner(), g.claimedAt(), c.expiresAt(), g.claimAttemptCount())));
+        return renewed;
+    }
+
+    @Override
+    public List<CompletionOutcome> completeAll(List<ClaimCompletion> completions) {
+        completeAllCalls.incrementAndGet();
+        return delegate.completeAll(completions);
+    }
+
+    @Override
+    public CompletionOutcome complete(OutboxClaim claim, Completion completion) {
+        return delegate.complete(claim, completion);
+    }
+
+    @Override
+    public long highestFenceHighWater() {
+        return delegate.highestFenceHighWater();
+    }
+
+    @Override
+    public void addClaimLossListener(ClaimLossListener listener) {
+        lossListeners.add(listener);
+        delegate.addClaimLossListener(listener);
+    }
+
+    @Override
+    public OutboxEntry enqueue(OutboxMessage message) {
+        return delegate.enqueue(message);
+    }
+
+    @Override
+    public List<OutboxEntry> findPending(int limit) {
+        return delegate.findPending(limit);
+    }
+
+    @Override
+    public List<OutboxEntry> findRetryReady(int limit) {
+        return delegate.findRetryReady(limit);
+    }
+
+    @Override
+    public OutboxEntry save(OutboxEntry entry) {
+        return delegate.save(entry);
+    }
+
+    @Override
+    public Optional<OutboxEntry> find(long id) {
+        return delegate.find(id);
+    }
+}
