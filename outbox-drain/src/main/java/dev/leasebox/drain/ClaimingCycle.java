@@ -51,11 +51,13 @@ final class ClaimingCycle implements DrainCycle {
     private final DrainListener listener;
     private final ScheduledExecutorService renewals;
     private final BooleanSupplier stopRequested;
+    private final BooleanSupplier halted;
     private final Set<ClaimedBatch> active = ConcurrentHashMap.newKeySet();
     private final AtomicReference<Optional<String>> atRisk = new AtomicReference<>(Optional.empty());
 
     ClaimingCycle(OutboxClaimStore store, DrainOptions options, Clock clock, Emitter emitter, CompletionPolicy policy,
-                  DrainListener listener, ScheduledExecutorService renewals, BooleanSupplier stopRequested) {
+                  DrainListener listener, ScheduledExecutorService renewals, BooleanSupplier stopRequested,
+                  BooleanSupplier halted) {
         this.store = store;
         this.options = options;
         this.clock = clock;
@@ -64,6 +66,7 @@ final class ClaimingCycle implements DrainCycle {
         this.listener = listener;
         this.renewals = renewals;
         this.stopRequested = stopRequested;
+        this.halted = halted;
         store.addClaimLossListener(new LossWatcher());
     }
 
@@ -159,8 +162,8 @@ final class ClaimingCycle implements DrainCycle {
     }
 
     private void write(List<ClaimCompletion> completions, CycleTally tally) {
-        if (completions.isEmpty()) {
-            return;
+        if (completions.isEmpty() || halted.getAsBoolean()) {
+            return; // a halted drain behaves as a crashed one: it writes nothing more
         }
         List<CompletionOutcome> outcomes;
         try {

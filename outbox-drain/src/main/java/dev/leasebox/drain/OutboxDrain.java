@@ -74,6 +74,7 @@ public final class OutboxDrain implements AutoCloseable {
     private final List<Thread> loops = new ArrayList<>();
     private final Object inFlightMonitor = new Object();
     private int inFlight; // guarded by inFlightMonitor
+    private volatile boolean halted;
 
     private OutboxDrain(Builder b) {
         this.options = b.options;
@@ -84,7 +85,7 @@ public final class OutboxDrain implements AutoCloseable {
                 new Backoff(options.initialBackoff(), options.maxBackoff(), b.random));
         if (options.useClaimLeases()) {
             this.cycle = new ClaimingCycle((OutboxClaimStore) b.store, options, b.clock, emitter, policy, listener,
-                    renewals, this::stopRequested);
+                    renewals, this::stopRequested, () -> halted);
         } else {
             log.warn("OutboxDrain {} runs the non-claiming path (useClaimLeases=false): concurrent workers may emit "
                     + "the same entry; run one worker or disjoint slices", options.owner());
@@ -277,6 +278,38 @@ public final class OutboxDrain implements AutoCloseable {
             return false;
         }
         return started.stream().noneMatch(Thread::isAlive);
+    }
+
+    /**
+     * Stops at once, as a crash would: no further completion, release or renewal is sent; the claims
+     * this drain holds lapse at their expiry and are reclaimed by others with higher fences. For demos
+     * and fault-injection tests; a real shutdown is {@link #close()}. Returns when its threads are gone
+     * (at most a few seconds, for a provider call that ignores interruption).
+     */
+    public void halt() {
+        synchronized (inFlightMonitor) {
+            if (state.get() == State.CLOSED) {
+                return;
+            }
+            halted = true;
+            stopSignal.countDown();
+            state.set(State.STOPPING);
+        }
+        renewals.shutdownNow();
+        List<Thread> started;
+        synchronized (this) {
+            started = List.copyOf(loops);
+        }
+        started.forEach(Thread::interrupt);
+        try {
+            for (Thread t : started) {
+                t.join(TimeUnit.SECONDS.toMillis(5));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        state.set(State.CLOSED);
+        log.warn("OutboxDrain {} halted: its claims lapse at expiry", options.owner());
     }
 
     public State state() {

@@ -1,0 +1,106 @@
+package dev.leasebox.cli;
+
+import dev.leasebox.jdbc.JdbcOutboxStore;
+import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.spi.LeaseBackend;
+import dev.leasebox.lease.spi.LeaseBackendSettings;
+import dev.leasebox.lease.spi.LeaseBackends;
+import dev.leasebox.metrics.MeteredLeaseManager;
+import dev.leasebox.outbox.OutboxClaimStore;
+import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import picocli.CommandLine.Option;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** Which lease backend a worker claims through, and where its coordinator is. */
+final class BackendOptions {
+
+    static final String DATABASE = "database";
+
+    @Option(names = "--backend", required = true, paramLabel = "database|zookeeper|redis|hazelcast",
+            description = "Where leases live: the database itself, or an external coordinator.")
+    String backend;
+
+    @Option(names = "--zookeeper", paramLabel = "CONNECT", description = "ZooKeeper connect string, e.g. 127.0.0.1:2181.")
+    String zookeeper;
+
+    @Option(names = "--redis", paramLabel = "URI", description = "Redis URI, e.g. redis://user:pass@127.0.0.1:6379 or rediss://…")
+    String redis;
+
+    @Option(names = "--hazelcast", paramLabel = "ADDRESSES", description = "Hazelcast members, e.g. 127.0.0.1:5701,127.0.0.1:5702.")
+    String hazelcast;
+
+    @Option(names = "--namespace", paramLabel = "NS", defaultValue = "leasebox",
+            description = "Separates deployments sharing one coordinator (default: ${DEFAULT-VALUE}).")
+    String namespace;
+
+    @Option(names = "--backend-option", paramLabel = "NAME=VALUE",
+            description = "A backend-specific setting (repeatable), e.g. sessionTimeout=10s.")
+    Map<String, String> backendOptions = new LinkedHashMap<>();
+
+    /** The coordinator address for the chosen backend, or a one-line error naming the option to give. */
+    String address() {
+        String address;
+        String option;
+        switch (backend) {
+            case "zookeeper" -> {
+                address = zookeeper;
+                option = "--zookeeper CONNECT";
+            }
+            case "redis" -> {
+                address = redis;
+                option = "--redis URI";
+            }
+            case "hazelcast" -> {
+                address = hazelcast;
+                option = "--hazelcast ADDRESSES";
+            }
+            default -> throw new IllegalArgumentException("unknown --backend '" + backend
+                    + "': choose database, zookeeper, redis or hazelcast");
+        }
+        if (address == null || address.isBlank()) {
+            throw new IllegalArgumentException("--backend " + backend + " needs " + option);
+        }
+        return address;
+    }
+
+    boolean isDatabase() {
+        return DATABASE.equals(backend);
+    }
+
+    /** Validates the choice before anything is opened: unknown or missing backends fail here. */
+    void validate() {
+        if (isDatabase()) {
+            return;
+        }
+        address();
+        LeaseBackends.named(backend);
+    }
+
+    /** The lease manager for the chosen external backend, metered; empty for {@code database}. */
+    Optional<MeteredLeaseManager> openManager(Duration leaseTtl, MeterRegistry registry) {
+        if (isDatabase()) {
+            return Optional.empty();
+        }
+        LeaseBackend lb = LeaseBackends.named(backend);
+        LeaseManager manager = lb.open(new LeaseBackendSettings(address(), namespace, leaseTtl, backendOptions));
+        return Optional.of(new MeteredLeaseManager(manager, registry));
+    }
+
+    /** The claim store: the JDBC store itself for {@code database}, else leases layered over it. */
+    static OutboxClaimStore claimStore(JdbcOutboxStore jdbc, Optional<? extends LeaseManager> manager, Clock clock) {
+        if (manager.isEmpty()) {
+            return jdbc;
+        }
+        return LeasedOutboxClaimStore.open(jdbc, manager.get(), clock);
+    }
+
+    String describe(Optional<? extends LeaseManager> manager) {
+        return manager.map(LeaseManager::describe).orElse("database (FOR UPDATE SKIP LOCKED / optimistic claims)");
+    }
+}

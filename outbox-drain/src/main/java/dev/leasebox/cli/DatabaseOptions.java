@@ -1,0 +1,35 @@
+package dev.leasebox.cli;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.jdbc.JdbcDataSources;
+import dev.leasebox.jdbc.TableName;
+import picocli.CommandLine.Option;
+
+/** The outbox database: where every command finds the table. */
+final class DatabaseOptions {
+
+    @Option(names = "--jdbc-url", required = true, paramLabel = "URL",
+            description = "The outbox database, e.g. jdbc:postgresql://127.0.0.1:5432/app?user=app (env LEASEBOX_JDBC_URL).")
+    String jdbcUrl;
+
+    @Option(names = "--jdbc-user", paramLabel = "USER", description = "Database user, if not in the URL.")
+    String user;
+
+    @Option(names = "--jdbc-password", paramLabel = "PASSWORD", description = "Database password, if not in the URL (prefer LEASEBOX_JDBC_PASSWORD).")
+    String password;
+
+    @Option(names = "--table", paramLabel = "NAME", defaultValue = "leasebox_outbox",
+            description = "The outbox table, optionally schema-qualified (default: ${DEFAULT-VALUE}).")
+    String table;
+
+    @Option(names = "--pool-size", paramLabel = "N", defaultValue = "8", description = "Connection pool size (default: ${DEFAULT-VALUE}).")
+    int poolSize;
+
+    TableName tableName() {
+        return TableName.parse(table);
+    }
+
+    HikariDataSource open() {
+        return JdbcDataSources.pooled(jdbcUrl, user, password, poolSize);
+    }
+}

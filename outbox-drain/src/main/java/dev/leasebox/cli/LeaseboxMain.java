@@ -1,0 +1,49 @@
+package dev.leasebox.cli;
+
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+
+/**
+ * The {@code leasebox} command's entry point. Exit codes: 0 success, 1 a check failed (chaos
+ * invariants, bench duplicates), 2 bad input or an unreachable server — one line on stderr, a stack
+ * trace only with {@code --verbose}.
+ */
+public final class LeaseboxMain {
+
+    private LeaseboxMain() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the command line and returns its exit code (tests call this instead of {@link #main}). */
+    public static int run(String... args) {
+        return commandLine().execute(args);
+    }
+
+    static CommandLine commandLine() {
+        LeaseboxCommand root = new LeaseboxCommand();
+        CommandLine commandLine = new CommandLine(root);
+        commandLine.setDefaultValueProvider(new EnvironmentDefaults(System.getenv(), EnvironmentDefaults.configFile(System.getenv())));
+        commandLine.setExecutionExceptionHandler((error, cmd, parseResult) -> {
+            PrintWriter err = cmd.getErr();
+            err.println("leasebox " + cmd.getCommandName() + ": " + CliErrors.oneLine(error));
+            if (root.verbose) {
+                error.printStackTrace(err);
+            } else {
+                err.println("(run with --verbose for the stack trace)");
+            }
+            err.flush();
+            return CliErrors.EXIT_BAD_INPUT;
+        });
+        commandLine.setParameterExceptionHandler((error, argsGiven) -> {
+            CommandLine cmd = error.getCommandLine();
+            cmd.getErr().println("leasebox " + cmd.getCommandName() + ": " + error.getMessage());
+            cmd.getErr().println("(see: leasebox " + cmd.getCommandName() + " --help)");
+            return CliErrors.EXIT_BAD_INPUT;
+        });
+        return commandLine;
+    }
+}

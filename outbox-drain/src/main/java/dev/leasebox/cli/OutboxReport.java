@@ -1,0 +1,128 @@
+package dev.leasebox.cli;
+
+import dev.leasebox.jdbc.TableName;
+
+import javax.sql.DataSource;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Read-only reports on an outbox table, for {@code status}, {@code --exit-when-idle} and the demo. */
+final class OutboxReport {
+
+    record OwnerClaims(String owner, long active, long expired) {
+    }
+
+    record DeadLetter(long id, String idempotencyKey, int attempts, String reason, String lastError) {
+    }
+
+    private final DataSource dataSource;
+    private final TableName table;
+
+    OutboxReport(DataSource dataSource, TableName table) {
+        this.dataSource = dataSource;
+        this.table = table;
+    }
+
+    Map<String, Long> countsByStatus() throws SQLException {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        query("counts_by_status.sql", List.of(), rs -> counts.put(rs.getString(1), rs.getLong(2)));
+        return counts;
+    }
+
+    List<OwnerClaims> claimsByOwner(Instant now) throws SQLException {
+        List<OwnerClaims> owners = new ArrayList<>();
+        Timestamp ts = Timestamp.from(now);
+        query("claims_by_owner.sql", List.of(ts, ts), rs -> owners.add(new OwnerClaims(rs.getString(1), rs.getLong(2), rs.getLong(3))));
+        return owners;
+    }
+
+    Optional<Instant> oldestPendingCreatedAt() throws SQLException {
+        List<Instant> found = new ArrayList<>();
+        query("oldest_pending.sql", List.of(), rs -> {
+            Timestamp t = rs.getTimestamp(1);
+            if (t != null) {
+                found.add(t.toInstant());
+            }
+        });
+        return found.stream().findFirst();
+    }
+
+    List<DeadLetter> recentDeadLetters() throws SQLException {
+        List<DeadLetter> letters = new ArrayList<>();
+        query("dead_letters.sql", List.of(), rs -> letters.add(new DeadLetter(rs.getLong(1), rs.getString(2), rs.getInt(3),
+                rs.getString(4), rs.getString(5))));
+        return letters;
+    }
+
+    /** Entries still to act on now: eligible and due, or under a live claim. */
+    long outstanding(Instant now) throws SQLException {
+        Timestamp ts = Timestamp.from(now);
+        long[] count = new long[1];
+        query("outstanding.sql", List.of(ts, ts), rs -> count[0] = rs.getLong(1));
+        return count[0];
+    }
+
+    /** The claim tokens of the rows {@code owner} holds a claim on, by entry id. */
+    Map<Long, Long> claimsOf(String owner) throws SQLException {
+        Map<Long, Long> claims = new LinkedHashMap<>();
+        query("claims_of_owner.sql", List.of(owner), rs -> claims.put(rs.getLong(1), rs.getLong(2)));
+        return claims;
+    }
+
+    /** Terminal rows that still carry a claim token (must be 0). */
+    long terminalWithClaim() throws SQLException {
+        long[] count = new long[1];
+        query("terminal_with_claim.sql", List.of(), rs -> count[0] = rs.getLong(1));
+        return count[0];
+    }
+
+    private interface RowHandler {
+        void row(ResultSet rs) throws SQLException;
+    }
+
+    private void query(String resource, List<Object> parameters, RowHandler handler) throws SQLException {
+        String sql = sql(resource).replace("${table}", table.qualified());
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.size(); i++) {
+                statement.setObject(i + 1, parameters.get(i));
+            }
+            try (ResultSet rs = statement.executeQuery()) {
+                while (rs.next()) {
+                    handler.row(rs);
+                }
+            }
+        }
+    }
+
+    private static String sql(String resource) {
+        String path = "/db/leasebox/status/" + resource;
+        try (InputStream in = OutboxReport.class.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + path);
+            }
+            StringBuilder sql = new StringBuilder();
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (!line.trim().startsWith("--")) {
+                    sql.append(line).append('\n');
+                }
+            }
+            return sql.toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,206 @@
+package dev.leasebox.cli;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.drain.DrainOptions;
+import dev.leasebox.drain.OutboxDrain;
+import dev.leasebox.drain.OutboxProvider;
+import dev.leasebox.jdbc.JdbcDataSources;
+import dev.leasebox.jdbc.JdbcOutboxStore;
+import dev.leasebox.metrics.DrainMetrics;
+import dev.leasebox.metrics.MeteredLeaseManager;
+import dev.leasebox.metrics.PrometheusEndpoint;
+import dev.leasebox.provider.ProviderSpec;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A worker: drains the outbox until SIGTERM (graceful: stop claiming, finish or release what it
+ * holds), or with {@code --exit-when-idle} until nothing is eligible or claimed by a live lease.
+ * Workers on different hosts need only the same JDBC URL, backend address and namespace.
+ */
+@Command(name = "worker", mixinStandardHelpOptions = true,
+        description = {"Drain the outbox: claim rows as fenced leases, emit them to the provider, record the outcome.",
+                "Runs until SIGTERM (graceful) or, with --exit-when-idle, until nothing is left to do."})
+final class WorkerCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    DatabaseOptions database;
+
+    @Mixin
+    BackendOptions backend;
+
+    @Option(names = "--owner", paramLabel = "NAME", description = "This worker's name in claims (default: host-pid-random).")
+    String owner;
+
+    @Option(names = "--provider", paramLabel = "SPEC", defaultValue = "log", description = "Where entries go: " + ProviderSpec.FORMATS + " (default: ${DEFAULT-VALUE}).")
+    String provider;
+
+    @Option(names = "--lease-ttl", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+            description = "Lease duration; renewed every third of it while emitting (default: ${DEFAULT-VALUE}).")
+    Duration leaseTtl;
+
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "100", description = "Rows claimed per batch (default: ${DEFAULT-VALUE}).")
+    int batch;
+
+    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "1", description = "Claim loops (threads) in this worker (default: ${DEFAULT-VALUE}).")
+    int concurrency;
+
+    @Option(names = "--max-attempts", paramLabel = "N", defaultValue = "10", description = "Attempts before dead-lettering (default: ${DEFAULT-VALUE}).")
+    int maxAttempts;
+
+    @Option(names = "--exit-when-idle", description = "Exit once nothing is eligible or claimed by a live lease.")
+    boolean exitWhenIdle;
+
+    @Option(names = "--metrics-port", paramLabel = "PORT", description = "Serve Prometheus metrics on http://127.0.0.1:PORT/metrics.")
+    Integer metricsPort;
+
+    @Option(names = "--metrics-host", paramLabel = "HOST", defaultValue = "127.0.0.1", description = "Interface for --metrics-port (default: ${DEFAULT-VALUE}).")
+    String metricsHost;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        backend.validate();
+        ProviderSpec providerSpec = ProviderSpec.parse(provider);
+        DrainOptions.Builder optionsBuilder = DrainOptions.builder().batchSize(batch).leaseDuration(leaseTtl)
+                .concurrency(concurrency).maxAttempts(maxAttempts);
+        if (owner != null) {
+            optionsBuilder.owner(owner);
+        }
+        DrainOptions options = optionsBuilder.build();
+        Clock clock = Clock.systemUTC();
+        List<AutoCloseable> resources = new ArrayList<>();
+        try {
+            PrometheusEndpoint endpoint = null;
+            MeterRegistry registry = new SimpleMeterRegistry();
+            if (metricsPort != null) {
+                endpoint = new PrometheusEndpoint(metricsHost, metricsPort);
+                resources.add(endpoint);
+                registry = endpoint.registry();
+            }
+            database.poolSize = Math.max(database.poolSize, concurrency + 2);
+            HikariDataSource dataSource = database.open();
+            resources.add(dataSource);
+            JdbcOutboxStore jdbc = JdbcOutboxStore.builder(dataSource).table(database.tableName()).clock(clock)
+                    .useClaimLeases(true).open();
+            Optional<MeteredLeaseManager> manager = backend.openManager(leaseTtl, registry);
+            manager.ifPresent(resources::add);
+            OutboxProvider emitter = providerSpec.open(clock, url -> {
+                HikariDataSource inbox = JdbcDataSources.pooled(url, "", "", concurrency + 1);
+                resources.add(inbox);
+                return inbox;
+            });
+            if (emitter instanceof AutoCloseable closeable) {
+                resources.add(closeable);
+            }
+            DrainMetrics metrics = new DrainMetrics(registry);
+            registerBacklogGauges(registry, new OutboxReport(dataSource, database.tableName()), clock);
+            OutboxDrain drain = OutboxDrain.builder().store(BackendOptions.claimStore(jdbc, manager, clock))
+                    .provider(emitter).options(options).clock(clock).listener(metrics).build();
+            out.println("leasebox worker " + options.owner() + ": draining " + database.tableName() + " at "
+                    + JdbcDataSources.redact(database.jdbcUrl) + " through " + backend.describe(manager)
+                    + ", provider " + providerSpec.kind() + ", batch " + batch + ", lease " + leaseTtl
+                    + (endpoint == null ? "" : ", metrics on http://" + metricsHost + ":" + endpoint.port() + "/metrics"));
+            out.flush();
+            return runUntilDone(drain, metrics, new OutboxReport(dataSource, database.tableName()), clock, out);
+        } finally {
+            closeAll(resources);
+        }
+    }
+
+    private int runUntilDone(OutboxDrain drain, DrainMetrics metrics, OutboxReport report, Clock clock, PrintWriter out)
+            throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            drain.close();
+            done.countDown();
+        }, "leasebox-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "leasebox-worker-ticker");
+            t.setDaemon(true);
+            return t;
+        });
+        long started = System.nanoTime();
+        try {
+            drain.start();
+            ticker.scheduleAtFixedRate(() -> {
+                double seconds = (System.nanoTime() - started) / 1e9;
+                out.printf("worker: delivered %,d, emitted %,d, refused stale %,d (%.0f rows/s)%n", metrics.deliveredTotal(),
+                        metrics.emittedTotal(), metrics.refusedTotal(), metrics.deliveredTotal() / Math.max(seconds, 1e-9));
+                out.flush();
+            }, 10, 10, TimeUnit.SECONDS);
+            if (exitWhenIdle) {
+                ticker.scheduleWithFixedDelay(() -> {
+                    try {
+                        if (report.outstanding(clock.instant()) == 0) {
+                            done.countDown();
+                        }
+                    } catch (Exception e) {
+                        out.println("worker: idle check failed, will retry: " + CliErrors.oneLine(e));
+                    }
+                }, 500, 500, TimeUnit.MILLISECONDS);
+            }
+            done.await();
+            drain.close();
+            out.printf("worker %s stopped: delivered %,d, emitted %,d, stale completions refused %,d%n",
+                    drain.options().owner(), metrics.deliveredTotal(), metrics.emittedTotal(), metrics.refusedTotal());
+            out.flush();
+            return CliErrors.EXIT_OK;
+        } finally {
+            ticker.shutdownNow();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running: it closes the drain itself
+            }
+        }
+    }
+
+    private static void registerBacklogGauges(MeterRegistry registry, OutboxReport report, Clock clock) {
+        registry.gauge("leasebox.backlog", report, r -> {
+            try {
+                return r.outstanding(clock.instant());
+            } catch (Exception e) {
+                return Double.NaN;
+            }
+        });
+        registry.gauge("leasebox.oldest.pending.age.seconds", report, r -> {
+            try {
+                return r.oldestPendingCreatedAt().map(t -> Duration.between(t, clock.instant()).toMillis() / 1000.0).orElse(0.0);
+            } catch (Exception e) {
+                return Double.NaN;
+            }
+        });
+    }
+
+    static void closeAll(List<AutoCloseable> resources) {
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            try {
+                resources.get(i).close();
+            } catch (Exception e) {
+                // closing on the way out: the first failure was already reported
+            }
+        }
+    }
+}

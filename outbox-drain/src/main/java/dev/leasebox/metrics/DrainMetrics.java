@@ -1,0 +1,118 @@
+package dev.leasebox.metrics;
+
+import dev.leasebox.drain.DrainListener;
+import dev.leasebox.drain.Envelope;
+import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.outbox.Completion;
+import dev.leasebox.outbox.CompletionOutcome;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The drain's Micrometer meters: emissions by outcome ({@code leasebox.emissions}), emit latency
+ * ({@code leasebox.emit.latency}), stale completions refused ({@code leasebox.completions.refused}),
+ * claims claimed/lost/abandoned/released, dead letters. Also keeps plain totals for progress lines.
+ */
+public final class DrainMetrics implements DrainListener {
+
+    private final MeterRegistry registry;
+    private final Timer emitLatency;
+    private final Counter claimed;
+    private final Counter refused;
+    private final Counter lost;
+    private final Counter abandoned;
+    private final Counter released;
+    private final Counter deadLettered;
+    private final AtomicLong deliveredTotal = new AtomicLong();
+    private final AtomicLong emittedTotal = new AtomicLong();
+    private final AtomicLong refusedTotal = new AtomicLong();
+
+    public DrainMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.emitLatency = Timer.builder("leasebox.emit.latency").description("Time the provider took per emission")
+                .publishPercentiles(0.5, 0.99).register(registry);
+        this.claimed = Counter.builder("leasebox.claims").tag("event", "claimed").register(registry);
+        this.lost = Counter.builder("leasebox.claims").tag("event", "lost").register(registry);
+        this.abandoned = Counter.builder("leasebox.claims").tag("event", "abandoned").register(registry);
+        this.released = Counter.builder("leasebox.claims").tag("event", "released").register(registry);
+        this.refused = Counter.builder("leasebox.completions.refused")
+                .description("Completions the store refused: stale token, reclaimed or terminal row").register(registry);
+        this.deadLettered = Counter.builder("leasebox.dead.letters").register(registry);
+    }
+
+    @Override
+    public void batchClaimed(int count) {
+        claimed.increment(count);
+    }
+
+    @Override
+    public void emitted(Envelope envelope, ProviderOutcome outcome, Duration latency) {
+        emitLatency.record(latency);
+        emittedTotal.incrementAndGet();
+        registry.counter("leasebox.emissions", "outcome", outcomeName(outcome)).increment();
+    }
+
+    private static String outcomeName(ProviderOutcome outcome) {
+        if (outcome instanceof ProviderOutcome.Delivered) {
+            return "delivered";
+        }
+        if (outcome instanceof ProviderOutcome.Deferred) {
+            return "deferred";
+        }
+        if (outcome instanceof ProviderOutcome.RetryableError) {
+            return "retryable_error";
+        }
+        return "permanent_error";
+    }
+
+    @Override
+    public void completed(long entryId, Completion completion, CompletionOutcome outcome) {
+        if (completion instanceof Completion.Delivered) {
+            deliveredTotal.incrementAndGet();
+        }
+    }
+
+    @Override
+    public void completionRefused(long entryId, Completion completion, CompletionOutcome refusal) {
+        refused.increment();
+        refusedTotal.incrementAndGet();
+        registry.counter("leasebox.completions.refused.by.reason", "reason", refusal.getClass().getSimpleName()).increment();
+    }
+
+    @Override
+    public void claimsLost(Set<Long> entryIds, String cause) {
+        lost.increment(entryIds.size());
+    }
+
+    @Override
+    public void claimsAbandoned(Set<Long> entryIds, String reason) {
+        abandoned.increment(entryIds.size());
+    }
+
+    @Override
+    public void claimsReleased(Set<Long> entryIds, String reason) {
+        released.increment(entryIds.size());
+    }
+
+    @Override
+    public void deadLettered(long entryId, String reason) {
+        deadLettered.increment();
+    }
+
+    public long deliveredTotal() {
+        return deliveredTotal.get();
+    }
+
+    public long emittedTotal() {
+        return emittedTotal.get();
+    }
+
+    public long refusedTotal() {
+        return refusedTotal.get();
+    }
+}

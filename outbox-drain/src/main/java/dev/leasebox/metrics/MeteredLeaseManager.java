@@ -1,0 +1,97 @@
+package dev.leasebox.metrics;
+
+import dev.leasebox.lease.Lease;
+import dev.leasebox.lease.LeaseLoss;
+import dev.leasebox.lease.LeaseLossListener;
+import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.LeaseRequest;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A {@link LeaseManager} that counts what its delegate does — leases granted, refused (asked for,
+ * not granted) and lost ({@code leasebox.leases{event=…}}), and each call's latency
+ * ({@code leasebox.lease.calls{op=…}}) — and tracks how many it holds. It adds no round trip.
+ */
+public final class MeteredLeaseManager implements LeaseManager {
+
+    private final LeaseManager delegate;
+    private final Counter granted;
+    private final Counter refused;
+    private final Counter lost;
+    private final Timer acquireTimer;
+    private final Timer renewTimer;
+    private final Timer releaseTimer;
+    private final AtomicLong held = new AtomicLong();
+
+    public MeteredLeaseManager(LeaseManager delegate, MeterRegistry registry) {
+        this.delegate = delegate;
+        this.granted = Counter.builder("leasebox.leases").tag("event", "granted").register(registry);
+        this.refused = Counter.builder("leasebox.leases").tag("event", "refused").register(registry);
+        this.lost = Counter.builder("leasebox.leases").tag("event", "lost").register(registry);
+        this.acquireTimer = Timer.builder("leasebox.lease.calls").tag("op", "acquire").publishPercentiles(0.5, 0.99).register(registry);
+        this.renewTimer = Timer.builder("leasebox.lease.calls").tag("op", "renew").register(registry);
+        this.releaseTimer = Timer.builder("leasebox.lease.calls").tag("op", "release").register(registry);
+        registry.gauge("leasebox.leases.held", held);
+        delegate.addLeaseLossListener(loss -> {
+            lost.increment(loss.leases().size());
+            held.addAndGet(-loss.leases().size());
+        });
+    }
+
+    @Override
+    public List<Lease> acquire(LeaseRequest request) {
+        List<Lease> leases = acquireTimer.record(() -> delegate.acquire(request));
+        granted.increment(leases.size());
+        refused.increment(request.keys().size() - leases.size());
+        held.addAndGet(leases.size());
+        return leases;
+    }
+
+    @Override
+    public List<Lease> renew(Collection<Lease> leases) {
+        return renewTimer.record(() -> delegate.renew(leases));
+    }
+
+    @Override
+    public List<Lease> release(Collection<Lease> leases) {
+        List<Lease> released = releaseTimer.record(() -> delegate.release(leases));
+        held.addAndGet(-released.size());
+        return released;
+    }
+
+    /** Leases this manager granted and has not yet released or lost (may lag expiries it was not told of). */
+    public long heldCount() {
+        return Math.max(0, held.get());
+    }
+
+    @Override
+    public void addLeaseLossListener(LeaseLossListener listener) {
+        delegate.addLeaseLossListener(listener);
+    }
+
+    @Override
+    public boolean raiseFenceFloor(long floor) {
+        return delegate.raiseFenceFloor(floor);
+    }
+
+    @Override
+    public String describe() {
+        return delegate.describe();
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+
+    /** For {@link LeaseLoss}-aware callers that want the unwrapped manager. */
+    public LeaseManager delegate() {
+        return delegate;
+    }
+}

@@ -1,0 +1,1 @@
+SELECT status, count(*) AS entries FROM ${table} GROUP BY status ORDER BY status

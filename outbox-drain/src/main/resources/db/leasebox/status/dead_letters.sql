@@ -1,0 +1,5 @@
+SELECT id, idempotency_key, attempt_count, dead_letter_reason, last_error
+  FROM ${table}
+ WHERE status = 'DEAD_LETTERED'
+ ORDER BY id DESC
+ LIMIT 10

@@ -1,0 +1,1 @@
+SELECT min(created_at) FROM ${table} WHERE status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
