@@ -253,4 +253,52 @@ class ClaimSafetyTest {
         assertThat(drain.runOnce().delivered()).isEqualTo(2);
         assertThat(f.outbox.all()).allMatch(e -> e.status() == EmissionStatus.DELIVERED);
     }
+
+    @Test
+    void resultsTheStoreCannotBeToldAreAbandonedNotThrownAndTheEntriesAreReclaimedAfterExpiry() {
+        OutboxEntry entry = f.enqueue(1).get(0);
+        ObservedClaimStore store = new ObservedClaimStore(f.newClaimStore());
+        RecordingListener listener = new RecordingListener();
+        RecordingProvider provider = new RecordingProvider(f.clock, e -> {
+            store.unreachable.set(new IllegalStateException("database at 127.0.0.1:5432 unreachable"));
+            return ProviderOutcome.delivered();
+        });
+        OutboxDrain drain = f.register(f.drainOn(store, provider, DrainFixture.options("worker-a").build())
+                .listener(listener).build());
+
+        assertThat(drain.runOnce()).isEqualTo(new CycleResult(1, 0, 0, 0, 0, 1, 0, 0));
+        assertThat(listener.abandoned).containsExactly(entry.id());
+        assertThat(f.row(entry.id()).status()).isEqualTo(EmissionStatus.PENDING);
+
+        store.unreachable.set(null);
+        f.clock.advance(LEASE);
+        RecordingProvider reclaimer = RecordingProvider.delivering(f.clock);
+        assertThat(f.drain("worker-b", reclaimer).runOnce().delivered()).isEqualTo(1);
+        assertThat(reclaimer.emissions.get(0).idempotencyKey()).isEqualTo(provider.emissions.get(0).idempotencyKey());
+    }
+
+    @Test
+    void aPollingLoopSurvivesAStoreThatCannotBeReachedAndDrainsOnceItIsBack() {
+        f.enqueue(3);
+        ObservedClaimStore store = new ObservedClaimStore(f.newClaimStore());
+        store.unreachable.set(new IllegalStateException("database at 127.0.0.1:5432 unreachable"));
+        List<RuntimeException> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        DrainListener listener = new DrainListener() {
+            @Override
+            public void cycleFailed(RuntimeException error) {
+                failures.add(error);
+            }
+        };
+        DrainOptions options = DrainFixture.options("worker-a").idlePolling(Duration.ofMillis(1), Duration.ofMillis(5)).build();
+        OutboxDrain drain = f.register(f.drainOn(store, RecordingProvider.delivering(f.clock), options)
+                .listener(listener).build());
+
+        drain.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> failures.size() >= 2);
+        assertThat(f.outbox.all()).allMatch(e -> e.status() == EmissionStatus.PENDING);
+        store.unreachable.set(null);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> f.outbox.all().stream().allMatch(e -> e.status() == EmissionStatus.DELIVERED));
+        assertThat(failures.get(0)).hasMessage("database at 127.0.0.1:5432 unreachable");
+    }
 }

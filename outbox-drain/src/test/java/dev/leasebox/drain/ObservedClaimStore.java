@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A claim store that forwards to a real one and remembers what happened: every claim granted with
@@ -37,6 +38,8 @@ final class ObservedClaimStore implements OutboxClaimStore {
     final AtomicInteger claimCalls = new AtomicInteger();
     final AtomicInteger completeAllCalls = new AtomicInteger();
     final AtomicInteger renewCalls = new AtomicInteger();
+    /** When set, claim and completeAll throw it, as a store whose database is unreachable would. */
+    final AtomicReference<RuntimeException> unreachable = new AtomicReference<>();
 
     ObservedClaimStore(OutboxClaimStore delegate) {
         this(delegate, new ConcurrentHashMap<>());
@@ -51,6 +54,7 @@ final class ObservedClaimStore implements OutboxClaimStore {
     @Override
     public List<OutboxClaim> claim(ClaimSelection selection, ClaimRequest request) {
         claimCalls.incrementAndGet();
+        throwIfUnreachable();
         List<OutboxClaim> claims = delegate.claim(selection, request);
         claims.forEach(c -> grantedByToken.put(c.token(),
                 new Granted(c.entryId(), c.token(), c.owner(), c.claimedAt(), c.expiresAt(), c.claimAttemptCount())));
@@ -69,7 +73,15 @@ final class ObservedClaimStore implements OutboxClaimStore {
     @Override
     public List<CompletionOutcome> completeAll(List<ClaimCompletion> completions) {
         completeAllCalls.incrementAndGet();
+        throwIfUnreachable();
         return delegate.completeAll(completions);
+    }
+
+    private void throwIfUnreachable() {
+        RuntimeException failure = unreachable.get();
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     @Override
