@@ -81,6 +81,7 @@ final class ClaimingCycle implements DrainCycle {
             return CycleResult.EMPTY;
         }
         listener.batchClaimed(claims.size());
+        listener.claimed(claims);
         ClaimedBatch batch = new ClaimedBatch(claims, options.claimSafetyMargin(), listener);
         active.add(batch);
         Optional<ScheduledFuture<?>> renewal = scheduleRenewal(batch);

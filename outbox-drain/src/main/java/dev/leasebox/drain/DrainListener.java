@@ -1,5 +1,9 @@
 package dev.leasebox.drain;
 
+import dev.leasebox.outbox.OutboxClaim;
+
+import java.util.List;
+
 import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.CompletionOutcome;
 
@@ -21,6 +25,14 @@ public interface DrainListener {
 
     /** A cycle took {@code count} entries (claimed, or selected on the non-claiming path); never 0. */
     default void batchClaimed(int count) {
+    }
+
+    /** These claims were just granted and recorded (claim path only; after {@link #batchClaimed}). */
+    default void claimed(List<OutboxClaim> claims) {
+    }
+
+    /** The provider is about to be called with {@code envelope} (an "invoke" in a history). */
+    default void emitting(Envelope envelope) {
     }
 
     /** The provider returned {@code outcome} (exceptions already classified) after {@code latency}. */

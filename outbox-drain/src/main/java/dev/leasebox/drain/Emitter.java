@@ -20,6 +20,7 @@ final class Emitter {
     }
 
     ProviderOutcome emit(Envelope envelope) {
+        listener.emitting(envelope);
         long started = System.nanoTime();
         ProviderOutcome outcome;
         try {

@@ -1,5 +1,9 @@
 package dev.leasebox.drain;
 
+import dev.leasebox.outbox.OutboxClaim;
+
+import java.util.List;
+
 import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.CompletionOutcome;
 import org.slf4j.Logger;
@@ -30,6 +34,16 @@ final class SafeListener implements DrainListener {
     @Override
     public void batchClaimed(int count) {
         guard("batchClaimed", () -> delegate.batchClaimed(count));
+    }
+
+    @Override
+    public void claimed(List<OutboxClaim> claims) {
+        guard("claimed", () -> delegate.claimed(claims));
+    }
+
+    @Override
+    public void emitting(Envelope envelope) {
+        guard("emitting", () -> delegate.emitting(envelope));
     }
 
     @Override
