@@ -23,9 +23,13 @@ public final class LeaseboxMain {
         return commandLine().execute(args);
     }
 
-    static CommandLine commandLine() {
+    /** The command line with every subcommand, extensions included. */
+    public static CommandLine commandLine() {
         LeaseboxCommand root = new LeaseboxCommand();
         CommandLine commandLine = new CommandLine(root);
+        for (CommandExtension extension : java.util.ServiceLoader.load(CommandExtension.class)) {
+            commandLine.addSubcommand(extension.name(), extension.newCommand());
+        }
         commandLine.setDefaultValueProvider(new EnvironmentDefaults(System.getenv(), EnvironmentDefaults.configFile(System.getenv())));
         commandLine.setExecutionExceptionHandler((error, cmd, parseResult) -> {
             PrintWriter err = cmd.getErr();
