@@ -65,6 +65,11 @@ final class CpCluster implements AutoCloseable {
 
     /** The member config every member of this cluster (in this JVM or another) uses, on {@code port}. */
     Config memberConfig(int port) {
+        return memberConfig(clusterName, port, ports, cpMemberCount);
+    }
+
+    /** A member of {@code clusterName} on 127.0.0.1:{@code port} joining {@code memberPorts} by TCP-IP. */
+    static Config memberConfig(String clusterName, int port, List<Integer> memberPorts, int cpMemberCount) {
         Config config = new Config();
         config.setClusterName(clusterName);
         config.setInstanceName(clusterName + "-" + port);
@@ -78,7 +83,7 @@ final class CpCluster implements AutoCloseable {
         join.getMulticastConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);
         join.getTcpIpConfig().setEnabled(true);
-        for (int memberPort : ports) {
+        for (int memberPort : memberPorts) {
             join.getTcpIpConfig().addMember("127.0.0.1:" + memberPort);
         }
         config.getCPSubsystemConfig()
