@@ -1,7 +1,6 @@
 package dev.leasebox.lease.hazelcast;
 
 import com.hazelcast.cluster.Member;
-import com.hazelcast.config.cp.CPSubsystemConfig;
 import com.hazelcast.spi.exception.DistributedObjectDestroyedException;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
@@ -22,19 +21,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 
 /**
  * Leases held as Hazelcast CP Subsystem {@link FencedLock}s, one lock per key, in embedded-member or
@@ -87,7 +81,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
     private final CpSessionTiming timing;
     private final Clock clock;
     private final String description;
-    private final List<OwnerThread> owners = new ArrayList<>();
+    private final OwnerThreads owners;
     private final List<LeaseLossListener> listeners = new CopyOnWriteArrayList<>();
     private final ExecutorService notifier = Executors.newSingleThreadExecutor(r -> {
         Thread thread = new Thread(r, "leasebox-hazelcast-listeners");
@@ -104,12 +98,10 @@ public final class HazelcastLeaseManager implements LeaseManager {
         this.clock = config.clock();
         boolean member = instance.getLocalEndpoint() instanceof Member;
         this.description = "Hazelcast CP FencedLock leases via " + (member ? "member " : "client ")
-                + instance.getName() + " of cluster '" + clusterName(instance, config) + "', CP group " + config.cpGroup();
-        this.timing = member ? memberTiming(instance) : new CpSessionTiming(config.declaredSessionTtl(),
+                + instance.getName() + " of cluster '" + CpSubsystemCheck.clusterName(instance, config) + "', CP group " + config.cpGroup();
+        this.timing = member ? CpSubsystemCheck.memberTiming(instance) : new CpSessionTiming(config.declaredSessionTtl(),
                 config.declaredHeartbeat(), "declared in HazelcastLeaseConfig.cpSession");
-        for (int i = 0; i < config.ownerThreads(); i++) {
-            owners.add(new OwnerThread("leasebox-hazelcast-owner-" + i));
-        }
+        this.owners = new OwnerThreads(config.ownerThreads(), config.operationTimeout(), description);
     }
 
     /** Starts the client or member {@code config} describes; {@link #close()} shuts it down. */
@@ -131,7 +123,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
     private static HazelcastLeaseManager open(HazelcastInstance instance, boolean owns, HazelcastLeaseConfig config) {
         HazelcastLeaseManager manager = new HazelcastLeaseManager(instance, owns, config);
         try {
-            manager.verifyCpSubsystem();
+            CpSubsystemCheck.requireRaft(instance, manager.owners.first(), config, manager.description);
             config.leaseTtl().ifPresent(ttl -> manager.timing.check(ttl).ifPresent(LOG::warn));
             manager.startWatching();
             return manager;
@@ -144,49 +136,8 @@ public final class HazelcastLeaseManager implements LeaseManager {
         }
     }
 
-    private static CpSessionTiming memberTiming(HazelcastInstance instance) {
-        CPSubsystemConfig cp = instance.getConfig().getCPSubsystemConfig();
-        if (cp.getCPMemberCount() == 0) {
-            throw new LeaseManagerException(HazelcastConnector.noCpSubsystem("member " + instance.getName()));
-        }
-        return new CpSessionTiming(Duration.ofSeconds(cp.getSessionTimeToLiveSeconds()),
-                Duration.ofSeconds(cp.getSessionHeartbeatIntervalSeconds()), "from the member config");
-    }
-
-    private static String clusterName(HazelcastInstance instance, HazelcastLeaseConfig config) {
-        try {
-            return instance.getConfig().getClusterName();
-        } catch (RuntimeException clientCannotReadIt) {
-            return config.clusterName().isEmpty() ? "?" : config.clusterName();
-        }
-    }
-
-    /**
-     * Without CP members, FencedLock silently runs in "unsafe mode" on partitions: a lock outside a
-     * named group then reports its own name as its group instead of the CP default group.
-     */
-    private void verifyCpSubsystem() {
-        String probeName = config.lockNamePrefix() + "cp-probe";
-        String group;
-        try {
-            group = owners.get(0).submit(() -> instance.getCPSubsystem().getLock(probeName).getGroupId().getName())
-                    .get(config.connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            throw new LeaseManagerException("the CP Subsystem of " + description + " did not answer within " + config.connectTimeout()
-                    + ": fewer than cp-member-count CP members have joined, or the CP group lost its majority");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LeaseManagerException("interrupted while checking the CP Subsystem of " + description, e);
-        } catch (ExecutionException e) {
-            throw new LeaseManagerException("checking the CP Subsystem of " + description + " failed: " + e.getCause(), e.getCause());
-        }
-        if (!"default".equals(group)) {
-            throw new LeaseManagerException(HazelcastConnector.noCpSubsystem("cluster of " + description));
-        }
-    }
-
     private void startWatching() {
-        for (OwnerThread owner : owners) {
+        for (OwnerThread owner : owners.all()) {
             owner.every(config.reapInterval(), () -> reapExpired(owner));
         }
         if (!(instance.getLocalEndpoint() instanceof Member)) {
@@ -206,7 +157,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
             throw new LeaseManagerException(e.getMessage(), e);
         }
         Instant sent = clock.instant();
-        return onOwners("acquire", request.keys(), key -> key, (owner, keys) -> {
+        return owners.run("acquire", request.keys(), key -> key, (owner, keys) -> {
             List<Lease> granted = new ArrayList<>();
             for (String key : keys) {
                 Held current = owner.held.get(key);
@@ -238,7 +189,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
         // filled by several owner threads at once
         List<Lease> lost = new CopyOnWriteArrayList<>();
         List<Lease> sessionLost = new CopyOnWriteArrayList<>();
-        List<Lease> renewed = onOwners("renew", leases, Lease::key, (owner, batch) -> {
+        List<Lease> renewed = owners.run("renew", leases, Lease::key, (owner, batch) -> {
             List<Lease> kept = new ArrayList<>();
             for (Lease lease : batch) {
                 Held current = owner.held.get(lease.key());
@@ -283,7 +234,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
 
     private List<Lease> release(Collection<Lease> leases, boolean destroy) {
         ensureOpen();
-        return onOwners(destroy ? "releaseAndDestroy" : "release", leases, Lease::key, (owner, batch) -> {
+        return owners.run(destroy ? "releaseAndDestroy" : "release", leases, Lease::key, (owner, batch) -> {
             List<Lease> released = new ArrayList<>();
             for (Lease lease : batch) {
                 Held current = owner.held.get(lease.key());
@@ -350,7 +301,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
 
     private void verifyAfterReconnect() {
         List<Lease> held = new ArrayList<>();
-        for (OwnerThread owner : owners) {
+        for (OwnerThread owner : owners.all()) {
             try {
                 held.addAll(owner.submit(() -> owner.held.values().stream().map(Held::lease).toList())
                         .get(config.operationTimeout().toMillis(), TimeUnit.MILLISECONDS));
@@ -365,51 +316,6 @@ public final class HazelcastLeaseManager implements LeaseManager {
         } catch (RuntimeException e) {
             LOG.warn("verifying leases after reconnection failed on {}: {}", description, e.toString());
         }
-    }
-
-    /** A batch step run on one owner thread with the items hashed to it. */
-    @FunctionalInterface
-    private interface OwnerStep<T> {
-        List<Lease> run(OwnerThread owner, List<T> items);
-    }
-
-    private <T> List<Lease> onOwners(String operation, Collection<T> items, Function<T, String> keyOf, OwnerStep<T> step) {
-        if (items.isEmpty()) {
-            return List.of();
-        }
-        Map<OwnerThread, List<T>> byOwner = new LinkedHashMap<>();
-        for (T item : items) {
-            byOwner.computeIfAbsent(ownerOf(keyOf.apply(item)), o -> new ArrayList<>()).add(item);
-        }
-        Map<OwnerThread, Future<List<Lease>>> futures = new LinkedHashMap<>();
-        byOwner.forEach((owner, batch) -> futures.put(owner, owner.submit(() -> step.run(owner, batch))));
-        long deadline = System.nanoTime() + config.operationTimeout().toNanos();
-        List<Lease> results = new ArrayList<>();
-        RuntimeException failure = null;
-        for (Future<List<Lease>> future : futures.values()) {
-            try {
-                results.addAll(future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
-            } catch (ExecutionException e) {
-                failure = failure == null ? new LeaseManagerException(operation + " failed on " + description + ": " + e.getCause(), e.getCause()) : failure;
-            } catch (TimeoutException e) {
-                failure = failure == null ? new LeaseManagerException(operation + " got no answer from " + description + " within "
-                        + config.operationTimeout() + "; locks granted late are unlocked at their ttl") : failure;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                failure = new LeaseManagerException(operation + " interrupted on " + description, e);
-            }
-        }
-        if (failure != null && (results.isEmpty() || !"acquire".equals(operation))) {
-            throw failure;
-        }
-        if (failure != null) {
-            LOG.warn("{}; returning the {} leases granted before it", failure.getMessage(), results.size());
-        }
-        return results;
-    }
-
-    private OwnerThread ownerOf(String key) {
-        return owners.get(Math.floorMod(key.hashCode(), owners.size()));
     }
 
     /** The lock name of a key: '@' selects a CP group in Hazelcast, so keys are escaped. */
@@ -466,7 +372,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
             }
         }
         List<Future<?>> unlocks = new ArrayList<>();
-        for (OwnerThread owner : owners) {
+        for (OwnerThread owner : owners.all()) {
             unlocks.add(owner.submit(() -> {
                 owner.held.values().forEach(this::unlockQuietly);
                 owner.held.clear();
@@ -487,7 +393,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
     }
 
     private void stopThreads() {
-        owners.forEach(owner -> owner.executor().shutdownNow());
+        owners.shutdownNow();
         notifier.shutdown();
     }
 

@@ -24,9 +24,11 @@ final class CpCluster implements AutoCloseable {
     final List<Integer> ports = new ArrayList<>();
     final List<HazelcastInstance> members = new ArrayList<>();
     private final int cpMemberCount;
+    private final int sessionTtlSeconds;
 
-    private CpCluster(int size, int cpMemberCount) {
+    private CpCluster(int size, int cpMemberCount, int sessionTtlSeconds) {
         this.cpMemberCount = cpMemberCount;
+        this.sessionTtlSeconds = sessionTtlSeconds;
         for (int i = 0; i < size; i++) {
             ports.add(FreePorts.next());
         }
@@ -39,7 +41,12 @@ final class CpCluster implements AutoCloseable {
 
     /** {@code size} members with {@code cpMemberCount} (0 = no CP Subsystem). */
     static CpCluster start(int size, int cpMemberCount) {
-        CpCluster cluster = new CpCluster(size, cpMemberCount);
+        return start(size, cpMemberCount, SESSION_TTL_SECONDS);
+    }
+
+    /** Like {@link #start(int, int)} with another CP session TTL (heartbeat stays 1 s). */
+    static CpCluster start(int size, int cpMemberCount, int sessionTtlSeconds) {
+        CpCluster cluster = new CpCluster(size, cpMemberCount, sessionTtlSeconds);
         try {
             List<Thread> starters = new ArrayList<>();
             List<HazelcastInstance> started = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -65,7 +72,9 @@ final class CpCluster implements AutoCloseable {
 
     /** The member config every member of this cluster (in this JVM or another) uses, on {@code port}. */
     Config memberConfig(int port) {
-        return memberConfig(clusterName, port, ports, cpMemberCount);
+        Config config = memberConfig(clusterName, port, ports, cpMemberCount);
+        config.getCPSubsystemConfig().setSessionTimeToLiveSeconds(sessionTtlSeconds);
+        return config;
     }
 
     /** A member of {@code clusterName} on 127.0.0.1:{@code port} joining {@code memberPorts} by TCP-IP. */
