@@ -1,0 +1,405 @@
+package dev.leasebox.lease.hazelcast;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.spi.exception.DistributedObjectDestroyedException;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent;
+import com.hazelcast.cp.lock.FencedLock;
+import com.hazelcast.cp.lock.exception.LockOwnershipLostException;
+import dev.leasebox.lease.Lease;
+import dev.leasebox.lease.LeaseLoss;
+import dev.leasebox.lease.LeaseLossListener;
+import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.LeaseManagerException;
+import dev.leasebox.lease.LeaseRequest;
+import dev.leasebox.lease.hazelcast.OwnerThread.Held;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Leases held as Hazelcast CP Subsystem {@link FencedLock}s, one lock per key, in embedded-member or
+ * client mode.
+ *
+ * <h2>The fence</h2>
+ * A grant's fence is the value of {@link FencedLock#tryLockAndGetFence()}: the Raft log index at which
+ * the lock was acquired in its CP group. All locks of one CP group share that log, so fences grow
+ * across every key of the group, across release, expiry and crashes; they are not comparable across
+ * CP groups, and they start again only if the CP Subsystem is reset (its Raft logs discarded), after
+ * which the store's fence high-water mark refuses the repeated values
+ * ({@link #raiseFenceFloor(long)} cannot move a Raft index and returns false).
+ *
+ * <h2>When a lease is lost</h2>
+ * <ul>
+ *   <li><b>Its ttl passes without a renewal.</b> This manager unlocks it on its owner thread and tells
+ *       its listeners ({@link LeaseLoss.Cause#DEADLINE_PASSED}); a live but stuck caller never keeps a key
+ *       past its ttl.</li>
+ *   <li><b>The CP session expires.</b> Every lock of this instance is freed by the cluster when its CP
+ *       session misses heartbeats for the session TTL: the JVM died, froze, or was cut off. A crashed
+ *       holder's keys become grantable {@code session TTL} after its last heartbeat, whatever the
+ *       requested ttl; the next renewal reports the loss ({@link LeaseLoss.Cause#SESSION_EXPIRED}).
+ *       Requests whose ttl exceeds session TTL minus heartbeat are refused, since a holder cut off
+ *       right after a call could otherwise trust a lease the cluster already freed.</li>
+ *   <li><b>A client loses its connection.</b> Listeners hear {@code connectionSuspended}; after
+ *       reconnection every held lock is checked and the lost ones are reported.</li>
+ *   <li><b>The CP group loses its majority.</b> Calls fail with {@link LeaseManagerException}; leases
+ *       are kept until their ttl.</li>
+ * </ul>
+ *
+ * <h2>Threads</h2>
+ * FencedLock ownership is (CP session, thread), so every lock, renewal check and unlock of a key runs
+ * on one of this manager's key-affine owner threads, never on the caller's. FencedLock is reentrant;
+ * a key this manager already holds is never granted again (it is checked locally first). There is no
+ * asynchronous FencedLock API: acquiring N keys costs N sequential Raft round trips spread over the
+ * owner threads.
+ *
+ * <h2>Memory</h2>
+ * A lock stays in the CP group after unlock until destroyed. {@link #releaseAndDestroy(Collection)}
+ * frees it, for keys that will never be leased again (a row that became terminal); a destroyed name
+ * can never be locked again, and a later attempt is simply not granted.
+ */
+public final class HazelcastLeaseManager implements LeaseManager {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HazelcastLeaseManager.class);
+
+    private final HazelcastInstance instance;
+    private final boolean ownsInstance;
+    private final HazelcastLeaseConfig config;
+    private final CpSessionTiming timing;
+    private final Clock clock;
+    private final String description;
+    private final OwnerThreads owners;
+    private final List<LeaseLossListener> listeners = new CopyOnWriteArrayList<>();
+    private final ExecutorService notifier = Executors.newSingleThreadExecutor(r -> {
+        Thread thread = new Thread(r, "leasebox-hazelcast-listeners");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private volatile UUID lifecycleRegistration;
+    private volatile boolean closed;
+
+    private HazelcastLeaseManager(HazelcastInstance instance, boolean ownsInstance, HazelcastLeaseConfig config) {
+        this.instance = instance;
+        this.ownsInstance = ownsInstance;
+        this.config = config;
+        this.clock = config.clock();
+        boolean member = instance.getLocalEndpoint() instanceof Member;
+        this.description = "Hazelcast CP FencedLock leases via " + (member ? "member " : "client ")
+                + instance.getName() + " of cluster '" + CpSubsystemCheck.clusterName(instance, config) + "', CP group " + config.cpGroup();
+        this.timing = member ? CpSubsystemCheck.memberTiming(instance) : new CpSessionTiming(config.declaredSessionTtl(),
+                config.declaredHeartbeat(), "declared in HazelcastLeaseConfig.cpSession");
+        this.owners = new OwnerThreads(config.ownerThreads(), config.operationTimeout(), description);
+    }
+
+    /** Starts the client or member {@code config} describes; {@link #close()} shuts it down. */
+    public static HazelcastLeaseManager start(HazelcastLeaseConfig config) {
+        HazelcastInstance instance = HazelcastConnector.start(config);
+        try {
+            return open(instance, true, config);
+        } catch (RuntimeException e) {
+            instance.getLifecycleService().terminate();
+            throw e;
+        }
+    }
+
+    /** Uses an instance the caller started and keeps owning; {@link #close()} leaves it running. */
+    public static HazelcastLeaseManager using(HazelcastInstance instance, HazelcastLeaseConfig config) {
+        return open(Objects.requireNonNull(instance, "instance"), false, config);
+    }
+
+    private static HazelcastLeaseManager open(HazelcastInstance instance, boolean owns, HazelcastLeaseConfig config) {
+        HazelcastLeaseManager manager = new HazelcastLeaseManager(instance, owns, config);
+        try {
+            CpSubsystemCheck.requireRaft(instance, manager.owners.first(), config, manager.description);
+            config.leaseTtl().ifPresent(ttl -> manager.timing.check(ttl).ifPresent(LOG::warn));
+            manager.startWatching();
+            return manager;
+        } catch (IllegalArgumentException e) {
+            manager.stopThreads();
+            throw new LeaseManagerException(e.getMessage(), e);
+        } catch (RuntimeException e) {
+            manager.stopThreads();
+            throw e;
+        }
+    }
+
+    private void startWatching() {
+        for (OwnerThread owner : owners.all()) {
+            owner.every(config.reapInterval(), () -> reapExpired(owner));
+        }
+        if (!(instance.getLocalEndpoint() instanceof Member)) {
+            lifecycleRegistration = instance.getLifecycleService().addLifecycleListener(this::onLifecycle);
+        }
+    }
+
+    @Override
+    public List<Lease> acquire(LeaseRequest request) {
+        ensureOpen();
+        if (request.keys().isEmpty()) {
+            return List.of();
+        }
+        try {
+            timing.requireAllowed(request.ttl(), "request ttl");
+        } catch (IllegalArgumentException e) {
+            throw new LeaseManagerException(e.getMessage(), e);
+        }
+        Instant sent = clock.instant();
+        return owners.run("acquire", request.keys(), key -> key, (owner, keys) -> {
+            List<Lease> granted = new ArrayList<>();
+            for (String key : keys) {
+                Held current = owner.held.get(key);
+                if (current != null && !expireIfDue(owner, current)) {
+                    continue;
+                }
+                FencedLock lock = instance.getCPSubsystem().getLock(lockName(key));
+                long fence;
+                try {
+                    fence = lock.tryLockAndGetFence();
+                } catch (DistributedObjectDestroyedException destroyed) {
+                    continue;
+                }
+                if (fence == FencedLock.INVALID_FENCE) {
+                    continue;
+                }
+                Lease lease = request.grant(key, fence, sent);
+                owner.held.put(key, new Held(lease, lock, sent.plus(request.ttl())));
+                granted.add(lease);
+            }
+            return granted;
+        });
+    }
+
+    @Override
+    public List<Lease> renew(Collection<Lease> leases) {
+        ensureOpen();
+        Instant sent = clock.instant();
+        // filled by several owner threads at once
+        List<Lease> lost = new CopyOnWriteArrayList<>();
+        List<Lease> sessionLost = new CopyOnWriteArrayList<>();
+        List<Lease> renewed = owners.run("renew", leases, Lease::key, (owner, batch) -> {
+            List<Lease> kept = new ArrayList<>();
+            for (Lease lease : batch) {
+                Held current = owner.held.get(lease.key());
+                if (current == null || !current.lease().sameGrant(lease) || expireIfDue(owner, current)) {
+                    lost.add(lease);
+                    continue;
+                }
+                try {
+                    if (current.lock().getFence() == lease.fence()) {
+                        owner.held.put(lease.key(), new Held(current.lease(), current.lock(), sent.plus(lease.ttl())));
+                        kept.add(lease.renewed(sent));
+                        continue;
+                    }
+                    lost.add(lease);
+                } catch (LockOwnershipLostException e) {
+                    sessionLost.add(lease);
+                } catch (IllegalMonitorStateException e) {
+                    lost.add(lease);
+                }
+                owner.held.remove(lease.key());
+            }
+            return kept;
+        });
+        report(lost, LeaseLoss.Cause.RENEWAL_REFUSED, "renewal found the lock expired, released or held by another grant");
+        report(sessionLost, LeaseLoss.Cause.SESSION_EXPIRED, "the CP session of this instance expired and the cluster freed its locks");
+        return renewed;
+    }
+
+    @Override
+    public List<Lease> release(Collection<Lease> leases) {
+        return release(leases, false);
+    }
+
+    /**
+     * Releases like {@link #release(Collection)} and then destroys each released key's lock, freeing
+     * its memory in the CP group. Only for keys that will never be leased again: a destroyed lock
+     * name can never be locked again (later attempts are not granted).
+     */
+    public List<Lease> releaseAndDestroy(Collection<Lease> leases) {
+        return release(leases, true);
+    }
+
+    private List<Lease> release(Collection<Lease> leases, boolean destroy) {
+        ensureOpen();
+        return owners.run(destroy ? "releaseAndDestroy" : "release", leases, Lease::key, (owner, batch) -> {
+            List<Lease> released = new ArrayList<>();
+            for (Lease lease : batch) {
+                Held current = owner.held.get(lease.key());
+                if (current == null || !current.lease().sameGrant(lease) || expireIfDue(owner, current)) {
+                    continue;
+                }
+                owner.held.remove(lease.key());
+                try {
+                    current.lock().unlock();
+                    released.add(lease);
+                } catch (IllegalMonitorStateException lostMeanwhile) {
+                    continue;
+                }
+                if (destroy) {
+                    current.lock().destroy();
+                }
+            }
+            return released;
+        });
+    }
+
+    /** Unlocks {@code held} if its ttl has passed; true when it did (the lease is gone). Owner thread only. */
+    private boolean expireIfDue(OwnerThread owner, Held held) {
+        if (!held.expired(clock.instant())) {
+            return false;
+        }
+        owner.held.remove(held.lease().key());
+        unlockQuietly(held);
+        report(List.of(held.lease()), LeaseLoss.Cause.DEADLINE_PASSED,
+                "not renewed within its ttl " + held.lease().ttl() + "; " + description + " unlocked it");
+        return true;
+    }
+
+    private void reapExpired(OwnerThread owner) {
+        for (Held held : List.copyOf(owner.held.values())) {
+            try {
+                expireIfDue(owner, held);
+            } catch (RuntimeException e) {
+                LOG.warn("could not unlock expired lease {} on {}: {}", held.lease().key(), description, e.toString());
+            }
+        }
+    }
+
+    private void unlockQuietly(Held held) {
+        try {
+            held.lock().unlock();
+        } catch (RuntimeException alreadyGoneOrUnreachable) {
+            LOG.debug("unlock of {} on {} failed: {}", held.lease().key(), description, alreadyGoneOrUnreachable.toString());
+        }
+    }
+
+    /** Client connection changes: suspended while disconnected, re-verified on reconnection. */
+    private void onLifecycle(LifecycleEvent event) {
+        if (closed) {
+            return;
+        }
+        if (event.getState() == LifecycleEvent.LifecycleState.CLIENT_DISCONNECTED) {
+            String detail = description + " lost its connection to the cluster";
+            notifier.execute(() -> listeners.forEach(l -> l.connectionSuspended(detail)));
+        } else if (event.getState() == LifecycleEvent.LifecycleState.CLIENT_CONNECTED) {
+            notifier.execute(this::verifyAfterReconnect);
+        }
+    }
+
+    private void verifyAfterReconnect() {
+        List<Lease> held = new ArrayList<>();
+        for (OwnerThread owner : owners.all()) {
+            try {
+                held.addAll(owner.submit(() -> owner.held.values().stream().map(Held::lease).toList())
+                        .get(config.operationTimeout().toMillis(), TimeUnit.MILLISECONDS));
+            } catch (Exception e) {
+                LOG.warn("could not list held leases of {}: {}", description, e.toString());
+            }
+        }
+        try {
+            renew(held);
+            String detail = description + " reconnected and verified its leases";
+            listeners.forEach(l -> l.connectionRestored(detail));
+        } catch (RuntimeException e) {
+            LOG.warn("verifying leases after reconnection failed on {}: {}", description, e.toString());
+        }
+    }
+
+    /** The lock name of a key: '@' selects a CP group in Hazelcast, so keys are escaped. */
+    String lockName(String key) {
+        String escaped = key.replace("%", "%25").replace("@", "%40");
+        String name = config.lockNamePrefix() + escaped;
+        return "default".equals(config.cpGroup()) ? name : name + "@" + config.cpGroup();
+    }
+
+    private void report(List<Lease> lost, LeaseLoss.Cause cause, String detail) {
+        if (lost.isEmpty() || listeners.isEmpty()) {
+            return;
+        }
+        LeaseLoss loss = new LeaseLoss(lost, cause, detail + " (" + description + ")");
+        notifier.execute(() -> listeners.forEach(listener -> {
+            try {
+                listener.leasesLost(loss);
+            } catch (RuntimeException e) {
+                LOG.warn("a lease loss listener failed: {}", e.toString());
+            }
+        }));
+    }
+
+    @Override
+    public void addLeaseLossListener(LeaseLossListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** The CP session timing this manager validated against (for diagnostics and tests). */
+    public Duration maxLeaseTtl() {
+        return timing.maxLeaseTtl();
+    }
+
+    @Override
+    public String describe() {
+        return description + " (" + timing.describe() + ")";
+    }
+
+    /**
+     * Unlocks every lease still held (on the owner threads), stops the threads and, when this manager
+     * started the instance, shuts it down.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (lifecycleRegistration != null) {
+            try {
+                instance.getLifecycleService().removeLifecycleListener(lifecycleRegistration);
+            } catch (RuntimeException ignored) {
+                LOG.debug("lifecycle listener already gone on {}", description);
+            }
+        }
+        List<Future<?>> unlocks = new ArrayList<>();
+        for (OwnerThread owner : owners.all()) {
+            unlocks.add(owner.submit(() -> {
+                owner.held.values().forEach(this::unlockQuietly);
+                owner.held.clear();
+                return null;
+            }));
+        }
+        for (Future<?> unlock : unlocks) {
+            try {
+                unlock.get(config.operationTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                LOG.warn("leases of {} not all unlocked at close ({}); the cluster frees them when the CP session ends", description, e.toString());
+            }
+        }
+        stopThreads();
+        if (ownsInstance) {
+            instance.getLifecycleService().shutdown();
+        }
+    }
+
+    private void stopThreads() {
+        owners.shutdownNow();
+        notifier.shutdown();
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("HazelcastLeaseManager is closed: " + description);
+        }
+    }
+}
