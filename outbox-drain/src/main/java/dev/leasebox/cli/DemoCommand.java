@@ -92,7 +92,7 @@ final class DemoCommand implements Callable<Integer> {
             for (int i = 1; i <= workers; i++) {
                 String owner = "worker-" + i;
                 MeteredLeaseManager manager = new MeteredLeaseManager(leaseBackend.open(new LeaseBackendSettings(
-                        coordinator.address(), "leasebox-demo", leaseTtl, Map.of())), new SimpleMeterRegistry());
+                        coordinator.address(), "leasebox-demo", leaseTtl, coordinator.clientOptions())), new SimpleMeterRegistry());
                 resources.add(manager);
                 JdbcOutboxStore store = JdbcOutboxStore.builder(dataSource).table(database.tableName()).clock(clock).open();
                 DrainMetrics metrics = new DrainMetrics(new SimpleMeterRegistry());

@@ -9,6 +9,11 @@ public interface EmbeddedCoordinator extends AutoCloseable {
     /** The address to hand {@link LeaseBackend#open} (in the backend's own format). */
     String address();
 
+    /** Options a client of this coordinator must pass to {@link LeaseBackend#open} (e.g. its session settings). */
+    default java.util.Map<String, String> clientOptions() {
+        return java.util.Map.of();
+    }
+
     /** Stops the coordinator and deletes what it wrote. */
     @Override
     void close();

@@ -1,0 +1,117 @@
+package dev.leasebox.lease.hazelcast;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import dev.leasebox.lease.spi.EmbeddedCoordinator;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Hazelcast CP members in this JVM, for the demo and local trials: bound to 127.0.0.1, multicast
+ * off, TCP-IP join to an explicit member list, a short CP session TTL (so a dead holder's locks are
+ * freed in seconds, not the default five minutes). Stopped with {@code terminate()}: a graceful
+ * shutdown of CP members can take minutes. Never for production.
+ */
+final class EmbeddedCpMembers implements EmbeddedCoordinator {
+
+    static final Duration SESSION_TTL = Duration.ofSeconds(10);
+    static final Duration HEARTBEAT = Duration.ofSeconds(1);
+
+    private final List<HazelcastInstance> members;
+    private final List<String> allAddresses;
+
+    private final String clusterName;
+
+    private EmbeddedCpMembers(String clusterName, List<HazelcastInstance> members, List<String> allAddresses) {
+        this.clusterName = clusterName;
+        this.members = members;
+        this.allAddresses = allAddresses;
+    }
+
+    /**
+     * Starts the members on {@code localPorts} (in parallel: CP discovery waits for all CP members) of a
+     * cluster whose members are {@code allPorts} on 127.0.0.1.
+     */
+    static EmbeddedCpMembers start(String clusterName, List<Integer> localPorts, List<Integer> allPorts) {
+        List<HazelcastInstance> started = Collections.synchronizedList(new ArrayList<>());
+        List<Thread> starters = new ArrayList<>();
+        List<RuntimeException> failures = Collections.synchronizedList(new ArrayList<>());
+        for (int port : localPorts) {
+            Config config = memberConfig(clusterName, port, allPorts);
+            Thread starter = new Thread(() -> {
+                try {
+                    started.add(Hazelcast.newHazelcastInstance(config));
+                } catch (RuntimeException e) {
+                    failures.add(e);
+                }
+            }, "leasebox-hazelcast-start-" + port);
+            starters.add(starter);
+            starter.start();
+        }
+        try {
+            for (Thread starter : starters) {
+                starter.join();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        EmbeddedCpMembers members = new EmbeddedCpMembers(clusterName, new ArrayList<>(started),
+                allPorts.stream().map(p -> "127.0.0.1:" + p).toList());
+        if (!failures.isEmpty() || started.size() != localPorts.size()) {
+            members.close();
+            throw new IllegalStateException("Hazelcast members on 127.0.0.1 ports " + localPorts + " did not start: "
+                    + (failures.isEmpty() ? "interrupted" : failures.get(0).getMessage()));
+        }
+        return members;
+    }
+
+    static Config memberConfig(String clusterName, int port, List<Integer> memberPorts) {
+        Config config = new Config();
+        config.setClusterName(clusterName);
+        config.setInstanceName(clusterName + "-" + port);
+        config.setProperty("hazelcast.logging.type", "slf4j");
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        config.getNetworkConfig().setPort(port).setPortAutoIncrement(false);
+        config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+        config.getNetworkConfig().setPublicAddress("127.0.0.1:" + port);
+        JoinConfig join = config.getNetworkConfig().getJoin();
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        join.getTcpIpConfig().setEnabled(true);
+        memberPorts.forEach(p -> join.getTcpIpConfig().addMember("127.0.0.1:" + p));
+        config.getCPSubsystemConfig()
+                .setCPMemberCount(3)
+                .setSessionTimeToLiveSeconds((int) SESSION_TTL.toSeconds())
+                .setSessionHeartbeatIntervalSeconds((int) HEARTBEAT.toSeconds());
+        return config;
+    }
+
+    @Override
+    public Map<String, String> clientOptions() {
+        return Map.of("clusterName", clusterName, "sessionTtl", SESSION_TTL.toSeconds() + "s",
+                "heartbeat", HEARTBEAT.toSeconds() + "s");
+    }
+
+    @Override
+    public String address() {
+        return String.join(",", allAddresses);
+    }
+
+    @Override
+    public void close() {
+        for (HazelcastInstance member : members) {
+            try {
+                member.getLifecycleService().terminate();
+            } catch (RuntimeException alreadyGone) {
+                // terminating a member that already left: nothing to stop
+            }
+        }
+    }
+}
