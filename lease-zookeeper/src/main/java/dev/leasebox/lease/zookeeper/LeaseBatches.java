@@ -64,41 +64,56 @@ final class LeaseBatches {
         long session = zooKeeper.getSessionId();
         byte[] data = new LeaseNodeData(request.owner(), sentAt.plus(request.ttl()), request.ttl()).encode();
         List<String> keys = request.keys();
-        List<Op> creates = new ArrayList<>(keys.size());
-        List<Op> reads = new ArrayList<>(keys.size());
-        for (String key : keys) {
-            creates.add(Op.create(paths.of(key), data, acl, CreateMode.EPHEMERAL));
-            reads.add(Op.getData(paths.of(key)));
-        }
         PipelinedCalls calls = new PipelinedCalls(zooKeeper);
-        CompletableFuture<Reply> created = calls.multi(creates);
-        CompletableFuture<Reply> readBack = calls.multi(reads);
+        List<List<String>> chunks = new ArrayList<>();
+        List<CompletableFuture<Reply>> writes = new ArrayList<>();
+        List<CompletableFuture<Reply>> reads = new ArrayList<>();
+        for (int from = 0; from < keys.size(); from += Fences.MAX_PER_MULTI) {
+            List<String> chunk = keys.subList(from, Math.min(keys.size(), from + Fences.MAX_PER_MULTI));
+            List<Op> creates = new ArrayList<>(chunk.size());
+            List<Op> readOps = new ArrayList<>(chunk.size());
+            for (String key : chunk) {
+                creates.add(Op.create(paths.of(key), data, acl, CreateMode.EPHEMERAL));
+                readOps.add(Op.getData(paths.of(key)));
+            }
+            chunks.add(chunk);
+            writes.add(calls.multi(creates));
+            reads.add(calls.multi(readOps));
+        }
         String what = "acquire of " + keys.size() + " keys";
         calls.awaitAll(timeout, what, where);
-        Reply write = created.join();
-        Reply read = readBack.join();
-        failOnConnectionLoss(write.code(), what);
-        failOnConnectionLoss(read.code(), what + " (read-back)");
         List<Lease> granted = new ArrayList<>();
-        if (write.ok()) {
-            for (int i = 0; i < keys.size(); i++) {
-                if (read.results().get(i) instanceof OpResult.GetDataResult result
-                        && result.getStat().getEphemeralOwner() == session) {
-                    granted.add(grant(request, keys.get(i), result.getStat(), sentAt, session));
+        List<String> contended = new ArrayList<>();
+        List<OpResult> contendedState = new ArrayList<>();
+        for (int c = 0; c < chunks.size(); c++) {
+            List<String> chunk = chunks.get(c);
+            Reply write = writes.get(c).join();
+            Reply read = reads.get(c).join();
+            failOnConnectionLoss(write.code(), what);
+            failOnConnectionLoss(read.code(), what + " (read-back)");
+            if (write.ok()) {
+                for (int i = 0; i < chunk.size(); i++) {
+                    if (read.results().get(i) instanceof OpResult.GetDataResult result
+                            && result.getStat().getEphemeralOwner() == session) {
+                        granted.add(grant(request, chunk.get(i), result.getStat(), i, sentAt, session));
+                    }
                 }
+            } else if (write.code() == KeeperException.Code.NODEEXISTS) {
+                contended.addAll(chunk);
+                contendedState.addAll(read.results());
+            } else {
+                throw new LeaseManagerException(what + " was refused by ZooKeeper at " + where + " with " + write.code()
+                        + "; check that " + paths.root() + " exists and the digest ACL (leasebox.zookeeper.digest) matches");
             }
-            return granted;
         }
-        if (write.code() != KeeperException.Code.NODEEXISTS) {
-            throw new LeaseManagerException(what + " was refused by ZooKeeper at " + where + " with " + write.code()
-                    + "; check that " + paths.root() + " exists and the digest ACL (leasebox.zookeeper.digest) matches");
+        if (!contended.isEmpty()) {
+            granted.addAll(acquireKeyByKey(zooKeeper, request, contended, contendedState, data, sentAt, session));
         }
-        return acquireKeyByKey(zooKeeper, request, read.results(), data, sentAt, session);
+        return granted;
     }
 
-    private List<Lease> acquireKeyByKey(ZooKeeper zooKeeper, LeaseRequest request, List<OpResult> state, byte[] data,
-                                        Instant sentAt, long session) {
-        List<String> keys = request.keys();
+    private List<Lease> acquireKeyByKey(ZooKeeper zooKeeper, LeaseRequest request, List<String> keys, List<OpResult> state,
+                                        byte[] data, Instant sentAt, long session) {
         PipelinedCalls calls = new PipelinedCalls(zooKeeper);
         List<String> attempted = new ArrayList<>();
         List<CompletableFuture<Reply>> creates = new ArrayList<>();
@@ -123,14 +138,14 @@ final class LeaseBatches {
             Reply reply = creates.get(i).join();
             failOnConnectionLoss(reply.code(), "acquire of key " + attempted.get(i));
             if (reply.ok() && reply.stat().isPresent()) {
-                granted.add(grant(request, attempted.get(i), reply.stat().get(), sentAt, session));
+                granted.add(grant(request, attempted.get(i), reply.stat().get(), 0, sentAt, session));
             }
         }
         return granted;
     }
 
-    private Lease grant(LeaseRequest request, String key, Stat stat, Instant sentAt, long session) {
-        Lease lease = request.grant(key, stat.getCzxid(), sentAt);
+    private Lease grant(LeaseRequest request, String key, Stat stat, int position, Instant sentAt, long session) {
+        Lease lease = request.grant(key, Fences.of(stat.getCzxid(), position), sentAt);
         held.put(lease, stat.getVersion(), session);
         return lease;
     }
@@ -167,7 +182,7 @@ final class LeaseBatches {
             for (int i = 0; i < sendable.size(); i++) {
                 Held entry = sendable.get(i);
                 Optional<Stat> stat = replies.get(i).stat();
-                if (stat.isPresent() && stat.get().getCzxid() == entry.lease().fence()
+                if (stat.isPresent() && stat.get().getCzxid() == Fences.czxidOf(entry.lease().fence())
                         && stat.get().getEphemeralOwner() == entry.sessionId()) {
                     Lease lease = entry.lease().renewed(now);
                     held.replace(entry, new Held(lease, stat.get().getVersion(), entry.sessionId()));

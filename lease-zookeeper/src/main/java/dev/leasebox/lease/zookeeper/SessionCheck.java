@@ -55,7 +55,7 @@ final class SessionCheck {
             Held entry = entries.get(i);
             OpResult result = reply.results().get(i);
             Stat stat = result instanceof OpResult.GetDataResult data ? data.getStat() : null;
-            if (stat != null && stat.getCzxid() == entry.lease().fence() && stat.getEphemeralOwner() == session) {
+            if (stat != null && stat.getCzxid() == Fences.czxidOf(entry.lease().fence()) && stat.getEphemeralOwner() == session) {
                 kept++;
                 continue;
             }

@@ -39,14 +39,17 @@ import java.util.concurrent.TimeUnit;
  * client's clock plus the ttl); {@link #renew} moves the deadline with a version-checked setData.
  *
  * <h2>The fence</h2>
- * The fence is the znode's {@code czxid}: the 64-bit id of the transaction that created it, the
- * leader's epoch in its high 32 bits and a counter in the low 32. It is strictly greater for every
- * later create, across releases, expiries and leader changes (a new leader starts a new epoch, so
- * fences jump up). A batch is created in one multi, so all its nodes share one czxid; that is still a
- * valid fence per key, because fences need only grow per key and any later grant of any of those
- * keys is a later transaction. ZooKeeper's multi results do not carry a created node's Stat (only
- * create2 does, and multi cannot be mixed with reads), so the czxid is read back by a read-only multi
- * pipelined right behind the create multi on the same connection: still one round trip.
+ * The fence is made of the znode's {@code czxid}: the 64-bit id of the transaction that created it,
+ * the leader's epoch in its high 32 bits and a counter in the low 32. A later create has a greater
+ * czxid, across releases, expiries and leader changes (a new leader starts a new epoch, so czxids
+ * jump up). A batch is created by one multi (up to 256 keys; larger batches are several multis sent
+ * together), so its nodes share one czxid; that alone would already be a valid per-row fence, since
+ * fences need only grow per key. To keep fences distinct within a batch as well, the fence is
+ * {@code czxid << 8 | position of the key in its multi} (see {@code Fences}): every later grant of
+ * any key has a greater czxid and so a greater fence. ZooKeeper's multi results do not carry a
+ * created node's Stat (only a single create2 does, and a multi cannot mix writes with reads), so the
+ * czxid is read back by a read-only multi pipelined right behind the create multi on the same
+ * connection: the session's requests are applied in order, and both travel in one round trip.
  *
  * <h2>When a lease is lost</h2>
  * <ul>
