@@ -20,7 +20,7 @@ import java.util.Objects;
  * @param key           the leased key, unique within the manager's namespace
  * @param owner         the owner that requested the lease
  * @param fence         the fencing token of this grant; strictly increasing per key across grants
- * @param grantedAt     when the acquiring request was sent (local clock)
+ * @param grantedAt     when the request that granted this lease, or last renewed it, was sent (local clock)
  * @param ttl           the lease duration the coordinator enforces
  * @param localDeadline the instant after which the holder must consider the lease lost
  */
@@ -47,9 +47,14 @@ public record Lease(String key, String owner, long fence, Instant grantedAt, Dur
         return ttl.minus(Duration.between(grantedAt, localDeadline));
     }
 
-    /** The same grant with its deadline moved by a successful renewal sent at {@code renewalSentAt}. */
+    /**
+     * The same grant after a successful renewal sent at {@code renewalSentAt}: its deadline is
+     * {@code renewalSentAt + ttl - margin}. {@link #grantedAt()} moves to the renewal too, so that the
+     * margin stays derivable and a lease renewed many times never gets a deadline past the
+     * coordinator's expiry.
+     */
     public Lease renewed(Instant renewalSentAt) {
-        return new Lease(key, owner, fence, grantedAt, ttl, renewalSentAt.plus(ttl).minus(safetyMargin()));
+        return new Lease(key, owner, fence, renewalSentAt, ttl, renewalSentAt.plus(ttl).minus(safetyMargin()));
     }
 
     /** Whether {@code other} is the same grant (same key, owner and fence), whatever its deadline. */

@@ -50,7 +50,9 @@ public abstract class LeaseManagerContract extends LeaseGrantContract {
             List<Lease> renewed = a.renew(List.of(lease));
             assertThat(renewed).as("renewal %d", i).hasSize(1);
             assertThat(renewed.get(0).sameGrant(lease)).isTrue();
-            assertThat(renewed.get(0).localDeadline()).isAfterOrEqualTo(lease.localDeadline());
+            assertThat(renewed.get(0).localDeadline()).isAfterOrEqualTo(lease.localDeadline())
+                    .as("a renewed deadline is never past the coordinator's expiry")
+                    .isBeforeOrEqualTo(coordinatorClock().instant().plus(leaseTtl()));
             lease = renewed.get(0);
             assertThat(b.acquire(request(List.of(key), owner(), leaseTtl())))
                     .as("another manager after %s of the original %s ttl", leaseTtl().dividedBy(2).multipliedBy(i + 1), leaseTtl())

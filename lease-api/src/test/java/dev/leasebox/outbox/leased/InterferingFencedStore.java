@@ -1,0 +1,92 @@
+package dev.leasebox.outbox.leased;
+
+import dev.leasebox.outbox.ClaimCompletion;
+import dev.leasebox.outbox.ClaimSelection;
+import dev.leasebox.outbox.Completion;
+import dev.leasebox.outbox.CompletionOutcome;
+import dev.leasebox.outbox.OutboxClaim;
+import dev.leasebox.outbox.OutboxEntry;
+import dev.leasebox.outbox.OutboxMessage;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A fenced store that lets a test act as a concurrent writer between candidate search and claim
+ * recording, the window in which a leased claim can find its row no longer eligible.
+ */
+final class InterferingFencedStore implements FencedOutboxStore {
+
+    private final FencedOutboxStore delegate;
+    private final AtomicReference<Runnable> beforeNextRecording = new AtomicReference<>();
+
+    InterferingFencedStore(FencedOutboxStore delegate) {
+        this.delegate = delegate;
+    }
+
+    /** Runs {@code writer} once, just before the next {@link #recordClaims}. */
+    void beforeNextRecording(Runnable writer) {
+        beforeNextRecording.set(writer);
+    }
+
+    @Override
+    public ClaimRecording recordClaims(ClaimSelection selection, List<ClaimGrant> grants) {
+        Runnable writer = beforeNextRecording.getAndSet(null);
+        if (writer != null) {
+            writer.run();
+        }
+        return delegate.recordClaims(selection, grants);
+    }
+
+    @Override
+    public List<OutboxEntry> findClaimCandidates(ClaimSelection selection, int limit) {
+        return delegate.findClaimCandidates(selection, limit);
+    }
+
+    @Override
+    public CompletionOutcome complete(OutboxClaim claim, Completion completion) {
+        return delegate.complete(claim, completion);
+    }
+
+    @Override
+    public List<CompletionOutcome> completeAll(List<ClaimCompletion> completions) {
+        return delegate.completeAll(completions);
+    }
+
+    @Override
+    public List<OutboxClaim> extendClaims(List<OutboxClaim> claims, Instant expiresAt) {
+        return delegate.extendClaims(claims, expiresAt);
+    }
+
+    @Override
+    public long highestFenceHighWater() {
+        return delegate.highestFenceHighWater();
+    }
+
+    @Override
+    public OutboxEntry enqueue(OutboxMessage message) {
+        return delegate.enqueue(message);
+    }
+
+    @Override
+    public List<OutboxEntry> findPending(int limit) {
+        return delegate.findPending(limit);
+    }
+
+    @Override
+    public List<OutboxEntry> findRetryReady(int limit) {
+        return delegate.findRetryReady(limit);
+    }
+
+    @Override
+    public OutboxEntry save(OutboxEntry entry) {
+        return delegate.save(entry);
+    }
+
+    @Override
+    public Optional<OutboxEntry> find(long id) {
+        return delegate.find(id);
+    }
+}
