@@ -51,102 +51,119 @@ final class LeaseBatches {
         this.lossReporter = lossReporter;
     }
 
+    /** The last round: every key by itself, so no key can spoil another's grant. */
+    private static final int LAST_ROUND = 3;
+
     /**
-     * Round one: a multi creating every key's EPHEMERAL node, and right behind it on the same
-     * connection a read multi of every key's node. Both go out in one flush: one round trip. When the
-     * create multi commits, the read returns the czxid (the fence) of each new node. When it fails
-     * because some key exists, the read shows every key's state, and round two creates the free keys
-     * and takes over the expired ones (version-checked delete, then create) as pipelined single calls,
-     * whose create2 replies carry the Stat and so the fence.
+     * Round one: a multi creating every key's EPHEMERAL node (a single create2 for a lone key), and
+     * right behind it on the same connection a read multi of every key's node. Both go out in one
+     * flush: one round trip. When the create multi commits, the read returns the czxid of each new
+     * node. When it fails because some key exists, the read already shows every key's state: round
+     * two creates the free keys with a multi again and takes over the expired ones (version-checked
+     * delete, then create2), all pipelined. Only if round two loses a race again does round three go
+     * key by key. Uncontended batches cost one round trip, contended ones two.
      */
     List<Lease> acquire(ZooKeeper zooKeeper, LeaseRequest request) {
         Instant sentAt = clock.instant();
         long session = zooKeeper.getSessionId();
         byte[] data = new LeaseNodeData(request.owner(), sentAt.plus(request.ttl()), request.ttl()).encode();
-        List<String> keys = request.keys();
-        PipelinedCalls calls = new PipelinedCalls(zooKeeper);
+        return round(new Attempt(zooKeeper, request, data, sentAt, session), 1, request.keys(), List.of());
+    }
+
+    /** What every round of one acquire shares. */
+    private record Attempt(ZooKeeper zooKeeper, LeaseRequest request, byte[] data, Instant sentAt, long session) {
+    }
+
+    /** A key whose node's deadline has passed: delete it at this version, then create it again. */
+    private record Takeover(String key, int version) {
+    }
+
+    private List<Lease> round(Attempt attempt, int round, List<String> free, List<Takeover> takeovers) {
+        PipelinedCalls calls = new PipelinedCalls(attempt.zooKeeper());
         List<List<String>> chunks = new ArrayList<>();
         List<CompletableFuture<Reply>> writes = new ArrayList<>();
         List<CompletableFuture<Reply>> reads = new ArrayList<>();
-        for (int from = 0; from < keys.size(); from += Fences.MAX_PER_MULTI) {
-            List<String> chunk = keys.subList(from, Math.min(keys.size(), from + Fences.MAX_PER_MULTI));
+        int chunkSize = round == LAST_ROUND ? 1 : Fences.MAX_PER_MULTI;
+        for (int from = 0; from < free.size(); from += chunkSize) {
+            List<String> chunk = free.subList(from, Math.min(free.size(), from + chunkSize));
             List<Op> creates = new ArrayList<>(chunk.size());
             List<Op> readOps = new ArrayList<>(chunk.size());
             for (String key : chunk) {
-                creates.add(Op.create(paths.of(key), data, acl, CreateMode.EPHEMERAL));
+                creates.add(Op.create(paths.of(key), attempt.data(), acl, CreateMode.EPHEMERAL));
                 readOps.add(Op.getData(paths.of(key)));
             }
             chunks.add(chunk);
-            writes.add(calls.multi(creates));
-            reads.add(calls.multi(readOps));
+            // A lone key goes as create2, whose reply carries the Stat: cheaper than a multi of one.
+            writes.add(chunk.size() == 1 ? calls.createEphemeral(paths.of(chunk.get(0)), attempt.data(), acl) : calls.multi(creates));
+            reads.add(round == LAST_ROUND ? CompletableFuture.completedFuture(null) : calls.multi(readOps));
         }
-        String what = "acquire of " + keys.size() + " keys";
+        List<CompletableFuture<Reply>> takeoverCreates = new ArrayList<>();
+        for (Takeover takeover : takeovers) {
+            calls.delete(paths.of(takeover.key()), takeover.version());
+            takeoverCreates.add(calls.createEphemeral(paths.of(takeover.key()), attempt.data(), acl));
+        }
+        String what = "acquire of " + attempt.request().keys().size() + " keys (round " + round + ")";
         calls.awaitAll(timeout, what, where);
+
         List<Lease> granted = new ArrayList<>();
-        List<String> contended = new ArrayList<>();
-        List<OpResult> contendedState = new ArrayList<>();
+        List<String> nextFree = new ArrayList<>();
+        List<Takeover> nextTakeovers = new ArrayList<>();
         for (int c = 0; c < chunks.size(); c++) {
             List<String> chunk = chunks.get(c);
             Reply write = writes.get(c).join();
-            Reply read = reads.get(c).join();
             failOnConnectionLoss(write.code(), what);
-            failOnConnectionLoss(read.code(), what + " (read-back)");
-            if (write.ok()) {
-                for (int i = 0; i < chunk.size(); i++) {
-                    if (read.results().get(i) instanceof OpResult.GetDataResult result
-                            && result.getStat().getEphemeralOwner() == session) {
-                        granted.add(grant(request, chunk.get(i), result.getStat(), i, sentAt, session));
-                    }
+            if (write.ok() && write.stat().isPresent()) {
+                granted.add(grant(attempt, chunk.get(0), write.stat().get(), 0));
+                continue;
+            }
+            if (write.ok() || write.code() == KeeperException.Code.NODEEXISTS) {
+                Reply read = reads.get(c).join();
+                if (read != null) {
+                    failOnConnectionLoss(read.code(), what + " (read-back)");
+                    sortByState(attempt, chunk, read.results(), write.ok(), granted, nextFree, nextTakeovers);
                 }
-            } else if (write.code() == KeeperException.Code.NODEEXISTS) {
-                contended.addAll(chunk);
-                contendedState.addAll(read.results());
-            } else {
-                throw new LeaseManagerException(what + " was refused by ZooKeeper at " + where + " with " + write.code()
-                        + "; check that " + paths.root() + " exists and the digest ACL (leasebox.zookeeper.digest) matches");
+                continue;
+            }
+            throw new LeaseManagerException(what + " was refused by ZooKeeper at " + where + " with " + write.code()
+                    + "; check that " + paths.root() + " exists and the digest ACL (leasebox.zookeeper.digest) matches");
+        }
+        for (int i = 0; i < takeovers.size(); i++) {
+            Reply create = takeoverCreates.get(i).join();
+            failOnConnectionLoss(create.code(), what);
+            if (create.ok() && create.stat().isPresent()) {
+                granted.add(grant(attempt, takeovers.get(i).key(), create.stat().get(), 0));
             }
         }
-        if (!contended.isEmpty()) {
-            granted.addAll(acquireKeyByKey(zooKeeper, request, contended, contendedState, data, sentAt, session));
+        if (round < LAST_ROUND && (!nextFree.isEmpty() || !nextTakeovers.isEmpty())) {
+            granted.addAll(round(attempt, round + 1, nextFree, nextTakeovers));
         }
         return granted;
     }
 
-    private List<Lease> acquireKeyByKey(ZooKeeper zooKeeper, LeaseRequest request, List<String> keys, List<OpResult> state,
-                                        byte[] data, Instant sentAt, long session) {
-        PipelinedCalls calls = new PipelinedCalls(zooKeeper);
-        List<String> attempted = new ArrayList<>();
-        List<CompletableFuture<Reply>> creates = new ArrayList<>();
-        for (int i = 0; i < keys.size(); i++) {
-            String path = paths.of(keys.get(i));
+    /**
+     * Reads the read-back of one chunk: after a committed multi, grants every node this session now
+     * owns; after a failed one, sorts the keys into free (retry), expired (take over) and held (skip).
+     */
+    private void sortByState(Attempt attempt, List<String> chunk, List<OpResult> state, boolean committed,
+                             List<Lease> granted, List<String> free, List<Takeover> takeovers) {
+        for (int i = 0; i < chunk.size(); i++) {
             OpResult current = state.get(i);
-            boolean free = current instanceof OpResult.ErrorResult error
-                    && error.getErr() == KeeperException.Code.NONODE.intValue();
-            boolean expired = current instanceof OpResult.GetDataResult result
-                    && LeaseNodeData.decode(result.getData()).map(d -> d.deadlinePassed(sentAt)).orElse(false);
-            if (expired) {
-                calls.delete(path, ((OpResult.GetDataResult) current).getStat().getVersion());
-            }
-            if (free || expired) {
-                attempted.add(keys.get(i));
-                creates.add(calls.createEphemeral(path, data, acl));
-            }
-        }
-        calls.awaitAll(timeout, "acquire of " + attempted.size() + " keys, key by key", where);
-        List<Lease> granted = new ArrayList<>();
-        for (int i = 0; i < attempted.size(); i++) {
-            Reply reply = creates.get(i).join();
-            failOnConnectionLoss(reply.code(), "acquire of key " + attempted.get(i));
-            if (reply.ok() && reply.stat().isPresent()) {
-                granted.add(grant(request, attempted.get(i), reply.stat().get(), 0, sentAt, session));
+            if (committed) {
+                if (current instanceof OpResult.GetDataResult result && result.getStat().getEphemeralOwner() == attempt.session()) {
+                    granted.add(grant(attempt, chunk.get(i), result.getStat(), i));
+                }
+            } else if (current instanceof OpResult.ErrorResult error && error.getErr() == KeeperException.Code.NONODE.intValue()) {
+                free.add(chunk.get(i));
+            } else if (current instanceof OpResult.GetDataResult result
+                    && LeaseNodeData.decode(result.getData()).map(d -> d.deadlinePassed(attempt.sentAt())).orElse(false)) {
+                takeovers.add(new Takeover(chunk.get(i), result.getStat().getVersion()));
             }
         }
-        return granted;
     }
 
-    private Lease grant(LeaseRequest request, String key, Stat stat, int position, Instant sentAt, long session) {
-        Lease lease = request.grant(key, Fences.of(stat.getCzxid(), position), sentAt);
-        held.put(lease, stat.getVersion(), session);
+    private Lease grant(Attempt attempt, String key, Stat stat, int position) {
+        Lease lease = attempt.request().grant(key, Fences.of(stat.getCzxid(), position), attempt.sentAt());
+        held.put(lease, stat.getVersion(), attempt.session());
         return lease;
     }
 

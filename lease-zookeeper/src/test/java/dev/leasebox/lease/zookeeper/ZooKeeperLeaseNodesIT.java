@@ -117,6 +117,24 @@ class ZooKeeperLeaseNodesIT {
     }
 
     @Test
+    void aSessionTimeoutTheServerClampsIsReportedAsAWarningNamingBothValues() {
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(ZooKeeperLeaseManager.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender = new ch.qos.logback.core.read.ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        try {
+            // tickTime 500 ms: the server grants at most 20 x 500 = 10 000 ms
+            manager(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(60)));
+        } finally {
+            logger.detachAppender(appender);
+        }
+        assertThat(appender.list)
+                .filteredOn(event -> event.getLevel() == ch.qos.logback.classic.Level.WARN)
+                .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                .anySatisfy(message -> assertThat(message).contains("10000 ms instead of the requested 60000 ms"));
+    }
+
+    @Test
     void anUnreachableEnsembleFailsAtStartWithOneLineNamingTheConnectString() {
         String nowhere = "127.0.0.1:" + FreePorts.next();
         assertThatThrownBy(() -> ZooKeeperLeaseManager.start(ZooKeeperLeaseConfig.builder(nowhere)
