@@ -101,6 +101,14 @@ public abstract class LeaseContractSupport {
         return manager;
     }
 
+    /** Closes {@code manager} now, as a node shutting down would; the kit does not close it again. */
+    protected final void closeManager(LeaseManager manager) {
+        synchronized (managers) {
+            managers.remove(manager);
+        }
+        manager.close();
+    }
+
     /** A key unique to this test instance. */
     protected final String key(String name) {
         return "contract-" + run + "-" + name;

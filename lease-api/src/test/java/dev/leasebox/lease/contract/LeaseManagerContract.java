@@ -134,7 +134,7 @@ public abstract class LeaseManagerContract extends LeaseGrantContract {
 
         assertThat(a.renew(List.of(stale))).isEmpty();
 
-        await("the lease loss listener to be told").atMost(Duration.ofSeconds(10))
+        await("the lease loss listener to be told").atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO)
                 .untilAsserted(() -> assertThat(losses)
                         .flatExtracting(LeaseLoss::leases)
                         .anySatisfy(l -> assertThat(l.sameGrant(stale)).isTrue()));
@@ -156,6 +156,44 @@ public abstract class LeaseManagerContract extends LeaseGrantContract {
 
         assertThat(b.renew(List.of(current))).hasSize(1);
         assertThat(newHolderLosses).isEmpty();
+    }
+
+    @Test
+    void aReleasedLeaseCannotBeRenewed() {
+        LeaseManager a = manager();
+        Lease lease = acquireFree(a, key("released-then-renewed"), owner(), longLeaseTtl());
+        assertThat(a.release(List.of(lease))).hasSize(1);
+
+        assertThat(a.renew(List.of(lease))).isEmpty();
+        assertThat(a.release(List.of(lease))).as("a second release changes nothing").isEmpty();
+    }
+
+    @Test
+    void releasingPartOfABatchLeavesTheRestHeld() {
+        LeaseManager a = manager();
+        LeaseManager b = manager();
+        List<String> keys = keys("part", 3);
+        List<Lease> held = a.acquire(request(keys, owner(), longLeaseTtl()));
+        assertThat(held).hasSize(3);
+        Lease first = held.stream().filter(l -> l.key().equals(keys.get(0))).findFirst().orElseThrow();
+
+        assertThat(a.release(List.of(first))).hasSize(1);
+
+        assertThat(b.acquire(request(keys, owner(), longLeaseTtl()))).extracting(Lease::key).containsExactly(keys.get(0));
+        assertThat(a.renew(held)).extracting(Lease::key).containsExactlyInAnyOrder(keys.get(1), keys.get(2));
+    }
+
+    @Test
+    void theLeasesOfAClosedManagerBecomeGrantableToOthers() {
+        LeaseManager a = manager();
+        LeaseManager b = manager();
+        String key = key("closed-holder");
+        Lease lease = acquireFree(a, key, owner(), leaseTtl());
+
+        closeManager(a);
+
+        Lease next = regrantAfterExpiry(key, b, owner(), longLeaseTtl());
+        assertThat(next.fence()).isGreaterThan(lease.fence());
     }
 
     @Test

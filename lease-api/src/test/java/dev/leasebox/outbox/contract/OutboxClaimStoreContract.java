@@ -12,8 +12,13 @@ import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,7 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * transition and refusal tests of {@link OutboxClaimCompletionContract}, and adds batch completion,
  * renewal and the fence high-water mark.
  *
- * <p>Rows are made through the store's own {@code enqueue} and {@code save}; idempotency keys carry
+ * <p>The store is shared by several threads in {@code concurrentClaimersNeverGetTheSameRow...}, as
+ * it is by a drain's workers: it must be thread-safe. Rows are made through the store's own {@code enqueue} and {@code save}; idempotency keys carry
  * a random per-test prefix. The clock starts at 2026-01-01T00:00:00Z and moves in whole seconds.
  */
 public abstract class OutboxClaimStoreContract extends OutboxClaimCompletionContract {
@@ -119,6 +125,42 @@ public abstract class OutboxClaimStoreContract extends OutboxClaimCompletionCont
         assertThat(store.highestFenceHighWater()).isEqualTo(greatest);
         claims.forEach(c -> completed(store.markClaimDelivered(c, EmissionResult.at(now()))));
         assertThat(store.highestFenceHighWater()).isEqualTo(greatest);
+    }
+
+    /** How many threads claim concurrently in the concurrency test (default 4). */
+    protected int concurrentClaimers() {
+        return 4;
+    }
+
+    @Test
+    void concurrentClaimersNeverGetTheSameRowAndTogetherGetEveryRow() throws Exception {
+        int rows = 40;
+        for (int i = 0; i < rows; i++) {
+            enqueue("row-" + i);
+        }
+        int threads = concurrentClaimers();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<List<OutboxClaim>>> results = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                String owner = "w" + t;
+                results.add(pool.submit(() -> {
+                    List<OutboxClaim> mine = new ArrayList<>();
+                    for (List<OutboxClaim> batch = store.claimPending(request(owner, 3)); !batch.isEmpty();
+                         batch = store.claimPending(request(owner, 3))) {
+                        mine.addAll(batch);
+                    }
+                    return mine;
+                }));
+            }
+            List<Long> claimed = new ArrayList<>();
+            for (Future<List<OutboxClaim>> result : results) {
+                result.get(2, TimeUnit.MINUTES).forEach(c -> claimed.add(c.entryId()));
+            }
+            assertThat(claimed).doesNotHaveDuplicates().hasSize(rows);
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
