@@ -94,7 +94,8 @@ final class DemoCommand implements Callable<Integer> {
                 MeteredLeaseManager manager = new MeteredLeaseManager(leaseBackend.open(new LeaseBackendSettings(
                         coordinator.address(), "leasebox-demo", leaseTtl, coordinator.clientOptions())), new SimpleMeterRegistry());
                 resources.add(manager);
-                JdbcOutboxStore store = JdbcOutboxStore.builder(dataSource).table(database.tableName()).clock(clock).open();
+                JdbcOutboxStore store = JdbcOutboxStore.builder(dataSource).table(database.tableName()).clock(clock)
+                        .candidateSpread(workers + 1).open();
                 DrainMetrics metrics = new DrainMetrics(new SimpleMeterRegistry());
                 OutboxDrain drain = OutboxDrain.builder()
                         .store(LeasedOutboxClaimStore.open(store, manager, clock))

@@ -45,7 +45,8 @@ final class DemoRun {
             long delivered = crew.stream().mapToLong(w -> w.metrics().deliveredTotal()).sum();
             long outstanding = report.outstanding(clock.instant());
             printProgress(started, delivered, outstanding, killedAtDelivered >= 0);
-            if (victim != null && killedAtDelivered < 0 && delivered >= entries * KILL_AT_FRACTION) {
+            if (victim != null && killedAtDelivered < 0 && delivered >= entries * KILL_AT_FRACTION
+                    && victim.manager().heldCount() > 0) {
                 victim.drain().halt();
                 killedAtDelivered = delivered;
                 orphans = report.claimsOf(victim.owner());

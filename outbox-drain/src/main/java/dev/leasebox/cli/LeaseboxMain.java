@@ -15,7 +15,17 @@ public final class LeaseboxMain {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args));
+        int code;
+        try {
+            code = run(args);
+        } catch (Throwable fatal) { // an Error escaping picocli must still end the process, whatever threads remain
+            System.err.println("leasebox: " + CliErrors.oneLine(fatal) + " (" + fatal.getClass().getName() + ")");
+            if (java.util.Arrays.asList(args).contains("--verbose")) {
+                fatal.printStackTrace();
+            }
+            code = CliErrors.EXIT_BAD_INPUT;
+        }
+        System.exit(code);
     }
 
     /** Runs the command line and returns its exit code (tests call this instead of {@link #main}). */

@@ -68,6 +68,11 @@ final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--max-attempts", paramLabel = "N", defaultValue = "10", description = "Attempts before dead-lettering (default: ${DEFAULT-VALUE}).")
     int maxAttempts;
 
+    @Option(names = "--candidate-spread", paramLabel = "N", defaultValue = "4",
+            description = "With an external backend, pick each batch at random among the oldest N batches' worth of rows, "
+                    + "so workers racing for leases mostly ask for different rows (default: ${DEFAULT-VALUE}).")
+    int candidateSpread;
+
     @Option(names = "--exit-when-idle", description = "Exit once nothing is eligible or claimed by a live lease.")
     boolean exitWhenIdle;
 
@@ -102,7 +107,7 @@ final class WorkerCommand implements Callable<Integer> {
             HikariDataSource dataSource = database.open();
             resources.add(dataSource);
             JdbcOutboxStore jdbc = JdbcOutboxStore.builder(dataSource).table(database.tableName()).clock(clock)
-                    .useClaimLeases(true).open();
+                    .useClaimLeases(true).candidateSpread(backend.isDatabase() ? 1 : candidateSpread).open();
             Optional<MeteredLeaseManager> manager = backend.openManager(leaseTtl, registry);
             manager.ifPresent(resources::add);
             OutboxProvider emitter = providerSpec.open(clock, url -> {
