@@ -32,6 +32,8 @@ final class StatusCommand implements Callable<Integer> {
         Instant now = Clock.systemUTC().instant();
         database.poolSize = 1;
         try (HikariDataSource dataSource = database.open()) {
+            // the store's start-up check: a missing table or claim columns give one line naming the script
+            dev.leasebox.jdbc.JdbcOutboxStore.builder(dataSource).table(database.tableName()).open();
             OutboxReport report = new OutboxReport(dataSource, database.tableName());
             out.println("Outbox " + database.tableName());
             Map<String, Long> counts = report.countsByStatus();

@@ -31,8 +31,9 @@ public final class H2Dialect extends SqlDialect {
 
     @Override
     boolean isMissingTable(SQLException e) {
-        // 42102/42103: table not found (with or without candidates); 90079: schema not found.
-        return e.getErrorCode() == 42102 || e.getErrorCode() == 42103 || e.getErrorCode() == 90079;
+        // 42102/42103/42104: table not found (plain, with candidates, in an empty database); 90079: schema not found.
+        int code = e.getErrorCode();
+        return code == 42102 || code == 42103 || code == 42104 || code == 90079;
     }
 
     @Override

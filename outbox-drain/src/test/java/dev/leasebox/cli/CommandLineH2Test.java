@@ -1,0 +1,83 @@
+package dev.leasebox.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The commands end to end on an in-process H2 database: schema, enqueue, a worker on the
+ * {@code database} backend into the {@code jdbc-inbox} provider, status.
+ */
+class CommandLineH2Test {
+
+    private final String url = "jdbc:h2:mem:cli-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+
+    @Test
+    void schemaPrintsBothMigrationsForTheChosenTable() {
+        CliRun run = CliRun.of("schema", "--dialect", "postgresql", "--table", "app.outbox");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("-- V1__create_leasebox_outbox.sql").contains("-- V2__add_claim_leases.sql")
+                .contains("app.outbox").doesNotContain("${table}");
+    }
+
+    @Test
+    void anInvalidTableNameIsRefused() {
+        CliRun run = CliRun.of("schema", "--dialect", "h2", "--table", "outbox; drop table x");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.errLines()).isEqualTo(2);
+    }
+
+    @Test
+    void applyIsIdempotentAndExplicit() {
+        assertThat(CliRun.of("schema", "--apply", "--jdbc-url", url).out())
+                .contains("Applied V1__create_leasebox_outbox.sql").contains("Applied V2__add_claim_leases.sql");
+        assertThat(CliRun.of("schema", "--apply", "--jdbc-url", url).out()).contains("up to date");
+    }
+
+    @Test
+    void aWorkerDrainsEverythingIntoTheInboxAndExitsWhenIdle() throws SQLException {
+        assertThat(CliRun.of("schema", "--apply", "--jdbc-url", url).exitCode()).isZero();
+        CliRun enqueue = CliRun.of("enqueue", "--jdbc-url", url, "--count", "250", "--partition-keys", "5");
+        assertThat(enqueue.exitCode()).isZero();
+        assertThat(enqueue.out()).contains("Enqueued 250 entries");
+
+        CliRun worker = CliRun.of("worker", "--jdbc-url", url, "--backend", "database", "--provider", "jdbc-inbox:" + url,
+                "--batch", "20", "--concurrency", "2", "--exit-when-idle", "--owner", "w1");
+        assertThat(worker.exitCode()).as(worker.err()).isZero();
+        assertThat(worker.out()).contains("worker w1 stopped: delivered 250");
+
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            assertThat(count(s, "select count(*) from leasebox_outbox where status = 'DELIVERED'")).isEqualTo(250);
+            assertThat(count(s, "select count(*) from leasebox_outbox where claim_token is not null")).isZero();
+            assertThat(count(s, "select count(*) from leasebox_inbox")).isEqualTo(250);
+            assertThat(count(s, "select count(distinct partition_key) from leasebox_inbox")).isEqualTo(5);
+            assertThat(count(s, "select min(last_fence) from leasebox_inbox")).isPositive();
+        }
+
+        CliRun status = CliRun.of("status", "--jdbc-url", url);
+        assertThat(status.exitCode()).isZero();
+        assertThat(status.out()).containsPattern("DELIVERED\\s+250").contains("(no claims)").contains("oldest pending: none");
+    }
+
+    @Test
+    void statusShowsPendingEntriesAndTheirAge() {
+        CliRun.of("schema", "--apply", "--jdbc-url", url);
+        CliRun.of("enqueue", "--jdbc-url", url, "--count", "3");
+        CliRun status = CliRun.of("status", "--jdbc-url", url);
+        assertThat(status.out()).containsPattern("PENDING\\s+3").contains("oldest pending: ").doesNotContain("oldest pending: none");
+    }
+
+    private static long count(Statement s, String sql) throws SQLException {
+        try (ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
