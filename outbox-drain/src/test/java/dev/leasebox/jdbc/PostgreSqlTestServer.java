@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  * port in a temp dir, stopped by pid at JVM exit); else one line saying what to install.
  * Each test class works in a schema of its own ({@link #newSchema()}), dropped after.
  */
-final class PostgreSqlTestServer {
+public final class PostgreSqlTestServer {
 
     private static String url;
     private static ManagedProcess local;
@@ -37,7 +37,7 @@ final class PostgreSqlTestServer {
     private PostgreSqlTestServer() {
     }
 
-    static synchronized String jdbcUrl() {
+    public static synchronized String jdbcUrl() {
         if (url == null) {
             url = RequiredServer.fromEnvironment("LEASEBOX_JDBC_URL")
                     .or(() -> FreePorts.isListening(5432)
@@ -50,22 +50,28 @@ final class PostgreSqlTestServer {
         return url;
     }
 
-    static HikariDataSource dataSource(int poolSize) {
+    public static HikariDataSource dataSource(int poolSize) {
         return JdbcDataSources.pooled(jdbcUrl(), "", "", poolSize);
     }
 
+    /** The JDBC URL of {@link #jdbcUrl()} with {@code currentSchema} set: what a worker process is given. */
+    public static String jdbcUrlFor(String schema) {
+        String base = jdbcUrl();
+        return base + (base.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+    }
+
     /** Creates a schema with a random name and returns it. */
-    static String newSchema(HikariDataSource ds) {
+    public static String newSchema(HikariDataSource ds) {
         String schema = "lb_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
         execute(ds, "CREATE SCHEMA " + schema);
         return schema;
     }
 
-    static void dropSchema(HikariDataSource ds, String schema) {
+    public static void dropSchema(HikariDataSource ds, String schema) {
         execute(ds, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
     }
 
-    static void execute(HikariDataSource ds, String sql) {
+    public static void execute(HikariDataSource ds, String sql) {
         try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
             st.execute(sql);
         } catch (SQLException e) {
