@@ -72,6 +72,20 @@ public final class ManagedProcess implements AutoCloseable {
         return this;
     }
 
+    /** Waits up to {@code timeout} for the process to exit by itself; returns its exit code. */
+    public int awaitExit(Duration timeout) {
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException(name + " (pid " + process.pid() + ") still running after " + timeout
+                        + "; log " + log + ":\n" + logTail());
+            }
+            return process.exitValue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     public long pid() {
         return process.pid();
     }
