@@ -110,8 +110,7 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore {
             return List.of();
         }
         List<String> keys = candidates.stream().map(e -> leaseKey(e.id())).toList();
-        List<OutboxClaim> claims = new ArrayList<>(acquireAndRecord(selection, request, keys, true));
-        return claims;
+        return acquireAndRecord(selection, request, keys, true);
     }
 
     private List<OutboxClaim> acquireAndRecord(ClaimSelection selection, ClaimRequest request, List<String> keys,
