@@ -15,6 +15,10 @@ public final class LeaseboxMain {
     }
 
     public static void main(String[] args) {
+        // Hazelcast logs through java.util.logging unless told otherwise; ours goes through SLF4J.
+        if (System.getProperty("hazelcast.logging.type") == null) {
+            System.setProperty("hazelcast.logging.type", "slf4j");
+        }
         int code;
         try {
             code = run(args);
