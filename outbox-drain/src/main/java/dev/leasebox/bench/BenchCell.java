@@ -32,7 +32,13 @@ import java.util.concurrent.TimeUnit;
 final class BenchCell {
 
     /** How one cell runs. */
-    record Settings(Duration warmup, Duration window, Duration leaseTtl, int candidateSpread) {
+    record Settings(Duration warmup, Duration window, Duration leaseTtl, int candidateSpread,
+                    ReleasingLeaseManager.Mode release, boolean durableClaimRecords) {
+
+        String variant() {
+            return "release=" + release.name().toLowerCase(Locale.ROOT)
+                    + (durableClaimRecords ? " durable-claims" : " claims-synchronous_commit=off");
+        }
     }
 
     private static final int CONNECTIONS_PER_WORKER = 3; // the claim loop, the renewal thread, one spare
@@ -72,12 +78,14 @@ final class BenchCell {
                 HikariDataSource pool = database.newPool(CONNECTIONS_PER_WORKER);
                 resources.add(pool);
                 JdbcOutboxStore jdbc = JdbcOutboxStore.builder(pool).table(table).clock(clock)
-                        .candidateSpread(coordinator.isPresent() ? settings.candidateSpread() : 1).open();
+                        .candidateSpread(coordinator.isPresent() ? settings.candidateSpread() : 1)
+                        .durableClaimRecords(settings.durableClaimRecords()).open();
                 OutboxClaimStore store = jdbc;
                 if (coordinator.isPresent()) {
                     BenchCoordinator c = coordinator.get();
-                    LeaseManager manager = LeaseBackends.named(backend).open(
-                            new LeaseBackendSettings(c.address(), namespace, settings.leaseTtl(), c.clientOptions()));
+                    LeaseManager manager = new ReleasingLeaseManager(LeaseBackends.named(backend).open(
+                            new LeaseBackendSettings(c.address(), namespace, settings.leaseTtl(), c.clientOptions())),
+                            settings.release());
                     resources.add(manager);
                     store = LeasedOutboxClaimStore.open(jdbc, manager, clock);
                 }
@@ -108,7 +116,7 @@ final class BenchCell {
                     Percentiles.millis(sorted, 90), Percentiles.millis(sorted, 99), sorted.length, delivered,
                     ledger.completedTotal(), ledger.finalizedTwice().size(), ledger.emittedTwice().size(),
                     ledger.refusedTotal(), coordinator.map(BenchCoordinator::description)
-                    .orElse("database: FOR UPDATE SKIP LOCKED"));
+                    .orElse("database: FOR UPDATE SKIP LOCKED"), settings.variant());
         } finally {
             feeder.close();
             drains.forEach(OutboxDrain::close);

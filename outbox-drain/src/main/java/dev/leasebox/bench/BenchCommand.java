@@ -84,6 +84,16 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Candidate spread of the external backends' workers (default 0: workers + 1).")
     int candidateSpread;
 
+    @Option(names = "--release", paramLabel = "sync|async|expire", defaultValue = "sync",
+            description = "Lever (b)/(c), measured only: release leases after completion as the product does (sync), "
+                    + "on a background thread (async), or not at all, letting them lapse at the ttl (expire). Default: ${DEFAULT-VALUE}.")
+    String release;
+
+    @Option(names = "--claim-records", paramLabel = "durable|relaxed", defaultValue = "durable",
+            description = "Lever (a): external backends record claims durably (the default), or with "
+                    + "synchronous_commit = off (relaxed; a lost record costs at most a duplicate emission). Default: ${DEFAULT-VALUE}.")
+    String claimRecords;
+
     @Option(names = "--failover", description = "Measure failover instead of throughput: SIGKILL a worker JVM holding leases, "
             + "time until another worker emits those entries.")
     boolean failover;
@@ -136,7 +146,7 @@ public final class BenchCommand implements Callable<Integer> {
         for (int[] cell : cells) {
             int spread = candidateSpread > 0 ? candidateSpread : cell[0] + 1;
             BenchCell.Settings settings = new BenchCell.Settings(Duration.ofSeconds(warmup), Duration.ofSeconds(seconds),
-                    Duration.ofSeconds(leaseTtlSeconds), spread);
+                    Duration.ofSeconds(leaseTtlSeconds), spread, releaseMode(), durableClaimRecords());
             for (String backend : backends) {
                 report.add(new BenchCell(database, Optional.ofNullable(coordinators.get(backend)), backend, cell[0],
                         cell[1], settings, err).run());
@@ -182,7 +192,24 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    private ReleasingLeaseManager.Mode releaseMode() {
+        try {
+            return ReleasingLeaseManager.Mode.valueOf(release.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--release must be sync, async or expire, was '" + release + "'");
+        }
+    }
+
+    private boolean durableClaimRecords() {
+        if (!claimRecords.equals("durable") && !claimRecords.equals("relaxed")) {
+            throw new IllegalArgumentException("--claim-records must be durable or relaxed, was '" + claimRecords + "'");
+        }
+        return claimRecords.equals("durable");
+    }
+
     private void validate() {
+        releaseMode();
+        durableClaimRecords();
         if (backends.isEmpty()) {
             throw new IllegalArgumentException("--backends must name at least one backend");
         }

@@ -18,11 +18,12 @@ package dev.leasebox.bench;
  * @param emittedTwice   entries emitted more than once (0 without faults; allowed only across an expiry)
  * @param refused        completions the store refused as stale
  * @param coordinator    where the leases lived, e.g. "embedded redis-server 127.0.0.1:40123"
+ * @param variant        the levers in effect, e.g. "release=sync durable-claims" (the product defaults)
  */
 record BenchResult(String backend, int workers, int batch, double windowSeconds, long rowsInWindow,
                    double claimP50Ms, double claimP90Ms, double claimP99Ms, long claimCalls,
                    long deliveredRows, long completions, long finalizedTwice, long emittedTwice, long refused,
-                   String coordinator) {
+                   String coordinator, String variant) {
 
     /** Rows finalized per second in the steady window. */
     double rowsPerSecond() {
