@@ -96,6 +96,27 @@ final class BenchDatabase implements AutoCloseable {
         }
     }
 
+    /** The ids of rows {@code owner} still holds a claim on. */
+    java.util.List<Long> claimedBy(TableName table, String owner) {
+        java.util.List<Long> ids = new java.util.ArrayList<>();
+        try (Connection c = admin.getConnection();
+             PreparedStatement st = c.prepareStatement(statement("claimed_by.sql", table))) {
+            st.setString(1, owner);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                }
+            }
+            return ids;
+        } catch (SQLException e) {
+            throw new IllegalStateException("Reading the claims of " + owner + " in " + table + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    String jdbcUrl() {
+        return jdbcUrl;
+    }
+
     /** Drops a cell's table once measured, keeping the database small during a matrix run. */
     void drop(TableName table) {
         execute(admin, "DROP TABLE IF EXISTS " + table.qualified() + " CASCADE");
