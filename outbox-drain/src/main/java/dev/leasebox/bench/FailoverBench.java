@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The failover measurement: per backend and round, three worker JVMs ({@link FailoverWorker}) drain a
- * fresh table with a 20 ms provider; once all emit, the first is killed with SIGKILL. The rows it
+ * fresh table with a 20 ms provider; once all emit, the first is killed with SIGKILL right after it
+ * reports an emission (mid-batch, so it holds recorded claims). The rows it
  * still claims are its orphans; for each, the failover time is from the kill to the first emission
  * of that row by another worker. The target is lease ttl + 1 s.
  */
@@ -108,6 +109,12 @@ final class FailoverBench {
                 pacing.await(100, TimeUnit.MILLISECONDS); // polling the workers' progress
             }
             WorkerProcess victim = workers.get(0);
+            // kill mid-batch: right after the victim reports a new emission, so it holds claims that are recorded
+            int seen = victim.emissions.size();
+            long waitForEmission = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (victim.emissions.size() == seen && System.nanoTime() < waitForEmission) {
+                pacing.await(2, TimeUnit.MILLISECONDS);
+            }
             long killedAt = nowMicros();
             victim.process.destroyForcibly(); // SIGKILL
             victim.process.waitFor(10, TimeUnit.SECONDS);
