@@ -69,4 +69,14 @@ class BenchArithmeticTest {
         assertThat(BenchChart.niceCeiling(0.93)).isEqualTo(1.0);
         assertThat(BenchChart.niceCeiling(0)).isEqualTo(1);
     }
+
+    @Test
+    void failoverRoundsReportMedianAndWorstDelayInSeconds() {
+        FailoverBench.Round round = new FailoverBench.Round("redis", 1, 3, new long[]{5_000_000, 5_300_000, 6_400_000}, 0);
+        assertThat(round.medianSeconds()).isEqualTo(5.3);
+        assertThat(round.maxSeconds()).isEqualTo(6.4);
+        FailoverBench.Round none = new FailoverBench.Round("redis", 2, 0, new long[0], 0);
+        assertThat(none.medianSeconds()).isNaN();
+        assertThat(none.maxSeconds()).isNaN();
+    }
 }
