@@ -53,6 +53,11 @@ import java.util.concurrent.ThreadLocalRandom;
  *       oldest {@code limit × n} eligible rows in the same one statement and returns a random
  *       {@code limit} of them, oldest first, so workers racing for external leases mostly ask for
  *       different rows. The {@code database} backend needs no spread: SKIP LOCKED does it.</li>
+ *   <li>With {@code durableClaimRecords(false)}, {@link #recordClaims} commits without waiting for
+ *       durability (PostgreSQL: {@code SET LOCAL synchronous_commit = off}, in a transaction of its
+ *       own). A crash may lose the last claim records; the holder's completion is then refused (the
+ *       row does not carry its token), so a lost record costs at most a duplicate emission, never a
+ *       stale accepted write. Completions stay durable.</li>
  * </ul>
  *
  * <p>The schema is checked when the store is opened and never changed by it: see
@@ -68,6 +73,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
     private final java.time.Clock clock;
     private final boolean claimLeases;
     private final int candidateSpread;
+    private final boolean durableClaimRecords;
     private final String where;
 
     private JdbcOutboxStore(Builder b, SqlDialect dialect) {
@@ -76,6 +82,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         this.clock = b.clock;
         this.claimLeases = b.useClaimLeases;
         this.candidateSpread = b.candidateSpread;
+        this.durableClaimRecords = b.durableClaimRecords;
         this.where = JdbcDataSources.describe(b.dataSource);
     }
 
@@ -191,7 +198,9 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
             }
         }
         Instant now = clock.instant();
-        List<OutboxEntry> claimed = run("record claims", c -> dialect.recordClaims(c, selection, now, grants));
+        List<OutboxEntry> claimed = durableClaimRecords
+                ? run("record claims", c -> dialect.recordClaims(c, selection, now, grants))
+                : run("record claims", c -> withoutDurability(c, () -> dialect.recordClaims(c, selection, now, grants)));
         Set<Long> claimedIds = new HashSet<>();
         List<OutboxClaim> recorded = new ArrayList<>();
         for (OutboxEntry e : claimed) {
@@ -299,6 +308,26 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         }
     }
 
+    private <T> T withoutDurability(Connection c, SqlAction<T> action) throws SQLException {
+        c.setAutoCommit(false);
+        try {
+            dialect.relaxCommitDurability(c);
+            T result = action.run();
+            c.commit();
+            return result;
+        } catch (SQLException | RuntimeException e) {
+            c.rollback();
+            throw e;
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
+    @FunctionalInterface
+    private interface SqlAction<T> {
+        T run() throws SQLException;
+    }
+
     @FunctionalInterface
     private interface SqlWork<T> {
         T run(Connection c) throws SQLException;
@@ -323,6 +352,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         private java.time.Clock clock = java.time.Clock.systemUTC();
         private boolean useClaimLeases = true;
         private int candidateSpread = 1;
+        private boolean durableClaimRecords = true;
         private DatabaseKind kind;
 
         private Builder(DataSource dataSource) {
@@ -365,6 +395,17 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
                 throw new IllegalArgumentException("Invalid candidateSpread " + spread + ": must be in 1..100");
             }
             this.candidateSpread = spread;
+            return this;
+        }
+
+        /**
+         * Default true. False commits {@link #recordClaims} without waiting for durability
+         * (PostgreSQL {@code synchronous_commit = off} for that transaction only): cheaper claims for
+         * external backends; a claim record lost in a crash costs at most a duplicate emission, since
+         * completions are checked against the token the row carries. Completions stay durable.
+         */
+        public Builder durableClaimRecords(boolean durable) {
+            this.durableClaimRecords = durable;
             return this;
         }
 

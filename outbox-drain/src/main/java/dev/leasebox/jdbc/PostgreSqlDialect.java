@@ -80,6 +80,13 @@ public final class PostgreSqlDialect extends SqlDialect {
     }
 
     @Override
+    void relaxCommitDurability(Connection c) throws SQLException {
+        try (java.sql.Statement st = c.createStatement()) {
+            st.execute(sql("relax_commit_durability"));
+        }
+    }
+
+    @Override
     List<CompletedRow> completeAll(Connection c, List<ClaimCompletion> completions) throws SQLException {
         List<CompletionWrite> writes = completions.stream()
                 .map(cc -> CompletionWrite.of(cc.claim().entryId(), cc.claim().token(), cc.completion())).toList();

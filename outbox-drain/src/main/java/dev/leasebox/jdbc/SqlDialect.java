@@ -180,6 +180,13 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
     abstract List<OutboxEntry> recordClaims(Connection c, ClaimSelection selection, Instant now,
                                             List<ClaimGrant> grants) throws SQLException;
 
+    /**
+     * Lets the open transaction on {@code c} commit without waiting for durability, where the database
+     * can (PostgreSQL: {@code SET LOCAL synchronous_commit = off}); does nothing elsewhere.
+     */
+    void relaxCommitDurability(Connection c) throws SQLException {
+    }
+
     /** A row a completion was written to, with the token that completion presented. */
     record CompletedRow(long presentedToken, OutboxEntry entry) {
     }

@@ -1,0 +1,153 @@
+package dev.leasebox.bench;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.drain.DrainOptions;
+import dev.leasebox.drain.OutboxDrain;
+import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.jdbc.JdbcOutboxStore;
+import dev.leasebox.jdbc.TableName;
+import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.spi.LeaseBackendSettings;
+import dev.leasebox.lease.spi.LeaseBackends;
+import dev.leasebox.outbox.OutboxClaimStore;
+import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
+
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Measures one cell: {@code workers} drains of one backend at one batch size over a fresh table,
+ * each drain with its own connection pool and its own lease client (as on separate nodes), a
+ * provider that does nothing, a warm-up, then the steady window. Afterwards it checks that no entry
+ * was finalized twice and that the table's DELIVERED rows equal the completions the workers saw.
+ */
+final class BenchCell {
+
+    /** How one cell runs. */
+    record Settings(Duration warmup, Duration window, Duration leaseTtl, int candidateSpread,
+                    ReleasingLeaseManager.Mode release, boolean durableClaimRecords) {
+
+        String variant() {
+            return "release=" + release.name().toLowerCase(Locale.ROOT)
+                    + (durableClaimRecords ? " durable-claims" : " claims-synchronous_commit=off");
+        }
+    }
+
+    private static final int CONNECTIONS_PER_WORKER = 3; // the claim loop, the renewal thread, one spare
+
+    private final BenchDatabase database;
+    private final Optional<BenchCoordinator> coordinator;
+    private final String backend;
+    private final int workers;
+    private final int batch;
+    private final Settings settings;
+    private final PrintWriter progress;
+
+    BenchCell(BenchDatabase database, Optional<BenchCoordinator> coordinator, String backend, int workers, int batch,
+              Settings settings, PrintWriter progress) {
+        this.database = database;
+        this.coordinator = coordinator;
+        this.backend = backend;
+        this.workers = workers;
+        this.batch = batch;
+        this.settings = settings;
+        this.progress = progress;
+    }
+
+    BenchResult run() throws InterruptedException {
+        Clock clock = Clock.systemUTC();
+        TableName table = database.freshTable();
+        CompletionLedger ledger = new CompletionLedger();
+        LatencyRecorder latencies = new LatencyRecorder();
+        BacklogFeeder feeder = new BacklogFeeder(database, table, ledger, Math.max(20_000, workers * batch * 20), clock);
+        List<AutoCloseable> resources = new ArrayList<>();
+        List<OutboxDrain> drains = new ArrayList<>();
+        String namespace = "bench-" + UUID.randomUUID().toString().substring(0, 8);
+        String label = String.format(Locale.ROOT, "[%s W=%d B=%d]", backend, workers, batch);
+        try {
+            feeder.fillInitial();
+            for (int i = 1; i <= workers; i++) {
+                HikariDataSource pool = database.newPool(CONNECTIONS_PER_WORKER);
+                resources.add(pool);
+                JdbcOutboxStore jdbc = JdbcOutboxStore.builder(pool).table(table).clock(clock)
+                        .candidateSpread(coordinator.isPresent() ? settings.candidateSpread() : 1)
+                        .durableClaimRecords(settings.durableClaimRecords()).open();
+                OutboxClaimStore store = jdbc;
+                if (coordinator.isPresent()) {
+                    BenchCoordinator c = coordinator.get();
+                    LeaseManager manager = new ReleasingLeaseManager(LeaseBackends.named(backend).open(
+                            new LeaseBackendSettings(c.address(), namespace, settings.leaseTtl(), c.clientOptions())),
+                            settings.release());
+                    resources.add(manager);
+                    store = LeasedOutboxClaimStore.open(jdbc, manager, clock);
+                }
+                drains.add(OutboxDrain.builder().store(new TimedClaimStore(store, latencies))
+                        .provider(envelope -> ProviderOutcome.delivered())
+                        .options(DrainOptions.builder().owner("bench-" + backend + "-" + i).batchSize(batch)
+                                .leaseDuration(settings.leaseTtl()).build())
+                        .clock(clock).listener(ledger).build());
+            }
+            feeder.start();
+            drains.forEach(OutboxDrain::start);
+            pace(label + " warm-up", settings.warmup(), ledger);
+            long firstCompleted = ledger.completedTotal();
+            long windowStart = System.nanoTime();
+            latencies.start();
+            pace(label + " measuring", settings.window(), ledger);
+            latencies.stop();
+            long windowNanos = System.nanoTime() - windowStart;
+            long rows = ledger.completedTotal() - firstCompleted;
+            feeder.close();
+            drains.forEach(OutboxDrain::close);
+            long delivered = database.delivered(table);
+            long[] sorted = latencies.sorted();
+            progress.printf("%s %,.0f rows/s, claim p50 %.2f ms, p99 %.2f ms%n", label,
+                    Percentiles.rate(rows, windowNanos), Percentiles.millis(sorted, 50), Percentiles.millis(sorted, 99));
+            progress.flush();
+            return new BenchResult(backend, workers, batch, windowNanos / 1e9, rows, Percentiles.millis(sorted, 50),
+                    Percentiles.millis(sorted, 90), Percentiles.millis(sorted, 99), sorted.length, delivered,
+                    ledger.completedTotal(), ledger.finalizedTwice().size(), ledger.emittedTwice().size(),
+                    ledger.refusedTotal(), coordinator.map(BenchCoordinator::description)
+                    .orElse("database: FOR UPDATE SKIP LOCKED"), settings.variant());
+        } finally {
+            feeder.close();
+            drains.forEach(OutboxDrain::close);
+            for (int i = resources.size() - 1; i >= 0; i--) {
+                try {
+                    resources.get(i).close();
+                } catch (Exception e) {
+                    // closing after the measurement: nothing left to report
+                }
+            }
+            database.drop(table);
+        }
+    }
+
+    /** Waits {@code length}, printing a progress line every two seconds (whole lines: library logs interleave). */
+    private void pace(String what, Duration length, CompletionLedger ledger) throws InterruptedException {
+        CountDownLatch never = new CountDownLatch(1);
+        long start = System.nanoTime();
+        long end = start + length.toNanos();
+        long startRows = ledger.completedTotal();
+        while (true) {
+            long now = System.nanoTime();
+            if (now >= end) {
+                return;
+            }
+            never.await(Math.min(end - now, TimeUnit.SECONDS.toNanos(2)), TimeUnit.NANOSECONDS); // the progress line's pace
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long rows = ledger.completedTotal() - startRows;
+            progress.printf(Locale.ROOT, "%s %4.1f/%d s: %,d rows (%,.0f rows/s)%n", what, seconds, length.toSeconds(),
+                    rows, rows / Math.max(seconds, 1e-9));
+            progress.flush();
+        }
+    }
+}

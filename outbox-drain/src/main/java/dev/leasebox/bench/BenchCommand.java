@@ -1,0 +1,241 @@
+package dev.leasebox.bench;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code leasebox bench}: drains fresh PostgreSQL outbox tables with each backend in turn, in one run,
+ * and reports rows finalized per second, claim latency percentiles and the ratio to the
+ * {@code database} backend (FOR UPDATE SKIP LOCKED) measured at the same workers and batch in the same
+ * run. Exit code 1 when an entry was finalized twice or the table disagrees with the completions.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Benchmark the backends against each other on one PostgreSQL outbox, in one run: rows finalized",
+                "per second, claim latency percentiles, and the ratio to the database backend (FOR UPDATE SKIP LOCKED).",
+                "Coordinators not given by address are started here (ZooKeeper in-process, Hazelcast three CP members",
+                "in-process, Redis a redis-server child process) and share this machine's CPUs with the workers.",
+                "With --failover: the time from SIGKILL of a lease holder (a separate worker JVM) to another worker",
+                "emitting its entries, per backend."})
+public final class BenchCommand implements Callable<Integer> {
+
+    static final String DEFAULT_JDBC_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--backends", split = ",", paramLabel = "NAME", defaultValue = "database,redis,zookeeper,hazelcast",
+            description = "Backends to measure, in this order (default: ${DEFAULT-VALUE}).")
+    List<String> backends;
+
+    @Option(names = "--workers", paramLabel = "W", defaultValue = "4", description = "Drains, each its own pool and lease client (default: ${DEFAULT-VALUE}).")
+    int workers;
+
+    @Option(names = "--batch", paramLabel = "B", defaultValue = "100", description = "Rows claimed per batch (default: ${DEFAULT-VALUE}).")
+    int batch;
+
+    @Option(names = "--seconds", paramLabel = "S", defaultValue = "10", description = "Length of each measured window (default: ${DEFAULT-VALUE}).")
+    int seconds;
+
+    @Option(names = "--warmup", paramLabel = "SECONDS", defaultValue = "3", description = "Warm-up before each window, not measured (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--matrix", description = "Measure W in {1,4,8} x B in {1,10,100} (ignores --workers and --batch) and draw a chart.")
+    boolean matrix;
+
+    @Option(names = "--csv", paramLabel = "FILE", defaultValue = "leasebox-bench.csv", description = "Where to write the CSV (default: ${DEFAULT-VALUE}).")
+    Path csv;
+
+    @Option(names = "--chart", paramLabel = "FILE", description = "Where to write the HTML chart (default: the CSV's name with .html).")
+    Path chart;
+
+    @Option(names = "--jdbc-url", paramLabel = "URL", defaultValue = DEFAULT_JDBC_URL,
+            description = "The PostgreSQL database; the bench works in a fresh schema it drops afterwards (default: ${DEFAULT-VALUE}).")
+    String jdbcUrl;
+
+    @Option(names = "--redis", paramLabel = "URI", description = "Use this Redis instead of starting a redis-server.")
+    String redis;
+
+    @Option(names = "--zookeeper", paramLabel = "CONNECT", description = "Use this ZooKeeper instead of an in-process server.")
+    String zookeeper;
+
+    @Option(names = "--hazelcast", paramLabel = "ADDRESSES", description = "Use these Hazelcast CP members instead of three in-process ones.")
+    String hazelcast;
+
+    @Option(names = "--lease-ttl", paramLabel = "SECONDS", defaultValue = "9",
+            description = "Lease duration for every backend (default: ${DEFAULT-VALUE}; the embedded Hazelcast members' CP session "
+                    + "of 10 s with a 1 s heartbeat allows at most 9).")
+    int leaseTtlSeconds;
+
+    @Option(names = "--candidate-spread", paramLabel = "N", defaultValue = "0",
+            description = "Candidate spread of the external backends' workers (default 0: workers + 1).")
+    int candidateSpread;
+
+    @Option(names = "--release", paramLabel = "sync|async|expire", defaultValue = "sync",
+            description = "Lever (b)/(c), measured only: release leases after completion as the product does (sync), "
+                    + "on a background thread (async), or not at all, letting them lapse at the ttl (expire). Default: ${DEFAULT-VALUE}.")
+    String release;
+
+    @Option(names = "--claim-records", paramLabel = "durable|relaxed", defaultValue = "durable",
+            description = "Lever (a): external backends record claims durably (the default), or with "
+                    + "synchronous_commit = off (relaxed; a lost record costs at most a duplicate emission). Default: ${DEFAULT-VALUE}.")
+    String claimRecords;
+
+    @Option(names = "--failover", description = "Measure failover instead of throughput: SIGKILL a worker JVM holding leases, "
+            + "time until another worker emits those entries.")
+    boolean failover;
+
+    @Option(names = "--failover-rounds", paramLabel = "N", defaultValue = "3", description = "Kills per backend with --failover (default: ${DEFAULT-VALUE}).")
+    int failoverRounds;
+
+    @Override
+    public Integer call() throws Exception {
+        validate();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Map<String, BenchCoordinator> coordinators = new LinkedHashMap<>();
+        try (BenchDatabase database = BenchDatabase.open(jdbcUrl)) {
+            for (String backend : backends) {
+                if (!backend.equals(BenchReport.DATABASE)) {
+                    err.println("starting the " + backend + " coordinator...");
+                    err.flush();
+                    coordinators.put(backend, BenchCoordinator.start(backend, addressOf(backend)));
+                }
+            }
+            if (failover) {
+                return new FailoverBench(database, coordinators, backends, Duration.ofSeconds(leaseTtlSeconds),
+                        failoverRounds, out, err).run() ? 0 : 1;
+            }
+            return throughput(database, coordinators, out, err);
+        } finally {
+            coordinators.values().forEach(BenchCoordinator::close);
+        }
+    }
+
+    private int throughput(BenchDatabase database, Map<String, BenchCoordinator> coordinators, PrintWriter out,
+                           PrintWriter err) throws InterruptedException, IOException {
+        List<int[]> cells = new ArrayList<>();
+        if (matrix) {
+            for (int w : new int[]{1, 4, 8}) {
+                for (int b : new int[]{1, 10, 100}) {
+                    cells.add(new int[]{w, b});
+                }
+            }
+        } else {
+            cells.add(new int[]{workers, batch});
+        }
+        out.printf("leasebox bench: %s; %d cell(s) x %d backend(s), %d s warm-up + %d s window each, lease %d s, "
+                        + "schema %s, %d CPUs%n", String.join(",", backends), cells.size(), backends.size(), warmup,
+                seconds, leaseTtlSeconds, database.schema(), Runtime.getRuntime().availableProcessors());
+        out.flush();
+        BenchReport report = new BenchReport();
+        Instant started = Instant.now();
+        for (int[] cell : cells) {
+            int spread = candidateSpread > 0 ? candidateSpread : cell[0] + 1;
+            BenchCell.Settings settings = new BenchCell.Settings(Duration.ofSeconds(warmup), Duration.ofSeconds(seconds),
+                    Duration.ofSeconds(leaseTtlSeconds), spread, releaseMode(), durableClaimRecords());
+            for (String backend : backends) {
+                report.add(new BenchCell(database, Optional.ofNullable(coordinators.get(backend)), backend, cell[0],
+                        cell[1], settings, err).run());
+                Files.writeString(csv, report.csv(), StandardCharsets.UTF_8); // a failure later keeps what was measured
+            }
+        }
+        out.println();
+        out.print(report.table());
+        Files.writeString(csv, report.csv(), StandardCharsets.UTF_8);
+        out.println("CSV written to " + csv.toAbsolutePath());
+        if (matrix || chart != null) {
+            Path html = chart != null ? chart : htmlNextTo(csv);
+            Files.writeString(html, BenchChart.html(report, "leasebox bench, " + started + ", "
+                    + Runtime.getRuntime().availableProcessors() + " CPUs, " + seconds + " s windows"), StandardCharsets.UTF_8);
+            out.println("Chart written to " + html.toAbsolutePath());
+        }
+        if (report.checksHeld()) {
+            out.println("Checks held in every cell: no entry finalized twice; DELIVERED rows == accepted completions.");
+            return 0;
+        }
+        out.println("CHECK FAILED:");
+        report.results().stream().filter(r -> !r.checksHeld())
+                .forEach(r -> out.println("  " + r.backend() + " W=" + r.workers() + " B=" + r.batch() + ": " + r.checkFailures()));
+        return 1;
+    }
+
+    static Path htmlNextTo(Path csv) {
+        String name = csv.getFileName().toString();
+        String base = name.endsWith(".csv") ? name.substring(0, name.length() - 4) : name;
+        return csv.resolveSibling(base + ".html");
+    }
+
+    private Optional<String> addressOf(String backend) {
+        switch (backend) {
+            case "redis":
+                return Optional.ofNullable(redis);
+            case "zookeeper":
+                return Optional.ofNullable(zookeeper);
+            case "hazelcast":
+                return Optional.ofNullable(hazelcast);
+            default:
+                throw new IllegalArgumentException("unknown backend '" + backend
+                        + "' in --backends: choose among database, redis, zookeeper, hazelcast");
+        }
+    }
+
+    private ReleasingLeaseManager.Mode releaseMode() {
+        try {
+            return ReleasingLeaseManager.Mode.valueOf(release.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--release must be sync, async or expire, was '" + release + "'");
+        }
+    }
+
+    private boolean durableClaimRecords() {
+        if (!claimRecords.equals("durable") && !claimRecords.equals("relaxed")) {
+            throw new IllegalArgumentException("--claim-records must be durable or relaxed, was '" + claimRecords + "'");
+        }
+        return claimRecords.equals("durable");
+    }
+
+    private void validate() {
+        releaseMode();
+        durableClaimRecords();
+        if (backends.isEmpty()) {
+            throw new IllegalArgumentException("--backends must name at least one backend");
+        }
+        for (String backend : backends) {
+            if (!backend.equals(BenchReport.DATABASE)) {
+                addressOf(backend);
+            }
+        }
+        if (backends.stream().distinct().count() != backends.size()) {
+            throw new IllegalArgumentException("--backends names a backend twice: " + backends);
+        }
+        check(workers >= 1 && workers <= 64, "--workers must be in 1..64, was " + workers);
+        check(batch >= 1 && batch <= 10_000, "--batch must be in 1..10000, was " + batch);
+        check(seconds >= 1, "--seconds must be at least 1, was " + seconds);
+        check(warmup >= 0, "--warmup must not be negative, was " + warmup);
+        check(leaseTtlSeconds >= 2, "--lease-ttl must be at least 2 seconds, was " + leaseTtlSeconds);
+        check(candidateSpread >= 0 && candidateSpread <= 100, "--candidate-spread must be in 0..100, was " + candidateSpread);
+        check(failoverRounds >= 1, "--failover-rounds must be at least 1, was " + failoverRounds);
+    }
+
+    private static void check(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+}

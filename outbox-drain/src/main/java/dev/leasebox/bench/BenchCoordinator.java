@@ -1,0 +1,53 @@
+package dev.leasebox.bench;
+
+import dev.leasebox.lease.spi.EmbeddedCoordinator;
+import dev.leasebox.lease.spi.LeaseBackends;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where one backend's leases live during a bench run: a coordinator given by address, or one this
+ * process started (ZooKeeper: an in-process server; Hazelcast: three in-process CP members; Redis: a
+ * {@code redis-server} child process). Embedded coordinators share the bench machine's CPUs with the
+ * workers and PostgreSQL, which the report says next to every figure.
+ *
+ * @param backend       the backend's name
+ * @param address       what to hand the backend's {@code open}
+ * @param clientOptions backend options a client of this coordinator needs (CP session settings, …)
+ * @param description   one line for the report, e.g. "embedded zookeeper 127.0.0.1:38211"
+ */
+record BenchCoordinator(String backend, String address, Map<String, String> clientOptions, String description,
+                        AutoCloseable stopper) implements AutoCloseable {
+
+    /** The coordinator for {@code backend}: at {@code given} if present, else started here. */
+    static BenchCoordinator start(String backend, Optional<String> given) {
+        if (given.isPresent()) {
+            LeaseBackends.named(backend);
+            return new BenchCoordinator(backend, given.get(), Map.of(), backend + " at " + given.get() + " (given)", () -> {
+            });
+        }
+        if (backend.equals("redis")) {
+            RedisServerProcess server = RedisServerProcess.start(RedisServerProcess.binary().orElseThrow(() ->
+                    new IllegalArgumentException("no redis-server binary on the PATH to start one: install redis-server "
+                            + "or give --redis redis://HOST:PORT")));
+            return new BenchCoordinator(backend, server.uri(), Map.of(),
+                    "embedded redis-server " + server.uri() + " (pid " + server.pid() + ", no persistence)", server);
+        }
+        EmbeddedCoordinator embedded = LeaseBackends.named(backend).startEmbedded(Map.of()).orElseThrow(() ->
+                new IllegalArgumentException("the " + backend + " backend cannot run embedded: give its address with --"
+                        + backend));
+        String shape = backend.equals("hazelcast") ? "three in-process CP members " : "in-process server ";
+        return new BenchCoordinator(backend, embedded.address(), embedded.clientOptions(),
+                "embedded " + backend + ", " + shape + embedded.address(), embedded);
+    }
+
+    @Override
+    public void close() {
+        try {
+            stopper.close();
+        } catch (Exception e) {
+            // stopping on the way out: the run's figures are already written
+        }
+    }
+}

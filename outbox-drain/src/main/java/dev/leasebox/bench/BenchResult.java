@@ -1,0 +1,50 @@
+package dev.leasebox.bench;
+
+/**
+ * What one cell (a backend at W workers and batch B) measured.
+ *
+ * @param backend        {@code database}, {@code redis}, {@code zookeeper} or {@code hazelcast}
+ * @param workers        drains (each its own pool and lease client, like separate nodes)
+ * @param batch          rows claimed per batch
+ * @param windowSeconds  length of the steady window that was measured
+ * @param rowsInWindow   DELIVERED completions accepted inside the window
+ * @param claimP50Ms     median claim call (the whole claim path of one batch), in ms
+ * @param claimP90Ms     90th percentile claim call, in ms
+ * @param claimP99Ms     99th percentile claim call, in ms
+ * @param claimCalls     claim calls inside the window
+ * @param deliveredRows  rows DELIVERED in the table once the workers stopped
+ * @param completions    DELIVERED completions the store accepted over the whole cell
+ * @param finalizedTwice entries with more than one accepted completion (must be 0)
+ * @param emittedTwice   entries emitted more than once (0 without faults; allowed only across an expiry)
+ * @param refused        completions the store refused as stale
+ * @param coordinator    where the leases lived, e.g. "embedded redis-server 127.0.0.1:40123"
+ * @param variant        the levers in effect, e.g. "release=sync durable-claims" (the product defaults)
+ */
+record BenchResult(String backend, int workers, int batch, double windowSeconds, long rowsInWindow,
+                   double claimP50Ms, double claimP90Ms, double claimP99Ms, long claimCalls,
+                   long deliveredRows, long completions, long finalizedTwice, long emittedTwice, long refused,
+                   String coordinator, String variant) {
+
+    /** Rows finalized per second in the steady window. */
+    double rowsPerSecond() {
+        return windowSeconds > 0 ? rowsInWindow / windowSeconds : 0;
+    }
+
+    /** Whether the cell's checks held: nothing finalized twice, and the table agrees with the ledger. */
+    boolean checksHeld() {
+        return finalizedTwice == 0 && deliveredRows == completions;
+    }
+
+    /** The failed checks in one line, empty when they held. */
+    String checkFailures() {
+        StringBuilder failures = new StringBuilder();
+        if (finalizedTwice != 0) {
+            failures.append(finalizedTwice).append(" entries finalized twice; ");
+        }
+        if (deliveredRows != completions) {
+            failures.append(deliveredRows).append(" rows DELIVERED but ").append(completions)
+                    .append(" completions accepted; ");
+        }
+        return failures.toString().strip();
+    }
+}
