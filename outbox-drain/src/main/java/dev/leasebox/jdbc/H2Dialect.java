@@ -14,6 +14,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.Set;
 
 /**
@@ -22,11 +24,21 @@ import java.util.Set;
  * embedded database that costs no network round trip. Each execution is itself the token- and
  * fence-checked write ({@code SELECT … FROM FINAL TABLE (UPDATE …)}), never a read-then-write.
  * The {@code database} backend is optimistic: its UPDATE re-checks eligibility on the row it writes.
+ * Under heavy concurrency H2's {@code FINAL TABLE (UPDATE … WHERE id IN (subquery))} was seen to
+ * return a row to two claimers (the contract kit's concurrent-claimers test, intermittently), so
+ * claims on one H2 database and table are also serialized within this JVM — which is where an
+ * embedded H2 database lives. Use PostgreSQL for workers in several processes.
  */
 public final class H2Dialect extends SqlDialect {
 
+    private static final ConcurrentMap<String, Object> CLAIM_LOCKS = new ConcurrentHashMap<>();
+
     H2Dialect(TableName table) {
         super(DatabaseKind.H2, table);
+    }
+
+    private Object claimLock(Connection c) throws SQLException {
+        return CLAIM_LOCKS.computeIfAbsent(c.getMetaData().getURL() + "|" + table().qualified(), key -> new Object());
     }
 
     @Override
@@ -49,6 +61,13 @@ public final class H2Dialect extends SqlDialect {
     @Override
     List<OutboxEntry> claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
                                       Instant expiresAt, int limit) throws SQLException {
+        synchronized (claimLock(c)) {
+            return claimSerialized(c, selection, owner, now, expiresAt, limit);
+        }
+    }
+
+    private List<OutboxEntry> claimSerialized(Connection c, ClaimSelection selection, String owner, Instant now,
+                                              Instant expiresAt, int limit) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql("claim_in_database"))) {
             ps.setString(1, owner);
             EntryRows.setInstant(ps, 2, now);
