@@ -44,7 +44,7 @@ public final class JdbcInboxProvider implements OutboxProvider {
             try (Statement statement = connection.createStatement()) {
                 for (String sql : resource(dialect, "create.sql").split(";")) {
                     if (!sql.isBlank()) {
-                        statement.execute(sql);
+                        executeTolerantOfConcurrentCreation(statement, sql);
                     }
                 }
             }
@@ -52,6 +52,21 @@ public final class JdbcInboxProvider implements OutboxProvider {
             throw new IllegalStateException("jdbc-inbox provider: could not prepare table leasebox_inbox: " + e.getMessage(), e);
         }
         this.receiveSql = resource(dialect, "receive.sql");
+    }
+
+    /**
+     * Workers starting together may all run {@code CREATE … IF NOT EXISTS}; PostgreSQL can then fail
+     * one of them with a unique violation on its catalog (23505) or "already exists" (42P07): the
+     * object exists, which is all that was asked.
+     */
+    private static void executeTolerantOfConcurrentCreation(Statement statement, String sql) throws SQLException {
+        try {
+            statement.execute(sql);
+        } catch (SQLException e) {
+            if (!"23505".equals(e.getSQLState()) && !"42P07".equals(e.getSQLState())) {
+                throw e;
+            }
+        }
     }
 
     private static String resource(String dialect, String name) {
