@@ -1,0 +1,147 @@
+package dev.leasebox.lease.zookeeper;
+
+import dev.leasebox.lease.Lease;
+import dev.leasebox.lease.LeaseManagerException;
+import dev.leasebox.lease.LeaseRequest;
+import dev.leasebox.testkit.FreePorts;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** What the lease manager writes into ZooKeeper, and how it starts. */
+class ZooKeeperLeaseNodesIT {
+
+    private static TestingServer server;
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+
+    @BeforeAll
+    static void startServer() {
+        server = ZooKeeperTestServers.startServer();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        ZooKeeperTestServers.closeQuietly(server);
+    }
+
+    @AfterEach
+    void closeClients() {
+        toClose.forEach(ZooKeeperTestServers::closeQuietly);
+    }
+
+    private ZooKeeperLeaseManager manager(ZooKeeperLeaseConfig.Builder config) {
+        ZooKeeperLeaseManager manager = ZooKeeperLeaseManager.start(config.build());
+        toClose.add(manager);
+        return manager;
+    }
+
+    private CuratorFramework plainClient() {
+        CuratorFramework client = CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100));
+        client.start();
+        toClose.add(client);
+        return client;
+    }
+
+    @Test
+    void aBatchIsOneMultiWhoseEphemeralNodesShareTheCzxidInTheirFences() throws Exception {
+        ZooKeeperLeaseManager manager = manager(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10)));
+        List<String> keys = List.of("nodes-a", "nodes-b", "nodes-c");
+        List<Lease> leases = manager.acquire(new LeaseRequest(keys, "owner", Duration.ofMinutes(1)));
+        long session = manager.curator().getZookeeperClient().getZooKeeper().getSessionId();
+
+        assertThat(leases).hasSize(3);
+        for (Lease lease : leases) {
+            Stat stat = plainClient().checkExists().forPath("/leasebox-test/leases/" + lease.key());
+            assertThat(stat.getEphemeralOwner()).as("ephemeral, owned by the manager's session").isEqualTo(session);
+            assertThat(Fences.czxidOf(lease.fence())).isEqualTo(stat.getCzxid());
+        }
+        assertThat(leases.stream().map(l -> Fences.czxidOf(l.fence())).distinct()).as("one transaction").hasSize(1);
+        assertThat(leases.stream().map(Lease::fence).distinct()).as("distinct fences").hasSize(3);
+    }
+
+    @Test
+    void renewIsAVersionCheckedSetDataThatMovesTheDeadline() throws Exception {
+        ZooKeeperLeaseManager manager = manager(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10)));
+        Lease lease = manager.acquire(new LeaseRequest(List.of("nodes-renew"), "owner", Duration.ofMinutes(1))).get(0);
+        String path = "/leasebox-test/leases/nodes-renew";
+        LeaseNodeData before = LeaseNodeData.decode(plainClient().getData().forPath(path)).orElseThrow();
+
+        await().atMost(Duration.ofSeconds(2)).until(() -> java.time.Instant.now().isAfter(before.deadline().minus(Duration.ofMinutes(1))));
+        assertThat(manager.renew(List.of(lease))).hasSize(1);
+
+        Stat stat = new Stat();
+        LeaseNodeData after = LeaseNodeData.decode(plainClient().getData().storingStatIn(stat).forPath(path)).orElseThrow();
+        assertThat(stat.getVersion()).isEqualTo(1);
+        assertThat(after.deadline()).isAfterOrEqualTo(before.deadline());
+        assertThat(after.owner()).isEqualTo("owner");
+    }
+
+    @Test
+    void aDigestAclKeepsClientsWithoutTheCredentialsFromDeletingLeases() throws Exception {
+        ZooKeeperLeaseManager manager = manager(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10))
+                .namespace("leasebox-acl").digest("leasebox:s3cret"));
+        manager.acquire(new LeaseRequest(List.of("guarded"), "owner", Duration.ofMinutes(1)));
+
+        assertThatThrownBy(() -> plainClient().delete().forPath("/leasebox-acl/leases/guarded"))
+                .isInstanceOf(KeeperException.NoAuthException.class);
+        ZooKeeperLeaseManager peer = manager(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10))
+                .namespace("leasebox-acl").digest("leasebox:s3cret"));
+        assertThat(peer.acquire(new LeaseRequest(List.of("guarded"), "peer", Duration.ofMinutes(1)))).isEmpty();
+        assertThat(peer.acquire(new LeaseRequest(List.of("guarded-2"), "peer", Duration.ofMinutes(1)))).hasSize(1);
+    }
+
+    @Test
+    void managersJoinTheMembershipGroupAndLeaveItOnClose() {
+        ZooKeeperLeaseManager a = manager(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10)).memberId("member-a"));
+        ZooKeeperLeaseManager b = ZooKeeperLeaseManager.start(
+                ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10)).memberId("member-b").build());
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> a.liveMembers().containsAll(List.of("member-a", "member-b")));
+        b.close();
+        await().atMost(Duration.ofSeconds(10)).until(() -> !a.liveMembers().contains("member-b"));
+    }
+
+    @Test
+    void aSessionTimeoutTheServerClampsIsReportedAsAWarningNamingBothValues() {
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(ZooKeeperLeaseManager.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender = new ch.qos.logback.core.read.ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        try {
+            // tickTime 500 ms: the server grants at most 20 x 500 = 10 000 ms
+            manager(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(60)));
+        } finally {
+            logger.detachAppender(appender);
+        }
+        assertThat(appender.list)
+                .filteredOn(event -> event.getLevel() == ch.qos.logback.classic.Level.WARN)
+                .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                .anySatisfy(message -> assertThat(message).contains("10000 ms instead of the requested 60000 ms"));
+    }
+
+    @Test
+    void anUnreachableEnsembleFailsAtStartWithOneLineNamingTheConnectString() {
+        String nowhere = "127.0.0.1:" + FreePorts.next();
+        assertThatThrownBy(() -> ZooKeeperLeaseManager.start(ZooKeeperLeaseConfig.builder(nowhere)
+                .connectionTimeout(Duration.ofSeconds(1)).build()))
+                .isInstanceOf(LeaseManagerException.class)
+                .hasMessageContaining(nowhere)
+                .hasMessageContaining("leasebox.zookeeper.connectString")
+                .hasMessageNotContaining("\n");
+    }
+}
