@@ -78,12 +78,12 @@ public final class OutboxDatabase implements AutoCloseable {
         return schema;
     }
 
-    /** Enqueues {@code count} entries in one transaction; keys {@code chaos-<n>}, partition keys over 16 aggregates. */
-    public void enqueue(int count) {
+    /** Enqueues {@code count} entries in one transaction; keys {@code chaos-<n>} from {@code first}, partition keys over 16 aggregates. */
+    public void enqueue(int first, int count) {
         OutboxWriter writer = OutboxWriter.of(DatabaseKind.POSTGRESQL, table, Clock.systemUTC());
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
-            for (int i = 0; i < count; i++) {
+            for (int i = first; i < first + count; i++) {
                 writer.enqueue(c, OutboxMessage.of("chaos.event", ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8))
                         .withIdempotencyKey("chaos-" + i).withPartitionKey("aggregate-" + (i % 16)));
             }
