@@ -20,7 +20,7 @@ import java.util.Map;
  * @param inboxDuplicates          extra deliveries the downstream inbox counted
  * @param completionsRefused       stale completions the store refused (fencing at work)
  * @param faultsInjected           faults the harness injected
- * @param reclaimSeconds           per entry held by a killed or paused worker: seconds until another worker claimed it
+ * @param reclaimSeconds           per entry held by a killed, paused or partitioned worker: seconds until another worker claimed it
  * @param violations               one line per broken invariant instance (capped)
  * @param spans                    every claim as a time span, for the timeline
  */

@@ -83,7 +83,7 @@ public final class HistoryChecker {
                     claims.put(key, claim);
                     byEntry.computeIfAbsent(e.entry(), x -> new ArrayList<>()).add(claim);
                 }
-                case HistoryEvent.RENEW, HistoryEvent.RENEW_INVOKE -> {
+                case HistoryEvent.RENEW -> {
                     if (c != null) {
                         c.expiresAt = Math.max(c.expiresAt, e.expiresAt());
                     }
@@ -222,6 +222,7 @@ public final class HistoryChecker {
         if (f.lostAt <= g.t) {
             return "loss";
         }
+        // Renewals count only when kept (RENEW): a refused renewal moved no expiry on the row.
         if (f.expiresAt > 0 && g.claimedAt > 0 && f.expiresAt <= g.claimedAt) {
             return "expiry";
         }
@@ -279,7 +280,8 @@ public final class HistoryChecker {
                                                Map<Long, List<Claim>> byEntry) {
         List<Double> seconds = new ArrayList<>();
         for (FaultEvent fault : faults) {
-            if (!FaultEvent.KILL.equals(fault.fault()) && !FaultEvent.PAUSE.equals(fault.fault())) {
+            if (!FaultEvent.KILL.equals(fault.fault()) && !FaultEvent.PAUSE.equals(fault.fault())
+                    && !FaultEvent.PARTITION.equals(fault.fault())) {
                 continue;
             }
             Set<Long> held = heldAt(events, fault.target(), fault.t());

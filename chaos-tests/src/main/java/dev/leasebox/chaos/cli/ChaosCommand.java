@@ -68,6 +68,10 @@ public final class ChaosCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (System.getProperty("logback.configurationFile") == null) {
+            // The harness's own pools and clients log warnings only: progress lines are the output.
+            System.setProperty("logback.configurationFile", "chaos-worker-logback.xml");
+        }
         PrintStream out = System.out;
         List<String> backends = Coordinators.available();
         if (backend != null && !backends.contains(backend)) {
