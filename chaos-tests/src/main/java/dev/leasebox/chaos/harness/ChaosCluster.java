@@ -38,24 +38,39 @@ public final class ChaosCluster implements AutoCloseable {
 
     /** Starts a worker named {@code owner} and waits until it has reached the database and coordinator. */
     public WorkerProcess startWorker(String owner, WorkerProcess.Options options) {
-        WorkerProcess.Options effective = new WorkerProcess.Options(options.groupId(), options.clockSkewFile(),
-                options.writeLatency(), options.unsafeNoFence() || unsafeNoFence, providerControl);
-        WorkerProcess worker = WorkerProcess.start(owner, runDir, database, coordinator, lease, effective);
-        workers.add(worker);
-        if (!worker.awaitStarted(Duration.ofSeconds(60))) {
-            throw new IllegalStateException("worker " + owner + " did not start (pid " + worker.process().pid() + "); log "
-                    + worker.process().log() + ":\n" + worker.process().logTail());
+        return startWorkers(java.util.Map.of(owner, options)).get(0);
+    }
+
+    /** Starts workers together (JVM start-up overlaps), then waits until each has reached the database and coordinator. */
+    public List<WorkerProcess> startWorkers(java.util.Map<String, WorkerProcess.Options> byOwner) {
+        List<WorkerProcess> started = new ArrayList<>();
+        byOwner.forEach((owner, options) -> {
+            WorkerProcess.Options effective = new WorkerProcess.Options(options.groupId(), options.clockSkewFile(),
+                    options.writeLatency(), options.unsafeNoFence() || unsafeNoFence, providerControl);
+            WorkerProcess worker = WorkerProcess.start(owner, runDir, database, coordinator, lease, effective);
+            workers.add(worker);
+            started.add(worker);
+        });
+        for (WorkerProcess worker : started) {
+            if (!worker.awaitStarted(Duration.ofSeconds(60))) {
+                throw new IllegalStateException("worker " + worker.owner() + " did not start (pid " + worker.process().pid()
+                        + "); log " + worker.process().log() + ":\n" + worker.process().logTail());
+            }
         }
-        return worker;
+        return started;
     }
 
     /** Starts a replacement for {@code dead} (a new owner name, so each history is one JVM's). */
     public WorkerProcess replace(WorkerProcess dead, WorkerProcess.Options options) {
+        int index = workers.indexOf(dead);
         workers.remove(dead);
         retired.add(dead);
         generation++;
         String base = dead.owner().contains(".") ? dead.owner().substring(0, dead.owner().indexOf('.')) : dead.owner();
-        return startWorker(base + "." + generation, options);
+        WorkerProcess replacement = startWorker(base + "." + generation, options);
+        workers.remove(replacement);
+        workers.add(Math.max(0, index), replacement); // keeps the victim first
+        return replacement;
     }
 
     public List<WorkerProcess> workers() {

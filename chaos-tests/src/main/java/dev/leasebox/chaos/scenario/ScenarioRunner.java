@@ -65,8 +65,10 @@ public final class ScenarioRunner {
                  ChaosCluster cluster = new ChaosCluster(dir, db, coordinator, faults, settings.lease(),
                          settings.unsafeNoFence())) {
                 db.enqueue(0, settings.initialEntries());
-                cluster.startWorker("w1", injector.victimOptions(dir));
-                cluster.startWorker("w2", WorkerProcess.Options.plain(null));
+                Map<String, WorkerProcess.Options> workers = new java.util.LinkedHashMap<>();
+                workers.put("w1", injector.victimOptions(dir)); // the victim is always the first worker
+                workers.put("w2", WorkerProcess.Options.plain(null));
+                cluster.startWorkers(workers);
                 progress.printf("  workers started; %s servers at %s%n", backend,
                         coordinator.address().isEmpty() ? "(the outbox database)" : coordinator.address());
                 Producer producer = new Producer(db, settings);
