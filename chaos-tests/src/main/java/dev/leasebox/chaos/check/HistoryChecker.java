@@ -44,6 +44,7 @@ public final class HistoryChecker {
         final long fence;
         final long t;
         final long claimedAt;
+        final int attempt;
         long expiresAt;
         boolean invoked;
         boolean mayHaveDelivered;
@@ -59,6 +60,7 @@ public final class HistoryChecker {
             this.fence = e.fence();
             this.t = e.t();
             this.claimedAt = e.claimedAt();
+            this.attempt = e.claimAttempt();
             this.expiresAt = e.expiresAt();
         }
     }
@@ -111,7 +113,10 @@ public final class HistoryChecker {
                     if (c != null) {
                         end(c, e.t(), e.detail());
                         if (!isTerminal(e.detail())) {
-                            c.completedNonTerminalAt = Math.min(c.completedNonTerminalAt, e.t());
+                            // The write happened after its invocation; if it was not stale (checked apart), it
+                            // happened before any later claim, which the row allowed only once it was written.
+                            c.completedNonTerminalAt = Math.min(c.completedNonTerminalAt,
+                                    completeInvokedAt.getOrDefault(key, e.t()));
                         }
                     }
                 }
@@ -236,7 +241,11 @@ public final class HistoryChecker {
         for (Map.Entry<Long, List<Claim>> e : byEntry.entrySet()) {
             long max = 0;
             boolean regressed = false;
-            for (Claim c : e.getValue()) {
+            // The database's order of a row's claims is its claim attempt count (incremented by the claiming
+            // write itself); history times only approximate it, as each line is written after its write.
+            List<Claim> inRowOrder = new ArrayList<>(e.getValue());
+            inRowOrder.sort(Comparator.<Claim>comparingInt(c -> c.attempt).thenComparingLong(c -> c.t));
+            for (Claim c : inRowOrder) {
                 if (c.fence <= max) {
                     regressed = true;
                     addViolation(violations, "fence regression: entry " + e.getKey() + " claimed under fence " + c.fence

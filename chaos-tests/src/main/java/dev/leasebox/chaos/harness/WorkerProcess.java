@@ -40,10 +40,10 @@ public final class WorkerProcess implements AutoCloseable {
      * How to start one worker.
      *
      * @param groupId        run the JVM with this group id (for nftables rules matching it), or 0
-     * @param clockSkewFile  LD_PRELOAD libfaketime, reading its offset from this file, or null
+     * @param clockOffset    LD_PRELOAD libfaketime with this FAKETIME offset (e.g. {@code +6}), or null
      * @param writeLatency   hold each completion write this long (the pause injector's window)
      */
-    public record Options(int groupId, Path clockSkewFile, Duration writeLatency, boolean unsafeNoFence,
+    public record Options(int groupId, String clockOffset, Duration writeLatency, boolean unsafeNoFence,
                           Path providerControl) {
         public static Options plain(Path providerControl) {
             return new Options(0, null, Duration.ZERO, false, providerControl);
@@ -82,10 +82,11 @@ public final class WorkerProcess implements AutoCloseable {
         command.addAll(ChaosProcess.javaCommand("dev.leasebox.chaos.worker.ChaosWorkerMain",
                 List.of("-Dlogback.configurationFile=chaos-worker-logback.xml"), args));
         Map<String, String> env = new LinkedHashMap<>();
-        if (options.clockSkewFile() != null) {
+        if (options.clockOffset() != null) {
+            // A fixed offset from the start: libfaketime's timestamp-file mode re-reads a file from every
+            // thread and made JVM start-up hang here. Monotonic time stays real (the history's common clock).
             env.put("LD_PRELOAD", LIBFAKETIME.toString());
-            env.put("FAKETIME_TIMESTAMP_FILE", options.clockSkewFile().toString());
-            env.put("FAKETIME_CACHE_DURATION", "1");
+            env.put("FAKETIME", options.clockOffset());
             env.put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
         }
         ChaosProcess process = ChaosProcess.start("worker-" + owner, command, env, runDir.resolve("worker-" + owner + ".log"));

@@ -53,6 +53,21 @@ public record HistoryEvent(long t, long local, String owner, String kind, long e
     /** The drain abandoned the claim (nothing written). */
     public static final String ABANDONED = "abandoned";
 
+    /** A claim event's detail starts with this, then the row's claim attempt count (ordered by the database). */
+    public static final String CLAIM_ATTEMPT_PREFIX = "claimAttempt=";
+
+    /** For a claim event: the row's claim attempt count after this claim, or 0 when not recorded. */
+    public int claimAttempt() {
+        if (!detail.startsWith(CLAIM_ATTEMPT_PREFIX)) {
+            return 0;
+        }
+        try {
+            return Integer.parseInt(detail.substring(CLAIM_ATTEMPT_PREFIX.length()).trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
     public HistoryEvent {
         Objects.requireNonNull(owner, "owner");
         Objects.requireNonNull(kind, "kind");

@@ -41,7 +41,7 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
             new Scenario("provider-faults", "A failing, slow downstream (503s, timeouts after delivery) forces retries "
                     + "and dead letters; every entry still ends DELIVERED (and in the inbox) or DEAD_LETTERED.",
                     ProviderFaults::new, false, false),
-            new Scenario("clock-skew", "A worker whose wall clock jumps ahead by two leases may cause duplicates, "
+            new Scenario("clock-skew", "A worker whose wall clock runs two leases ahead may cause duplicates, "
                     + "but no stale completion is accepted and nothing is lost.",
                     ClockSkew::new, false, true));
 

@@ -49,8 +49,11 @@ final class HistoryRecorder implements DrainListener {
     void claimRecorded(OutboxClaim claim) {
         fenceHeld.put(claim.entryId(), claim.token());
         record(HistoryEvent.CLAIM, claim.entryId(), claim.token(), claim.claimedAt().toEpochMilli(),
-                claim.expiresAt().toEpochMilli(), "");
+                claim.expiresAt().toEpochMilli(), CLAIM_ATTEMPT + claim.claimAttemptCount());
     }
+
+    /** The claim event's detail: the row's claim attempt count, which the database orders claims by. */
+    static final String CLAIM_ATTEMPT = HistoryEvent.CLAIM_ATTEMPT_PREFIX;
 
     void renewInvoked(OutboxClaim claim, long mostExpiresAt) {
         record(HistoryEvent.RENEW_INVOKE, claim.entryId(), claim.token(), 0, mostExpiresAt, "");
