@@ -9,6 +9,7 @@ import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.OutboxWriter;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.provider.JdbcInboxProvider;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -58,6 +59,9 @@ public final class OutboxDatabase implements AutoCloseable {
         }
         OutboxDatabase db = new OutboxDatabase(baseUrl, schema, keep);
         new LeaseboxSchema(DatabaseKind.POSTGRESQL, db.table).applyAll(db.dataSource);
+        // The inbox table, made once here: workers starting together would race PostgreSQL's
+        // CREATE TABLE IF NOT EXISTS (a unique violation on pg_type) and one would exit.
+        new JdbcInboxProvider(db.dataSource);
         return db;
     }
 

@@ -161,6 +161,22 @@ class HistoryCheckerTest {
     }
 
     @Test
+    void claimsAreOrderedByTheRowsClaimAttemptNotByWhenTheirLinesWereWritten() {
+        h.add(new HistoryEvent(5000, 5000, "b", HistoryEvent.CLAIM, 1, 11, 4000, 7000, "claimAttempt=2"));
+        h.add(new HistoryEvent(5100, 5100, "a", HistoryEvent.CLAIM, 1, 10, 1000, 4000, "claimAttempt=1")); // written late
+
+        assertThat(check(delivered(1)).fenceRegressions()).isZero();
+    }
+
+    @Test
+    void aLaterClaimAttemptWithALowerFenceIsARegression() {
+        h.add(new HistoryEvent(1000, 1000, "a", HistoryEvent.CLAIM, 1, 12, 1000, 4000, "claimAttempt=1"));
+        h.add(new HistoryEvent(5000, 5000, "b", HistoryEvent.CLAIM, 1, 11, 4000, 7000, "claimAttempt=2"));
+
+        assertThat(check(delivered(1)).fenceRegressions()).isEqualTo(1);
+    }
+
+    @Test
     void aFinalHighWaterBelowARecordedFenceIsARegression() {
         claim(1000, "a", 1, 500);
         complete(1020, "a", 1, 500, "DELIVERED");
