@@ -148,7 +148,7 @@ public final class HistoryChecker {
         Map<String, Integer> causes = new TreeMap<>();
         for (List<Claim> entryClaims : byEntry.values()) {
             Claim lastDelivering = null;
-            for (Claim g : entryClaims) {
+            for (Claim g : inRowOrder(entryClaims)) {
                 if (g.invoked && lastDelivering != null && lastDelivering.fence < g.fence) {
                     duplicates++;
                     String cause = explain(lastDelivering, g);
@@ -196,6 +196,16 @@ public final class HistoryChecker {
                 reclaimSeconds(events, faults, byEntry), violations, spans(claims));
     }
 
+    /**
+     * A row's claims in the database's order: its claim attempt count (incremented by the claiming write
+     * itself); history times only approximate it, as each line is written after its write.
+     */
+    private static List<Claim> inRowOrder(List<Claim> claims) {
+        List<Claim> ordered = new ArrayList<>(claims);
+        ordered.sort(Comparator.<Claim>comparingInt(c -> c.attempt).thenComparingLong(c -> c.t));
+        return ordered;
+    }
+
     private static void end(Claim c, long t, String how) {
         if (t < c.endedAt) {
             c.endedAt = t;
@@ -241,11 +251,7 @@ public final class HistoryChecker {
         for (Map.Entry<Long, List<Claim>> e : byEntry.entrySet()) {
             long max = 0;
             boolean regressed = false;
-            // The database's order of a row's claims is its claim attempt count (incremented by the claiming
-            // write itself); history times only approximate it, as each line is written after its write.
-            List<Claim> inRowOrder = new ArrayList<>(e.getValue());
-            inRowOrder.sort(Comparator.<Claim>comparingInt(c -> c.attempt).thenComparingLong(c -> c.t));
-            for (Claim c : inRowOrder) {
+            for (Claim c : inRowOrder(e.getValue())) {
                 if (c.fence <= max) {
                     regressed = true;
                     addViolation(violations, "fence regression: entry " + e.getKey() + " claimed under fence " + c.fence

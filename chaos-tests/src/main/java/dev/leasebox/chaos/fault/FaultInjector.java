@@ -19,6 +19,11 @@ public interface FaultInjector {
         return WorkerProcess.Options.plain(null);
     }
 
+    /** How the other workers must be started for this fault. */
+    default WorkerProcess.Options othersOptions(Path runDir) {
+        return WorkerProcess.Options.plain(null);
+    }
+
     void inject(ChaosCluster cluster, Duration window);
 
     default void heal(ChaosCluster cluster) {

@@ -13,9 +13,11 @@ import java.util.Set;
 
 /**
  * SIGSTOP of a worker between its decision to write results and the write itself (its history shows
- * the completion sent; the victim's completion path is slowed by 400 ms to make that window
+ * the completion sent; every worker's completion path is slowed by 400 ms to make that window
  * observable), held until another worker has claimed one of the frozen worker's entries — longer
- * than its lease — then SIGCONT. The zombie's completions must then be refused by the fence.
+ * than its lease — then SIGCONT at once, so the zombie's write reaches the row while the new holder
+ * still holds it (the new holder's own write is 400 ms away). The zombie's completions must then be
+ * refused by the fence (as {@code Reclaimed}), never accepted.
  */
 public final class WorkerPause implements FaultInjector {
 
@@ -24,6 +26,11 @@ public final class WorkerPause implements FaultInjector {
 
     @Override
     public WorkerProcess.Options victimOptions(Path runDir) {
+        return new WorkerProcess.Options(0, null, WRITE_LATENCY, false, null);
+    }
+
+    @Override
+    public WorkerProcess.Options othersOptions(Path runDir) {
         return new WorkerProcess.Options(0, null, WRITE_LATENCY, false, null);
     }
 
@@ -47,7 +54,7 @@ public final class WorkerPause implements FaultInjector {
             long pausedAt = System.currentTimeMillis();
             boolean reclaimed = Poll.until(() -> cluster.others(paused).stream().anyMatch(w -> w.history().stream()
                             .anyMatch(e -> e.t() > pausedAt && HistoryEvent.CLAIM.equals(e.kind()) && held.contains(e.entry()))),
-                    Duration.ofMillis(25), holdAtMost);
+                    Duration.ofMillis(10), holdAtMost);
             victim.process().resume();
             paused = null;
             cluster.faults().record(FaultEvent.RESUME, victim.owner(), "SIGCONT after "

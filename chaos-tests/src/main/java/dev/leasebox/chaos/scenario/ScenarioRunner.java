@@ -67,7 +67,7 @@ public final class ScenarioRunner {
                 db.enqueue(0, settings.initialEntries());
                 Map<String, WorkerProcess.Options> workers = new java.util.LinkedHashMap<>();
                 workers.put("w1", injector.victimOptions(dir)); // the victim is always the first worker
-                workers.put("w2", WorkerProcess.Options.plain(null));
+                workers.put("w2", injector.othersOptions(dir));
                 cluster.startWorkers(workers);
                 progress.printf("  workers started; %s servers at %s%n", backend,
                         coordinator.address().isEmpty() ? "(the outbox database)" : coordinator.address());
