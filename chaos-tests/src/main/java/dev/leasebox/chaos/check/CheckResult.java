@@ -1,0 +1,87 @@
+package dev.leasebox.chaos.check;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the checker found. The run passes when nothing was lost, no stale completion was accepted,
+ * no fence went backwards, every duplicate emission is explained, and at least one fault happened.
+ *
+ * @param entries                  outbox rows at the end
+ * @param delivered                rows DELIVERED
+ * @param deadLettered             rows DEAD_LETTERED
+ * @param lost                     rows neither DELIVERED nor DEAD_LETTERED, or DELIVERED but absent downstream
+ * @param staleCompletionsAccepted completions accepted under a fence lower than a claim recorded before them
+ * @param fenceRegressions         rows whose claims did not strictly increase their fence
+ * @param emissions                provider invocations
+ * @param duplicateEmissions       emissions of an entry an earlier claim may already have delivered
+ * @param duplicatesByCause        explained duplicates by cause ({@code expiry}, {@code loss}, {@code retry})
+ * @param unexplainedDuplicates    duplicates with no expiry, loss or finished earlier claim before the later grant
+ * @param inboxDuplicates          extra deliveries the downstream inbox counted
+ * @param completionsRefused       stale completions the store refused (fencing at work)
+ * @param faultsInjected           faults the harness injected
+ * @param reclaimSeconds           per entry held by a killed, paused or partitioned worker: seconds until another worker claimed it
+ * @param violations               one line per broken invariant instance (capped)
+ * @param spans                    every claim as a time span, for the timeline
+ */
+public record CheckResult(int entries, int delivered, int deadLettered, int lost, int staleCompletionsAccepted,
+                          int fenceRegressions, int emissions, int duplicateEmissions,
+                          Map<String, Integer> duplicatesByCause, int unexplainedDuplicates, int inboxDuplicates,
+                          int completionsRefused, int faultsInjected, List<Double> reclaimSeconds,
+                          List<String> violations, List<ClaimSpan> spans) {
+
+    public CheckResult {
+        duplicatesByCause = Map.copyOf(duplicatesByCause);
+        reclaimSeconds = List.copyOf(reclaimSeconds);
+        violations = List.copyOf(violations);
+        spans = List.copyOf(spans);
+    }
+
+    /** One claim from grant to its end (completion, loss, or recorded expiry), for the timeline. */
+    public record ClaimSpan(long entry, String owner, long fence, long start, long end, String outcome) {
+    }
+
+    /** Whether every invariant held and the scenario's faults really happened. */
+    public boolean passed() {
+        return lost == 0 && staleCompletionsAccepted == 0 && fenceRegressions == 0 && unexplainedDuplicates == 0
+                && faultsInjected > 0;
+    }
+
+    public double reclaimSecondsP50() {
+        return percentile(0.5);
+    }
+
+    public double reclaimSecondsMax() {
+        return reclaimSeconds.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    }
+
+    private double percentile(double p) {
+        if (reclaimSeconds.isEmpty()) {
+            return 0;
+        }
+        List<Double> sorted = reclaimSeconds.stream().sorted().toList();
+        int index = (int) Math.ceil(p * sorted.size()) - 1;
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+    }
+
+    /** The invariants that failed, by name; empty when {@link #passed()}. */
+    public List<String> brokenInvariants() {
+        List<String> broken = new java.util.ArrayList<>();
+        if (lost > 0) {
+            broken.add("nothing lost (" + lost + " lost)");
+        }
+        if (staleCompletionsAccepted > 0) {
+            broken.add("no stale finalization (" + staleCompletionsAccepted + " stale completions accepted)");
+        }
+        if (fenceRegressions > 0) {
+            broken.add("fences only grow (" + fenceRegressions + " regressions)");
+        }
+        if (unexplainedDuplicates > 0) {
+            broken.add("duplicates only across expiry (" + unexplainedDuplicates + " unexplained)");
+        }
+        if (faultsInjected == 0) {
+            broken.add("the scenario's fault happened (none was injected)");
+        }
+        return broken;
+    }
+}

@@ -1,0 +1,156 @@
+package dev.leasebox.chaos.cli;
+
+import dev.leasebox.chaos.scenario.Coordinators;
+import dev.leasebox.chaos.scenario.RunSettings;
+import dev.leasebox.chaos.scenario.Scenario;
+import dev.leasebox.chaos.scenario.ScenarioRunner;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code leasebox chaos}: runs a scenario (or, with {@code --suite}, every scenario on every backend)
+ * against real processes and checks the histories. Exit 0 when every invariant held, 1 when one
+ * broke, 2 on a harness error (a server that would not start, a bad option).
+ */
+@Command(name = "chaos", mixinStandardHelpOptions = true,
+        description = {"Run chaos scenarios against real worker JVMs, coordinators and PostgreSQL, and check the histories.",
+                "Exit 0: every invariant held; 1: one broke; 2: harness error."})
+public final class ChaosCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--backend", paramLabel = "NAME", description = "database, redis, zookeeper or hazelcast (with --suite: only this one).")
+    String backend;
+
+    @Option(names = "--scenario", paramLabel = "NAME", description = "worker-kill, worker-pause, coordinator-restart, partition, provider-faults or clock-skew.")
+    String scenario;
+
+    @Option(names = "--suite", description = "Every scenario on every available backend (or on --backend).")
+    boolean suite;
+
+    @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "15s", converter = Seconds.class,
+            description = "The fault window per scenario, e.g. 15s (default: ${DEFAULT-VALUE}).")
+    Duration duration;
+
+    @Option(names = "--lease", paramLabel = "DURATION", defaultValue = "3s", converter = Seconds.class,
+            description = "The workers' lease duration (default: ${DEFAULT-VALUE}).")
+    Duration lease;
+
+    @Option(names = "--report-dir", paramLabel = "DIR", defaultValue = "chaos-report",
+            description = "Where reports go, one directory per run (default: ${DEFAULT-VALUE}).")
+    Path reportDir;
+
+    @Option(names = "--jdbc-url", paramLabel = "URL", defaultValue = RunSettings.DEFAULT_JDBC,
+            description = "PostgreSQL for the outbox; each run makes a fresh schema (default: ${DEFAULT-VALUE}).")
+    String jdbcUrl;
+
+    @Option(names = "--rate", paramLabel = "N", defaultValue = "150", description = "Entries enqueued per second during the window (default: ${DEFAULT-VALUE}).")
+    int rate;
+
+    @Option(names = "--unsafe-no-fence", description = "CHAOS ONLY: workers complete without the fence check. Fencing scenarios must then fail.")
+    boolean unsafeNoFence;
+
+    @Option(names = "--keep-schema", description = "Leave each run's schema in the database.")
+    boolean keepSchema;
+
+    @Override
+    public Integer call() {
+        if (System.getProperty("logback.configurationFile") == null) {
+            // The harness's own pools and clients log warnings only: progress lines are the output.
+            System.setProperty("logback.configurationFile", "chaos-worker-logback.xml");
+        }
+        PrintStream out = System.out;
+        List<String> backends = Coordinators.available();
+        if (backend != null && !backends.contains(backend)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--backend " + backend
+                    + " is not available here: choose one of " + backends);
+        }
+        List<Scenario> scenarios;
+        if (suite) {
+            scenarios = Scenario.ALL;
+        } else {
+            if (backend == null || scenario == null) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "give --backend and --scenario, or --suite; scenarios: " + Scenario.names());
+            }
+            scenarios = List.of(Scenario.named(scenario).orElseThrow(() -> new CommandLine.ParameterException(
+                    spec.commandLine(), "unknown --scenario '" + scenario + "': choose one of " + Scenario.names())));
+        }
+        List<String> runOn = backend != null ? List.of(backend) : backends;
+        RunSettings settings = new RunSettings(jdbcUrl, duration, lease, 300, rate, Duration.ofSeconds(40),
+                reportDir, unsafeNoFence, keepSchema);
+        List<ScenarioRunner.Outcome> outcomes = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
+        for (String b : runOn) {
+            for (Scenario s : scenarios) {
+                String reason = s.unavailableReason(b);
+                if (!reason.isEmpty()) {
+                    skipped.add(s.name() + " on " + b + ": " + reason);
+                    if (!suite) {
+                        out.println("chaos: cannot run " + s.name() + " on " + b + ": " + reason);
+                        return 2;
+                    }
+                    continue;
+                }
+                outcomes.add(ScenarioRunner.run(b, s, settings, out));
+            }
+        }
+        printTable(out, outcomes, skipped);
+        int exit = 0;
+        for (ScenarioRunner.Outcome o : outcomes) {
+            exit = Math.max(exit, o.exitCode());
+        }
+        return exit;
+    }
+
+    static void printTable(PrintStream out, List<ScenarioRunner.Outcome> outcomes, List<String> skipped) {
+        out.println();
+        out.printf("%-10s %-20s %-7s %5s %6s %6s %6s %6s %7s %6s %8s %8s %6s%n", "backend", "scenario", "result",
+                "lost", "stale", "fence", "dups", "unexpl", "refused", "faults", "reclP50", "reclMax", "secs");
+        for (ScenarioRunner.Outcome o : outcomes) {
+            Map<String, Object> s = o.summary();
+            out.printf(Locale.ROOT, "%-10s %-20s %-7s %5s %6s %6s %6s %6s %7s %6s %8s %8s %6.0f%n", o.backend(), o.scenario(),
+                    o.exitCode() == 0 ? "pass" : o.exitCode() == 1 ? "FAIL" : "ERROR", s.get("lost"),
+                    s.get("staleCompletionsAccepted"), s.get("fenceRegressions"), s.get("duplicateEmissions"),
+                    s.get("unexplainedDuplicates"), s.get("completionsRefused"), s.get("faultsInjected"),
+                    s.get("reclaimSecondsP50"), s.get("reclaimSecondsMax"), ((Number) s.get("seconds")).doubleValue());
+        }
+        skipped.forEach(s -> out.println("skipped: " + s));
+        out.flush();
+    }
+
+    /** Durations like {@code 15s}, {@code 500ms}, {@code 2m}. */
+    static final class Seconds implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            String v = value.trim().toLowerCase(Locale.ROOT);
+            try {
+                if (v.endsWith("ms")) {
+                    return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
+                }
+                if (v.endsWith("s")) {
+                    return Duration.ofMillis((long) (Double.parseDouble(v.substring(0, v.length() - 1)) * 1000));
+                }
+                if (v.endsWith("m")) {
+                    return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1)) * 60);
+                }
+                return Duration.ofSeconds(Long.parseLong(v));
+            } catch (NumberFormatException e) {
+                throw new CommandLine.TypeConversionException("expected a duration like 15s, 500ms or 2m, was '" + value + "'");
+            }
+        }
+    }
+}

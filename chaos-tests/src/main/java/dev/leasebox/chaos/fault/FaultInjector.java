@@ -1,0 +1,37 @@
+package dev.leasebox.chaos.fault;
+
+import dev.leasebox.chaos.harness.ChaosCluster;
+import dev.leasebox.chaos.harness.WorkerProcess;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * One kind of fault, injected from outside the workers. {@link #inject} runs the fault's schedule
+ * within {@code window}, timing itself from what the workers' histories show (not from blind
+ * sleeps), and records every step in the cluster's fault log; {@link #heal} undoes whatever is still
+ * in force (resumes, removes rules) and runs even when the run fails.
+ */
+public interface FaultInjector {
+
+    /** How the victim (the first worker) must be started for this fault. */
+    default WorkerProcess.Options victimOptions(Path runDir) {
+        return WorkerProcess.Options.plain(null);
+    }
+
+    /** How the other workers must be started for this fault. */
+    default WorkerProcess.Options othersOptions(Path runDir) {
+        return WorkerProcess.Options.plain(null);
+    }
+
+    void inject(ChaosCluster cluster, Duration window);
+
+    default void heal(ChaosCluster cluster) {
+    }
+
+    /** Waits until {@code worker}'s history shows it holding claims; true if it does. */
+    static boolean awaitHolding(WorkerProcess worker, Duration timeout) {
+        return dev.leasebox.chaos.harness.Poll.until(() -> !worker.process().isAlive() || !worker.heldEntries().isEmpty(),
+                Duration.ofMillis(20), timeout) && worker.process().isAlive();
+    }
+}

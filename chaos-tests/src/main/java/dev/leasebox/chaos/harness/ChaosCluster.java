@@ -1,0 +1,131 @@
+package dev.leasebox.chaos.harness;
+
+import dev.leasebox.chaos.fault.FaultLog;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything one scenario run started: the outbox database, the coordinator, the worker JVMs (the
+ * first is the fault's victim), the fault log and the provider's control file. Injectors act on it;
+ * {@link #close()} stops every process it started.
+ */
+public final class ChaosCluster implements AutoCloseable {
+
+    private final Path runDir;
+    private final OutboxDatabase database;
+    private final Coordinator coordinator;
+    private final FaultLog faults;
+    private final Duration lease;
+    private final Path providerControl;
+    private final boolean unsafeNoFence;
+    private final List<WorkerProcess> workers = new ArrayList<>();
+    private final List<WorkerProcess> retired = new ArrayList<>();
+    private int generation;
+
+    public ChaosCluster(Path runDir, OutboxDatabase database, Coordinator coordinator, FaultLog faults, Duration lease,
+                        boolean unsafeNoFence) {
+        this.runDir = runDir;
+        this.database = database;
+        this.coordinator = coordinator;
+        this.faults = faults;
+        this.lease = lease;
+        this.providerControl = runDir.resolve("provider-control.properties");
+        this.unsafeNoFence = unsafeNoFence;
+    }
+
+    /** Starts a worker named {@code owner} and waits until it has reached the database and coordinator. */
+    public WorkerProcess startWorker(String owner, WorkerProcess.Options options) {
+        return startWorkers(java.util.Map.of(owner, options)).get(0);
+    }
+
+    /** Starts workers together (JVM start-up overlaps), then waits until each has reached the database and coordinator. */
+    public List<WorkerProcess> startWorkers(java.util.Map<String, WorkerProcess.Options> byOwner) {
+        List<WorkerProcess> started = new ArrayList<>();
+        byOwner.forEach((owner, options) -> {
+            WorkerProcess.Options effective = new WorkerProcess.Options(options.groupId(), options.clockOffset(),
+                    options.writeLatency(), options.unsafeNoFence() || unsafeNoFence, providerControl);
+            WorkerProcess worker = WorkerProcess.start(owner, runDir, database, coordinator, lease, effective);
+            workers.add(worker);
+            started.add(worker);
+        });
+        for (WorkerProcess worker : started) {
+            if (!worker.awaitStarted(Duration.ofSeconds(60))) {
+                throw new IllegalStateException("worker " + worker.owner() + " did not start (pid " + worker.process().pid()
+                        + "); log " + worker.process().log() + ":\n" + worker.process().logTail());
+            }
+        }
+        return started;
+    }
+
+    /** Starts a replacement for {@code dead} (a new owner name, so each history is one JVM's). */
+    public WorkerProcess replace(WorkerProcess dead, WorkerProcess.Options options) {
+        int index = workers.indexOf(dead);
+        workers.remove(dead);
+        retired.add(dead);
+        generation++;
+        String base = dead.owner().contains(".") ? dead.owner().substring(0, dead.owner().indexOf('.')) : dead.owner();
+        WorkerProcess replacement = startWorker(base + "." + generation, options);
+        workers.remove(replacement);
+        workers.add(Math.max(0, index), replacement); // keeps the victim first
+        return replacement;
+    }
+
+    public List<WorkerProcess> workers() {
+        return List.copyOf(workers);
+    }
+
+    /** Every worker this run started, the dead ones included. */
+    public List<WorkerProcess> allWorkers() {
+        List<WorkerProcess> all = new ArrayList<>(retired);
+        all.addAll(workers);
+        return all;
+    }
+
+    public WorkerProcess victim() {
+        return workers.get(0);
+    }
+
+    public List<WorkerProcess> others(WorkerProcess victim) {
+        return workers.stream().filter(w -> w != victim).toList();
+    }
+
+    public OutboxDatabase database() {
+        return database;
+    }
+
+    public Coordinator coordinator() {
+        return coordinator;
+    }
+
+    public FaultLog faults() {
+        return faults;
+    }
+
+    public Duration lease() {
+        return lease;
+    }
+
+    public Path runDir() {
+        return runDir;
+    }
+
+    public Path providerControl() {
+        return providerControl;
+    }
+
+    /** Stops every worker still running (SIGTERM, then SIGKILL); the coordinator and database are closed by their owner. */
+    @Override
+    public void close() {
+        for (WorkerProcess w : allWorkers()) {
+            try {
+                w.close();
+            } catch (RuntimeException e) {
+                System.err.println("chaos: could not stop worker " + w.owner() + " (pid " + w.process().pid() + "): "
+                        + e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package dev.leasebox.chaos.harness;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.chaos.check.FinalState;
+import dev.leasebox.chaos.worker.ChaosSql;
+import dev.leasebox.jdbc.DatabaseKind;
+import dev.leasebox.jdbc.JdbcDataSources;
+import dev.leasebox.jdbc.LeaseboxSchema;
+import dev.leasebox.jdbc.OutboxWriter;
+import dev.leasebox.jdbc.TableName;
+import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.provider.JdbcInboxProvider;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * One run's outbox on PostgreSQL: a fresh schema (outbox table from Leasebox's own migrations, and
+ * the jdbc-inbox table the workers create there), the workload enqueued, and the final state read
+ * back for the checker. {@link #close()} drops the schema unless asked to keep it.
+ */
+public final class OutboxDatabase implements AutoCloseable {
+
+    private final String baseUrl;
+    private final String schema;
+    private final TableName table;
+    private final HikariDataSource dataSource;
+    private final boolean keep;
+
+    private OutboxDatabase(String baseUrl, String schema, boolean keep) {
+        this.baseUrl = baseUrl;
+        this.schema = schema;
+        this.table = new TableName(schema, "leasebox_outbox");
+        this.keep = keep;
+        this.dataSource = JdbcDataSources.pooled(workerUrlFor(baseUrl, schema), "", "", 3);
+    }
+
+    /**
+     * Creates a schema {@code chaos_<random>} at {@code baseUrl} (e.g.
+     * {@code jdbc:postgresql://127.0.0.1:5432/test?user=postgres}) and applies the outbox migrations.
+     */
+    public static OutboxDatabase create(String baseUrl, boolean keep) {
+        String schema = "chaos_" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffffL);
+        try (HikariDataSource admin = JdbcDataSources.pooled(baseUrl, "", "", 1);
+             Connection c = admin.getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE SCHEMA " + schema);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create schema " + schema + " at " + JdbcDataSources.redact(baseUrl)
+                    + ": " + e.getMessage(), e);
+        }
+        OutboxDatabase db = new OutboxDatabase(baseUrl, schema, keep);
+        new LeaseboxSchema(DatabaseKind.POSTGRESQL, db.table).applyAll(db.dataSource);
+        // The inbox table, made once here: workers starting together would race PostgreSQL's
+        // CREATE TABLE IF NOT EXISTS (a unique violation on pg_type) and one would exit.
+        new JdbcInboxProvider(db.dataSource);
+        return db;
+    }
+
+    private static String workerUrlFor(String baseUrl, String schema) {
+        return baseUrl + (baseUrl.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+    }
+
+    /** The URL workers connect with: the run's schema first on the search path (the inbox lands there). */
+    public String workerUrl() {
+        return workerUrlFor(baseUrl, schema);
+    }
+
+    public TableName table() {
+        return table;
+    }
+
+    public String schema() {
+        return schema;
+    }
+
+    /** Enqueues {@code count} entries in one transaction; keys {@code chaos-<n>} from {@code first}, partition keys over 16 aggregates. */
+    public void enqueue(int first, int count) {
+        OutboxWriter writer = OutboxWriter.of(DatabaseKind.POSTGRESQL, table, Clock.systemUTC());
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            for (int i = first; i < first + count; i++) {
+                writer.enqueue(c, OutboxMessage.of("chaos.event", ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8))
+                        .withIdempotencyKey("chaos-" + i).withPartitionKey("aggregate-" + (i % 16)));
+            }
+            c.commit();
+            c.setAutoCommit(true);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot enqueue the workload into " + table + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Rows not DELIVERED or DEAD_LETTERED yet. */
+    public long outstanding() {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery(ChaosSql.load("outstanding.sql", table.qualified()))) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot count outstanding rows of " + table + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The outbox and the inbox as they are now. */
+    public FinalState finalState() {
+        List<FinalState.Row> rows = new ArrayList<>();
+        Map<String, FinalState.Received> inbox = new HashMap<>();
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery(ChaosSql.load("final_outbox.sql", table.qualified()))) {
+                while (rs.next()) {
+                    long token = rs.getLong("claim_token");
+                    rows.add(new FinalState.Row(rs.getLong("id"), rs.getString("idempotency_key"), rs.getString("status"),
+                            rs.getInt("attempt_count"), rs.getLong("fence_high_water"), rs.wasNull() ? 0 : token));
+                }
+            }
+            if (hasInbox(c)) {
+                try (ResultSet rs = s.executeQuery(ChaosSql.load("final_inbox.sql", table.qualified()))) {
+                    while (rs.next()) {
+                        inbox.put(rs.getString("idempotency_key"), new FinalState.Received(rs.getString("idempotency_key"),
+                                rs.getLong("entry_id"), rs.getInt("deliveries"), rs.getLong("last_fence")));
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the final state of " + table + ": " + e.getMessage(), e);
+        }
+        return new FinalState(rows, inbox);
+    }
+
+    private boolean hasInbox(Connection c) throws SQLException {
+        try (ResultSet rs = c.getMetaData().getTables(null, schema, "leasebox_inbox", null)) {
+            return rs.next();
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (!keep) {
+                try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+                    s.execute("DROP SCHEMA " + schema + " CASCADE");
+                } catch (SQLException e) {
+                    System.err.println("chaos: could not drop schema " + schema + " (drop it by hand): " + e.getMessage());
+                }
+            }
+        } finally {
+            dataSource.close();
+        }
+    }
+}

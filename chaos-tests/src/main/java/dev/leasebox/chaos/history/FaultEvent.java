@@ -1,0 +1,63 @@
+package dev.leasebox.chaos.history;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One line of the harness's fault log: a fault begun or ended, on the common clock.
+ *
+ * @param t      wall-clock millis of the harness (the common clock: same machine as the database)
+ * @param fault  what was done: {@code kill}, {@code pause}, {@code resume}, {@code coordinator-kill},
+ *               {@code coordinator-start}, {@code partition}, {@code heal}, {@code provider-faults},
+ *               {@code provider-healthy}, {@code clock-skew}
+ * @param target whom it was done to (a worker's owner name, a server's name)
+ * @param detail how (signal, rule, offset)
+ */
+public record FaultEvent(long t, String fault, String target, String detail) {
+
+    public static final String KILL = "kill";
+    public static final String PAUSE = "pause";
+    public static final String RESUME = "resume";
+    public static final String COORDINATOR_KILL = "coordinator-kill";
+    public static final String COORDINATOR_START = "coordinator-start";
+    public static final String PARTITION = "partition";
+    public static final String HEAL = "heal";
+    public static final String PROVIDER_FAULTS = "provider-faults";
+    public static final String PROVIDER_HEALTHY = "provider-healthy";
+    public static final String CLOCK_SKEW = "clock-skew";
+
+    public FaultEvent {
+        Objects.requireNonNull(fault, "fault");
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(detail, "detail");
+    }
+
+    /** Whether this event injects a fault (as opposed to ending one). */
+    public boolean isInjection() {
+        return switch (fault) {
+            case KILL, PAUSE, COORDINATOR_KILL, PARTITION, PROVIDER_FAULTS, CLOCK_SKEW -> true;
+            default -> false;
+        };
+    }
+
+    /** Whether the coordinator may have lost lease state at this event (its leases no longer exclusive). */
+    public boolean losesCoordinatorState() {
+        return COORDINATOR_KILL.equals(fault);
+    }
+
+    public String toJson() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("t", t);
+        m.put("fault", fault);
+        m.put("target", target);
+        m.put("detail", detail);
+        return Json.object(m);
+    }
+
+    public static FaultEvent parse(String line) {
+        Map<String, Object> m = Json.parseObject(line);
+        return new FaultEvent(HistoryEvent.num(m, "t", 0), HistoryEvent.str(m, "fault"), HistoryEvent.str(m, "target"),
+                m.get("detail") == null ? "" : m.get("detail").toString());
+    }
+}

@@ -1,0 +1,182 @@
+package dev.leasebox.chaos.scenario;
+
+import dev.leasebox.chaos.check.CheckResult;
+import dev.leasebox.chaos.check.FinalState;
+import dev.leasebox.chaos.check.HistoryChecker;
+import dev.leasebox.chaos.fault.FaultInjector;
+import dev.leasebox.chaos.fault.FaultLog;
+import dev.leasebox.chaos.harness.ChaosCluster;
+import dev.leasebox.chaos.harness.Coordinator;
+import dev.leasebox.chaos.harness.OutboxDatabase;
+import dev.leasebox.chaos.harness.Poll;
+import dev.leasebox.chaos.harness.WorkerProcess;
+import dev.leasebox.chaos.history.FaultEvent;
+import dev.leasebox.chaos.history.HistoryEvent;
+import dev.leasebox.chaos.history.JsonLinesFile;
+import dev.leasebox.chaos.report.RunReport;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+
+/**
+ * Runs one scenario on one backend: a fresh schema, the coordinator's servers, two worker JVMs, a
+ * producer enqueueing entries through the window, the fault schedule, a drain to the end, then the
+ * checker on the histories and the final tables, and the report. Every process it started is
+ * stopped before it returns, whatever happened.
+ */
+public final class ScenarioRunner {
+
+    /** The result of one run: exit 0 (every invariant held), 1 (one broke), 2 (harness error). */
+    public record Outcome(String backend, String scenario, int exitCode, Map<String, Object> summary, Path dir,
+                          List<String> broken) {
+    }
+
+    private ScenarioRunner() {
+    }
+
+    public static Outcome run(String backend, Scenario scenario, RunSettings settings, PrintStream progress) {
+        Path dir = settings.reportDir().resolve(backend + "-" + scenario.name());
+        long started = System.nanoTime();
+        progress.printf("chaos: %s on %s (%s window, lease %s)%s%n", scenario.name(), backend,
+                settings.duration(), settings.lease(), settings.unsafeNoFence() ? " UNSAFE: no fence" : "");
+        progress.flush();
+        CheckResult result = null;
+        String error = "";
+        List<FaultEvent> faultEvents = List.of();
+        try {
+            clean(dir);
+            Files.createDirectories(dir);
+            FinalState end;
+            FaultInjector injector = scenario.injector().get();
+            try (FaultLog faults = new FaultLog(dir.resolve("faults.jsonl"), progress);
+                 OutboxDatabase db = OutboxDatabase.create(settings.jdbcBaseUrl(), settings.keepSchema());
+                 Coordinator coordinator = Coordinators.start(backend, dir);
+                 ChaosCluster cluster = new ChaosCluster(dir, db, coordinator, faults, settings.lease(),
+                         settings.unsafeNoFence())) {
+                db.enqueue(0, settings.initialEntries());
+                Map<String, WorkerProcess.Options> workers = new java.util.LinkedHashMap<>();
+                workers.put("w1", injector.victimOptions(dir)); // the victim is always the first worker
+                workers.put("w2", injector.othersOptions(dir));
+                cluster.startWorkers(workers);
+                progress.printf("  workers started; %s servers at %s%n", backend,
+                        coordinator.address().isEmpty() ? "(the outbox database)" : coordinator.address());
+                Producer producer = new Producer(db, settings);
+                producer.start();
+                try {
+                    injector.inject(cluster, settings.duration());
+                } finally {
+                    injector.heal(cluster);
+                    producer.finish();
+                }
+                progress.printf("  window over: %,d entries enqueued, draining (%,d outstanding)%n", producer.enqueued(),
+                        db.outstanding());
+                boolean drained = Poll.until(() -> db.outstanding() == 0, Duration.ofMillis(250), settings.drainTimeout());
+                if (!drained) {
+                    progress.printf("  not drained after %s: %,d outstanding%n", settings.drainTimeout(), db.outstanding());
+                }
+                cluster.close();
+                end = db.finalState();
+                List<HistoryEvent> history = new ArrayList<>();
+                for (WorkerProcess w : cluster.allWorkers()) {
+                    history.addAll(JsonLinesFile.read(w.historyFile(), HistoryEvent::parse));
+                }
+                faultEvents = JsonLinesFile.read(faults.path(), FaultEvent::parse);
+                result = HistoryChecker.check(history, faultEvents, end);
+            }
+        } catch (RuntimeException | IOException | Error e) {
+            error = e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+            progress.println("  harness error: " + error + " (logs in " + dir + ")");
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        RunReport.Run run = new RunReport.Run(backend, scenario.name(), scenario.proves(), seconds,
+                settings.unsafeNoFence(), error);
+        if (result == null) {
+            result = new CheckResult(0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, List.of(), List.of(), List.of());
+        }
+        RunReport.write(dir, run, result, faultEvents);
+        int exit = !error.isEmpty() ? 2 : result.passed() ? 0 : 1;
+        Map<String, Object> summary = RunReport.summary(run, result);
+        progress.printf("  %s: lost %d, stale accepted %d, fence regressions %d, duplicates %d (unexplained %d), "
+                        + "refused %d, faults %d, reclaim p50 %.2fs max %.2fs (%.0fs)%n",
+                exit == 0 ? "PASSED" : exit == 1 ? "FAILED" : "ERROR", result.lost(), result.staleCompletionsAccepted(),
+                result.fenceRegressions(), result.duplicateEmissions(), result.unexplainedDuplicates(),
+                result.completionsRefused(), result.faultsInjected(), result.reclaimSecondsP50(),
+                result.reclaimSecondsMax(), seconds);
+        result.brokenInvariants().forEach(b -> progress.println("    broken: " + b));
+        progress.flush();
+        return new Outcome(backend, scenario.name(), exit, summary, dir, result.brokenInvariants());
+    }
+
+    private static void clean(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot clear the old run directory " + dir + ": " + e.getMessage(), e);
+                }
+            });
+        }
+    }
+
+    /** Enqueues {@code entriesPerSecond} entries a second, in tenths, until finished. */
+    private static final class Producer extends Thread {
+        private final OutboxDatabase db;
+        private final RunSettings settings;
+        private final AtomicInteger next;
+        private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        private volatile boolean finished;
+
+        Producer(OutboxDatabase db, RunSettings settings) {
+            super("chaos-producer");
+            setDaemon(true);
+            this.db = db;
+            this.settings = settings;
+            this.next = new AtomicInteger(settings.initialEntries());
+        }
+
+        @Override
+        public void run() {
+            int perTick = Math.max(1, settings.entriesPerSecond() / 10);
+            long deadline = System.nanoTime() + settings.duration().toNanos();
+            try {
+                while (!finished && System.nanoTime() < deadline) {
+                    db.enqueue(next.getAndAdd(perTick), perTick);
+                    Poll.pause(Duration.ofMillis(100));
+                }
+            } catch (RuntimeException e) {
+                failure.set(e);
+            }
+        }
+
+        void finish() {
+            try {
+                join(settings.duration().toMillis() + 5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            finished = true;
+            if (failure.get() != null) {
+                throw new IllegalStateException("the producer failed: " + failure.get().getMessage(), failure.get());
+            }
+        }
+
+        int enqueued() {
+            return next.get();
+        }
+    }
+}

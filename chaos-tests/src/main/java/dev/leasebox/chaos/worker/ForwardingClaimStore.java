@@ -1,0 +1,81 @@
+package dev.leasebox.chaos.worker;
+
+import dev.leasebox.outbox.ClaimCompletion;
+import dev.leasebox.outbox.ClaimLossListener;
+import dev.leasebox.outbox.ClaimRequest;
+import dev.leasebox.outbox.ClaimSelection;
+import dev.leasebox.outbox.Completion;
+import dev.leasebox.outbox.CompletionOutcome;
+import dev.leasebox.outbox.OutboxClaim;
+import dev.leasebox.outbox.OutboxClaimStore;
+import dev.leasebox.outbox.OutboxEntry;
+import dev.leasebox.outbox.OutboxMessage;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/** A claim store that forwards every operation; subclasses intercept what they observe or change. */
+abstract class ForwardingClaimStore implements OutboxClaimStore {
+
+    protected final OutboxClaimStore delegate;
+
+    ForwardingClaimStore(OutboxClaimStore delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public List<OutboxClaim> claim(ClaimSelection selection, ClaimRequest request) {
+        return delegate.claim(selection, request);
+    }
+
+    @Override
+    public CompletionOutcome complete(OutboxClaim claim, Completion completion) {
+        return completeAll(List.of(new ClaimCompletion(claim, completion))).get(0);
+    }
+
+    @Override
+    public List<CompletionOutcome> completeAll(List<ClaimCompletion> completions) {
+        return delegate.completeAll(completions);
+    }
+
+    @Override
+    public List<OutboxClaim> renewClaims(List<OutboxClaim> claims, Duration leaseDuration) {
+        return delegate.renewClaims(claims, leaseDuration);
+    }
+
+    @Override
+    public long highestFenceHighWater() {
+        return delegate.highestFenceHighWater();
+    }
+
+    @Override
+    public void addClaimLossListener(ClaimLossListener listener) {
+        delegate.addClaimLossListener(listener);
+    }
+
+    @Override
+    public OutboxEntry enqueue(OutboxMessage message) {
+        return delegate.enqueue(message);
+    }
+
+    @Override
+    public List<OutboxEntry> findPending(int limit) {
+        return delegate.findPending(limit);
+    }
+
+    @Override
+    public List<OutboxEntry> findRetryReady(int limit) {
+        return delegate.findRetryReady(limit);
+    }
+
+    @Override
+    public OutboxEntry save(OutboxEntry entry) {
+        return delegate.save(entry);
+    }
+
+    @Override
+    public Optional<OutboxEntry> find(long id) {
+        return delegate.find(id);
+    }
+}

@@ -1,0 +1,133 @@
+package dev.leasebox.chaos.worker;
+
+import dev.leasebox.chaos.history.HistoryEvent;
+import dev.leasebox.chaos.history.JsonLinesFile;
+import dev.leasebox.drain.DrainListener;
+import dev.leasebox.drain.Envelope;
+import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.outbox.Completion;
+import dev.leasebox.outbox.CompletionOutcome;
+import dev.leasebox.outbox.OutboxClaim;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Writes a worker's history, one JSON line per event (Jepsen's discipline: invocations before they
+ * happen, outcomes after, unknown outcomes as {@code info}). Emission and loss events come through
+ * the {@link DrainListener} hooks; claims, renewals and completions from {@link RecordingClaimStore},
+ * which sees the exact tokens and outcomes. Each line reaches the operating system before the call
+ * returns, so a SIGKILL loses nothing already recorded.
+ */
+final class HistoryRecorder implements DrainListener {
+
+    private final JsonLinesFile file;
+    private final String owner;
+    private final CommonClock common;
+    private final Clock local;
+    private final Map<Long, Long> fenceHeld = new ConcurrentHashMap<>();
+
+    HistoryRecorder(JsonLinesFile file, String owner, CommonClock common, Clock local) {
+        this.file = file;
+        this.owner = owner;
+        this.common = common;
+        this.local = local;
+    }
+
+    void record(String kind, long entry, long fence, long claimedAt, long expiresAt, String detail) {
+        file.append(new HistoryEvent(common.millis(), local.millis(), owner, kind, entry, fence, claimedAt, expiresAt,
+                detail).toJson());
+    }
+
+    void started(String description) {
+        record(HistoryEvent.START, -1, 0, 0, 0, description);
+    }
+
+    void claimRecorded(OutboxClaim claim) {
+        fenceHeld.put(claim.entryId(), claim.token());
+        record(HistoryEvent.CLAIM, claim.entryId(), claim.token(), claim.claimedAt().toEpochMilli(),
+                claim.expiresAt().toEpochMilli(), CLAIM_ATTEMPT + claim.claimAttemptCount());
+    }
+
+    /** The claim event's detail: the row's claim attempt count, which the database orders claims by. */
+    static final String CLAIM_ATTEMPT = HistoryEvent.CLAIM_ATTEMPT_PREFIX;
+
+    void renewInvoked(OutboxClaim claim, long mostExpiresAt) {
+        record(HistoryEvent.RENEW_INVOKE, claim.entryId(), claim.token(), 0, mostExpiresAt, "");
+    }
+
+    void renewed(OutboxClaim claim) {
+        record(HistoryEvent.RENEW, claim.entryId(), claim.token(), 0, claim.expiresAt().toEpochMilli(), "");
+    }
+
+    void completeInvoked(OutboxClaim claim, Completion completion) {
+        record(HistoryEvent.COMPLETE_INVOKE, claim.entryId(), claim.token(), 0, 0, kindOf(completion));
+    }
+
+    void completionOutcome(OutboxClaim claim, Completion completion, CompletionOutcome outcome) {
+        fenceHeld.remove(claim.entryId(), claim.token());
+        if (outcome.isCompleted()) {
+            record(HistoryEvent.COMPLETED, claim.entryId(), claim.token(), 0, 0, kindOf(completion));
+        } else {
+            record(HistoryEvent.REFUSED, claim.entryId(), claim.token(), 0, 0, outcome.getClass().getSimpleName());
+        }
+    }
+
+    @Override
+    public void emitting(Envelope envelope) {
+        record(HistoryEvent.INVOKE, envelope.entryId(), envelope.fence().orElse(0), 0, 0, "attempt " + envelope.attempt());
+    }
+
+    @Override
+    public void emitted(Envelope envelope, ProviderOutcome outcome, Duration latency) {
+        String kind;
+        String detail;
+        if (outcome instanceof ProviderOutcome.Delivered) {
+            kind = HistoryEvent.OK;
+            detail = "";
+        } else if (outcome instanceof ProviderOutcome.RetryableError r) {
+            kind = r.message().startsWith(FaultyProvider.TIMEOUT_PREFIX) ? HistoryEvent.INFO : HistoryEvent.FAIL;
+            detail = r.message();
+        } else if (outcome instanceof ProviderOutcome.PermanentError p) {
+            kind = HistoryEvent.FAIL;
+            detail = p.message();
+        } else {
+            kind = HistoryEvent.FAIL;
+            detail = outcome.toString();
+        }
+        record(kind, envelope.entryId(), envelope.fence().orElse(0), 0, 0, detail);
+    }
+
+    @Override
+    public void claimsLost(Set<Long> entryIds, String cause) {
+        for (Long id : entryIds) {
+            record(HistoryEvent.LOST, id, fenceHeld.getOrDefault(id, 0L), 0, 0, cause);
+        }
+    }
+
+    @Override
+    public void claimsAbandoned(Set<Long> entryIds, String reason) {
+        for (Long id : entryIds) {
+            record(HistoryEvent.ABANDONED, id, fenceHeld.getOrDefault(id, 0L), 0, 0, reason);
+        }
+    }
+
+    static String kindOf(Completion completion) {
+        if (completion instanceof Completion.Delivered) {
+            return "DELIVERED";
+        }
+        if (completion instanceof Completion.Failed f) {
+            return f.nextRetryAt().isPresent() ? "RETRYABLE_FAILURE" : "FAILED";
+        }
+        if (completion instanceof Completion.DeadLettered) {
+            return "DEAD_LETTERED";
+        }
+        if (completion instanceof Completion.Saved s) {
+            return "SAVED_" + s.entry().status();
+        }
+        return "RELEASED";
+    }
+}

@@ -1,0 +1,299 @@
+package dev.leasebox.chaos.check;
+
+import dev.leasebox.chaos.history.FaultEvent;
+import dev.leasebox.chaos.history.HistoryEvent;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The checker on hand-written histories: each invariant violation is caught, each explained duplicate accepted. */
+class HistoryCheckerTest {
+
+    private static final long LEASE = 3_000;
+    private final List<HistoryEvent> h = new ArrayList<>();
+    private final List<FaultEvent> faults = new ArrayList<>(List.of(new FaultEvent(1, FaultEvent.KILL, "a", "test")));
+
+    private void claim(long t, String owner, long entry, long fence) {
+        h.add(new HistoryEvent(t, t, owner, HistoryEvent.CLAIM, entry, fence, t, t + LEASE, ""));
+    }
+
+    private void event(long t, String owner, String kind, long entry, long fence, String detail) {
+        h.add(HistoryEvent.of(t, owner, kind, entry, fence, detail));
+    }
+
+    private void emitOk(long t, String owner, long entry, long fence) {
+        event(t, owner, HistoryEvent.INVOKE, entry, fence, "");
+        event(t + 1, owner, HistoryEvent.OK, entry, fence, "");
+    }
+
+    private void complete(long t, String owner, long entry, long fence, String kind) {
+        event(t, owner, HistoryEvent.COMPLETE_INVOKE, entry, fence, kind);
+        event(t + 1, owner, HistoryEvent.COMPLETED, entry, fence, kind);
+    }
+
+    private static FinalState delivered(long... entries) {
+        List<FinalState.Row> rows = new ArrayList<>();
+        Map<String, FinalState.Received> inbox = new java.util.HashMap<>();
+        for (long e : entries) {
+            rows.add(new FinalState.Row(e, "k" + e, "DELIVERED", 1, 100, 0));
+            inbox.put("k" + e, new FinalState.Received("k" + e, e, 1, 1));
+        }
+        return new FinalState(rows, inbox);
+    }
+
+    private CheckResult check(FinalState end) {
+        return HistoryChecker.check(h, faults, end);
+    }
+
+    @Test
+    void aCleanRunPasses() {
+        claim(1000, "a", 1, 10);
+        emitOk(1010, "a", 1, 10);
+        complete(1020, "a", 1, 10, "DELIVERED");
+
+        CheckResult r = check(delivered(1));
+
+        assertThat(r.passed()).isTrue();
+        assertThat(r.duplicateEmissions()).isZero();
+        assertThat(r.emissions()).isEqualTo(1);
+        assertThat(r.spans()).hasSize(1);
+    }
+
+    @Test
+    void anEntryLeftPendingIsLost() {
+        FinalState end = new FinalState(List.of(new FinalState.Row(1, "k1", "PENDING", 0, 0, 0),
+                new FinalState.Row(2, "k2", "RETRYABLE_FAILURE", 2, 5, 0)), Map.of());
+
+        CheckResult r = check(end);
+
+        assertThat(r.lost()).isEqualTo(2);
+        assertThat(r.passed()).isFalse();
+        assertThat(r.violations()).anyMatch(v -> v.contains("entry 2 ended RETRYABLE_FAILURE"));
+    }
+
+    @Test
+    void aDeliveredEntryMissingFromTheInboxIsLost() {
+        FinalState end = new FinalState(List.of(new FinalState.Row(1, "k1", "DELIVERED", 1, 5, 0),
+                new FinalState.Row(2, "k2", "DEAD_LETTERED", 4, 9, 0)), Map.of());
+
+        CheckResult r = check(end);
+
+        assertThat(r.lost()).isEqualTo(1);
+        assertThat(r.deadLettered()).isEqualTo(1);
+        assertThat(r.violations()).anyMatch(v -> v.contains("entry 1 is DELIVERED but absent from the inbox"));
+    }
+
+    @Test
+    void aZombiesTerminalCompletionAfterAHigherClaimIsStale() {
+        claim(1000, "a", 1, 10);
+        emitOk(1010, "a", 1, 10);
+        claim(5000, "b", 1, 11);
+        emitOk(5010, "b", 1, 11);
+        complete(6000, "a", 1, 10, "DELIVERED");
+        event(6100, "b", HistoryEvent.COMPLETE_INVOKE, 1, 11, "DELIVERED");
+        event(6101, "b", HistoryEvent.REFUSED, 1, 11, "StaleToken");
+
+        CheckResult r = check(delivered(1));
+
+        assertThat(r.staleCompletionsAccepted()).isEqualTo(1);
+        assertThat(r.passed()).isFalse();
+        assertThat(r.brokenInvariants()).anyMatch(b -> b.startsWith("no stale finalization"));
+    }
+
+    @Test
+    void aNonTerminalCompletionSentAfterAHigherClaimWasRecordedIsStale() {
+        claim(1000, "a", 1, 10);
+        claim(5000, "b", 1, 11);
+        complete(6000, "a", 1, 10, "RETRYABLE_FAILURE");
+        complete(6500, "b", 1, 11, "DELIVERED");
+
+        assertThat(check(delivered(1)).staleCompletionsAccepted()).isEqualTo(1);
+    }
+
+    @Test
+    void aRetryAfterAnAcceptedFailureIsNotStale() {
+        claim(1000, "a", 1, 10);
+        event(1010, "a", HistoryEvent.INVOKE, 1, 10, "");
+        event(1011, "a", HistoryEvent.FAIL, 1, 10, "503");
+        complete(1020, "a", 1, 10, "RETRYABLE_FAILURE");
+        claim(2000, "b", 1, 11);
+        emitOk(2010, "b", 1, 11);
+        complete(2020, "b", 1, 11, "DELIVERED");
+
+        CheckResult r = check(delivered(1));
+
+        assertThat(r.staleCompletionsAccepted()).isZero();
+        assertThat(r.duplicateEmissions()).as("a failed emission delivered nothing").isZero();
+        assertThat(r.passed()).isTrue();
+    }
+
+    @Test
+    void aRefusedStaleCompletionIsCountedNotAViolation() {
+        claim(1000, "a", 1, 10);
+        emitOk(1010, "a", 1, 10);
+        claim(4500, "b", 1, 11);
+        event(6000, "a", HistoryEvent.COMPLETE_INVOKE, 1, 10, "DELIVERED");
+        event(6001, "a", HistoryEvent.REFUSED, 1, 10, "Reclaimed");
+        emitOk(6010, "b", 1, 11);
+        complete(6020, "b", 1, 11, "DELIVERED");
+
+        CheckResult r = check(delivered(1));
+
+        assertThat(r.completionsRefused()).isEqualTo(1);
+        assertThat(r.staleCompletionsAccepted()).isZero();
+        assertThat(r.duplicatesByCause()).containsEntry("expiry", 1);
+        assertThat(r.passed()).isTrue();
+    }
+
+    @Test
+    void aFenceThatDoesNotGrowIsARegression() {
+        claim(1000, "a", 1, 10);
+        claim(5000, "b", 1, 10);
+
+        CheckResult r = check(delivered(1));
+
+        assertThat(r.fenceRegressions()).isEqualTo(1);
+        assertThat(r.violations()).anyMatch(v -> v.contains("claimed under fence 10 by b after fence 10"));
+    }
+
+    @Test
+    void claimsAreOrderedByTheRowsClaimAttemptNotByWhenTheirLinesWereWritten() {
+        h.add(new HistoryEvent(5000, 5000, "b", HistoryEvent.CLAIM, 1, 11, 4000, 7000, "claimAttempt=2"));
+        h.add(new HistoryEvent(5100, 5100, "a", HistoryEvent.CLAIM, 1, 10, 1000, 4000, "claimAttempt=1")); // written late
+
+        assertThat(check(delivered(1)).fenceRegressions()).isZero();
+    }
+
+    @Test
+    void aLaterClaimAttemptWithALowerFenceIsARegression() {
+        h.add(new HistoryEvent(1000, 1000, "a", HistoryEvent.CLAIM, 1, 12, 1000, 4000, "claimAttempt=1"));
+        h.add(new HistoryEvent(5000, 5000, "b", HistoryEvent.CLAIM, 1, 11, 4000, 7000, "claimAttempt=2"));
+
+        assertThat(check(delivered(1)).fenceRegressions()).isEqualTo(1);
+    }
+
+    @Test
+    void aFinalHighWaterBelowARecordedFenceIsARegression() {
+        claim(1000, "a", 1, 500);
+        complete(1020, "a", 1, 500, "DELIVERED");
+
+        assertThat(check(delivered(1)).fenceRegressions()).as("row high-water 100 < fence 500").isEqualTo(1);
+    }
+
+    @Test
+    void aDuplicateAfterTheEarlierLeaseExpiredIsExplainedByExpiry() {
+        claim(1000, "a", 1, 10);
+        emitOk(1010, "a", 1, 10);
+        claim(4100, "b", 1, 11);
+        emitOk(4110, "b", 1, 11);
+        complete(4120, "b", 1, 11, "DELIVERED");
+
+        CheckResult r = check(delivered(1));
+
+        assertThat(r.duplicateEmissions()).isEqualTo(1);
+        assertThat(r.duplicatesByCause()).containsEntry("expiry", 1);
+        assertThat(r.passed()).isTrue();
+    }
+
+    @Test
+    void aRenewalKeptMovesTheExpirySoAnOverlappingGrantIsUnexplained() {
+        claim(1000, "a", 1, 10);
+        emitOk(1010, "a", 1, 10);
+        h.add(new HistoryEvent(2000, 2000, "a", HistoryEvent.RENEW, 1, 10, 0, 5000, ""));
+        claim(4100, "b", 1, 11);
+        emitOk(4110, "b", 1, 11);
+
+        CheckResult r = check(delivered(1));
+
+        assertThat(r.unexplainedDuplicates()).isEqualTo(1);
+        assertThat(r.brokenInvariants()).anyMatch(b -> b.startsWith("duplicates only across expiry"));
+    }
+
+    @Test
+    void aRefusedRenewalDoesNotMoveTheExpiry() {
+        claim(1000, "a", 1, 10);
+        emitOk(1010, "a", 1, 10);
+        h.add(new HistoryEvent(6000, 6000, "a", HistoryEvent.RENEW_INVOKE, 1, 10, 0, 9000, ""));
+        claim(4100, "b", 1, 11);
+        emitOk(4110, "b", 1, 11);
+
+        assertThat(check(delivered(1)).unexplainedDuplicates()).isZero();
+    }
+
+    @Test
+    void aDuplicateAfterTheHolderReportedTheClaimLostIsExplainedByLoss() {
+        claim(1000, "a", 1, 10);
+        emitOk(1010, "a", 1, 10);
+        event(1500, "a", HistoryEvent.LOST, 1, 10, "lease lost: session expired");
+        h.add(new HistoryEvent(2000, 2000, "b", HistoryEvent.CLAIM, 1, 11, 2000, 5000, "")); // before a's recorded expiry
+        emitOk(2010, "b", 1, 11);
+
+        CheckResult r = check(delivered(1));
+
+        assertThat(r.duplicatesByCause()).containsEntry("loss", 1);
+        assertThat(r.unexplainedDuplicates()).isZero();
+    }
+
+    @Test
+    void aDuplicateAfterAnUnknownOutcomeAndAnAcceptedRetryIsExplainedByRetry() {
+        claim(1000, "a", 1, 10);
+        event(1010, "a", HistoryEvent.INVOKE, 1, 10, "");
+        event(1300, "a", HistoryEvent.INFO, 1, 10, "timeout after 300 ms");
+        complete(1310, "a", 1, 10, "RETRYABLE_FAILURE");
+        claim(1400, "a", 1, 11);
+        emitOk(1410, "a", 1, 11);
+        complete(1420, "a", 1, 11, "DELIVERED");
+
+        CheckResult r = check(delivered(1));
+
+        assertThat(r.duplicatesByCause()).containsEntry("retry", 1);
+        assertThat(r.passed()).isTrue();
+    }
+
+    @Test
+    void anInvocationWithoutOutcomeMayHaveDelivered() {
+        claim(1000, "a", 1, 10);
+        event(1010, "a", HistoryEvent.INVOKE, 1, 10, ""); // killed mid-call
+        claim(1500, "b", 1, 11); // while a's claim stood: not explained
+        emitOk(1510, "b", 1, 11);
+
+        CheckResult r = check(delivered(1));
+
+        assertThat(r.duplicateEmissions()).isEqualTo(1);
+        assertThat(r.unexplainedDuplicates()).isEqualTo(1);
+    }
+
+    @Test
+    void aRunWithoutFaultsFails() {
+        faults.clear();
+        claim(1000, "a", 1, 10);
+        emitOk(1010, "a", 1, 10);
+        complete(1020, "a", 1, 10, "DELIVERED");
+
+        CheckResult r = check(delivered(1));
+
+        assertThat(r.faultsInjected()).isZero();
+        assertThat(r.passed()).isFalse();
+        assertThat(r.brokenInvariants()).anyMatch(b -> b.contains("none was injected"));
+    }
+
+    @Test
+    void reclaimTimeRunsFromTheKillToAnotherWorkersClaimOfAnEntryTheVictimHeld() {
+        faults.clear();
+        claim(1000, "a", 1, 10);
+        claim(1000, "a", 2, 12);
+        faults.add(new FaultEvent(1200, FaultEvent.KILL, "a", "SIGKILL"));
+        claim(4000, "b", 1, 13);
+        claim(5200, "b", 2, 14);
+
+        CheckResult r = check(delivered(1, 2));
+
+        assertThat(r.reclaimSeconds()).containsExactly(2.8, 4.0);
+        assertThat(r.reclaimSecondsP50()).isEqualTo(2.8);
+        assertThat(r.reclaimSecondsMax()).isEqualTo(4.0);
+    }
+}
