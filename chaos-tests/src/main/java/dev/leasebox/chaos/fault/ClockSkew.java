@@ -34,11 +34,13 @@ public final class ClockSkew implements FaultInjector {
     @Override
     public void inject(ChaosCluster cluster, Duration window) {
         WorkerProcess victim = cluster.victim();
-        if (!FaultInjector.awaitHolding(victim, window)) {
-            return;
-        }
+        // The offset is in force from the victim's start (LD_PRELOAD): the fault has happened whether or
+        // not the victim manages to claim under it.
         cluster.faults().record(FaultEvent.CLOCK_SKEW, victim.owner(), "wall clock +" + OFFSET_SECONDS
-                + " s (libfaketime in pid " + victim.process().pid() + ") while it holds claims");
+                + " s (libfaketime in pid " + victim.process().pid() + ", since its start)");
+        boolean holding = FaultInjector.awaitHolding(victim, window);
+        cluster.faults().record("clock-skew-observed", victim.owner(), holding
+                ? "the skewed worker holds claims" : "the skewed worker claimed nothing within " + window);
         Poll.until(() -> false, Duration.ofMillis(100), window.dividedBy(2));
     }
 }
