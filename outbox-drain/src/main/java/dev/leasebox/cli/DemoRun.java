@@ -138,8 +138,9 @@ final class DemoRun {
                 out.println("  for example " + example);
             }
         }
-        out.printf("Duplicate emissions:            %,d (only entries whose first holder was killed mid-emission;%n"
-                + "                                each carried the same idempotency key)%n", duplicates.size());
+        out.printf("Duplicate emissions:            %,d (only entries the killed worker had emitted but not yet recorded:%n"
+                + "                                a batch is recorded once it is emitted; each carried the same idempotency key)%n",
+                duplicates.size());
         out.printf("Stale completions refused:      %,d%n", refused);
         out.printf("Terminal rows with a claim:     %,d%n", terminalWithClaim);
         out.println();
