@@ -84,7 +84,9 @@ final class EnqueueCommand implements Callable<Integer> {
                     }
                 }
                 connection.commit();
-                progress.update(written);
+                if (written % TRANSACTION_SIZE != 0) {
+                    progress.update(written);
+                }
             } catch (SQLException | RuntimeException e) {
                 connection.rollback();
                 throw e;
