@@ -55,9 +55,13 @@ import java.util.concurrent.ThreadLocalRandom;
  *       different rows. The {@code database} backend needs no spread: SKIP LOCKED does it.</li>
  *   <li>With {@code durableClaimRecords(false)}, {@link #recordClaims} commits without waiting for
  *       durability (PostgreSQL: {@code SET LOCAL synchronous_commit = off}, in a transaction of its
- *       own). A crash may lose the last claim records; the holder's completion is then refused (the
- *       row does not carry its token), so a lost record costs at most a duplicate emission, never a
- *       stale accepted write. Completions stay durable.</li>
+ *       own). A database crash may lose the last claim records: such a row shows its previous claim
+ *       (and high-water mark) again, the newer holder's completion is refused (the row does not carry
+ *       its token), and the previous holder's completion, should it still arrive, is accepted as if
+ *       the reclaim had never happened. That costs at most a duplicate emission; no write ever lands
+ *       over a newer <em>durable</em> claim or outcome. Completions stay durable. Off by default: a
+ *       checker that trusts the workers' histories over the table would count that late completion
+ *       as stale.</li>
  * </ul>
  *
  * <p>The schema is checked when the store is opened and never changed by it: see
