@@ -36,20 +36,25 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * Redis loses its data mid-drain: three workers drain a PostgreSQL outbox through a redis-server
- * the test owns; the server is SIGKILLed and restarted empty on the same port, so its fence counter
- * starts again near zero. The drain carries on: the store refuses fences not above each row's
- * high-water mark, the workers raise Redis's fence floor, and every row ends DELIVERED with its
- * completion accepted only from the holder of its newest fence — checked against the table.
+ * the test owns. One worker crashes mid-batch, leaving claims (and high-water marks) on its rows;
+ * then the server is SIGKILLed and restarted empty on the same port, so its fence counter starts
+ * again at 1. The drain carries on: the store refuses the small new fences on the orphaned rows, the
+ * workers raise Redis's fence floor to the outbox's high-water mark and take them, new entries flow,
+ * and every row ends DELIVERED with its completion accepted only from the holder of its newest
+ * fence — checked against the table.
  */
 class RedisRestartedEmptyMidDrainIT {
 
     private static final int ENTRIES = 3_000;
+    private static final int MORE = 100; // fewer than the orphans' high-water marks, so the floor shows in the counter
     private static final Duration LEASE = Duration.ofSeconds(3);
 
     private HikariDataSource admin;
@@ -64,12 +69,16 @@ class RedisRestartedEmptyMidDrainIT {
     private final Map<Long, Long> highestGranted = new ConcurrentHashMap<>();
     private final Map<Long, Long> acceptedCompletionToken = new ConcurrentHashMap<>();
     private final List<SimpleMeterRegistry> registries = new ArrayList<>();
+    private final CountDownLatch victimBlocked = new CountDownLatch(1);
+    private final CountDownLatch victimReleased = new CountDownLatch(1);
+    private volatile boolean blockVictim;
+    private String url;
 
     @BeforeEach
     void start() {
         admin = PostgreSqlTestServer.dataSource(1);
         schema = PostgreSqlTestServer.newSchema(admin);
-        String url = PostgreSqlTestServer.jdbcUrlFor(schema);
+        url = PostgreSqlTestServer.jdbcUrlFor(schema);
         assertThat(LeaseboxMain.run("schema", "--apply", "--jdbc-url", url)).isZero();
         assertThat(LeaseboxMain.run("enqueue", "--jdbc-url", url, "--count", Integer.toString(ENTRIES))).isZero();
         outbox = JdbcDataSources.pooled(url, "", "", 8);
@@ -86,6 +95,7 @@ class RedisRestartedEmptyMidDrainIT {
 
     @AfterEach
     void stop() {
+        victimReleased.countDown();
         for (int i = closeables.size() - 1; i >= 0; i--) {
             try {
                 closeables.get(i).close();
@@ -100,10 +110,11 @@ class RedisRestartedEmptyMidDrainIT {
     }
 
     @Test
-    void theDrainCarriesOnAndNoStaleCompletionIsAccepted() throws SQLException {
+    void theDrainCarriesOnAndNoStaleCompletionIsAccepted() throws SQLException, InterruptedException {
         Clock clock = Clock.systemUTC();
         List<OutboxDrain> drains = new ArrayList<>();
         for (int i = 1; i <= 3; i++) {
+            boolean victim = i == 1;
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             registries.add(registry);
             LeaseManager leases = new MeteredLeaseManager(LeaseBackends.named("redis").open(new LeaseBackendSettings(
@@ -112,7 +123,13 @@ class RedisRestartedEmptyMidDrainIT {
             JdbcOutboxStore store = JdbcOutboxStore.builder(outbox).clock(clock).candidateSpread(4).open();
             OutboxDrain drain = OutboxDrain.builder()
                     .store(LeasedOutboxClaimStore.open(store, leases, clock))
-                    .provider(envelope -> ProviderOutcome.delivered())
+                    .provider(envelope -> {
+                        if (victim && blockVictim) {
+                            victimBlocked.countDown();
+                            victimReleased.await(); // held mid-batch until the drain is halted (interrupted)
+                        }
+                        return ProviderOutcome.delivered();
+                    })
                     .options(DrainOptions.builder().owner("worker-" + i).batchSize(25).leaseDuration(LEASE)
                             .idlePolling(Duration.ofMillis(20), Duration.ofMillis(200)).build())
                     .clock(clock).listener(new Recorder()).build();
@@ -121,14 +138,24 @@ class RedisRestartedEmptyMidDrainIT {
         }
         drains.forEach(OutboxDrain::start);
 
-        await("a third delivered before the restart").atMost(Duration.ofMinutes(2))
-                .until(() -> delivered() >= ENTRIES / 3);
-        redis.kill();
-        redis = startRedis();
-        double grantedBeforeRestart = granted();
+        // worker-1 stops mid-batch holding claims; the others drain everything else around it
+        await("some entries delivered").atMost(Duration.ofMinutes(2)).until(() -> delivered() >= ENTRIES / 10);
+        blockVictim = true;
+        assertThat(victimBlocked.await(2, TimeUnit.MINUTES)).as("worker-1 blocked inside an emission").isTrue();
+        await("everything but worker-1's claims delivered").atMost(Duration.ofMinutes(2))
+                .until(() -> notDelivered() > 0 && notDelivered() == claimedBy("worker-1"));
+        long orphans = notDelivered();
+        drains.get(0).halt(); // a crash: its claims stay on their rows, with their fences as high-water marks
 
-        await("every entry delivered after the restart").atMost(Duration.ofMinutes(3)).until(() -> delivered() == ENTRIES);
+        redis.kill();
+        redis = startRedis(); // empty: its fence counter starts again at 1
+        double grantedBeforeRestart = granted();
+        assertThat(LeaseboxMain.run("enqueue", "--jdbc-url", url, "--count", Integer.toString(MORE))).isZero();
+
+        await("every entry delivered after the restart").atMost(Duration.ofMinutes(3))
+                .until(() -> delivered() == ENTRIES + MORE);
         drains.forEach(OutboxDrain::close);
+        assertThat(orphans).as("claims worker-1 left behind").isPositive();
 
         // Every grant INCRs the namespace's counter once; without a raised floor the empty server's
         // counter would equal the grants made since the restart.
@@ -150,12 +177,27 @@ class RedisRestartedEmptyMidDrainIT {
                 assertThat(acceptedCompletionToken.get(id)).as("entry %d was completed under its newest fence", id)
                         .isEqualTo(highWater);
             }
-            assertThat(rows).isEqualTo(ENTRIES);
+            assertThat(rows).isEqualTo(ENTRIES + MORE);
         }
     }
 
     private double granted() {
         return registries.stream().mapToDouble(r -> r.counter("leasebox.leases", "event", "granted").count()).sum();
+    }
+
+    private long notDelivered() throws SQLException {
+        return count("select count(*) from leasebox_outbox where status <> 'DELIVERED'");
+    }
+
+    private long claimedBy(String owner) throws SQLException {
+        return count("select count(*) from leasebox_outbox where status <> 'DELIVERED' and claim_owner = '" + owner + "'");
+    }
+
+    private long count(String sql) throws SQLException {
+        try (Connection c = outbox.getConnection(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     private long delivered() throws SQLException {
