@@ -1,5 +1,6 @@
 package dev.leasebox.chaos.worker;
 
+import dev.leasebox.outbox.ForwardingOutboxClaimStore;
 import dev.leasebox.outbox.ClaimCompletion;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
@@ -19,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * invocation: a slow path to the database, the window between the drain's last deadline check and
  * its write that a GC pause or a stalled network opens, and the window the pause injector aims at.
  */
-final class RecordingClaimStore extends ForwardingClaimStore {
+final class RecordingClaimStore extends ForwardingOutboxClaimStore {
 
     private final HistoryRecorder history;
     private final Clock clock;

@@ -1,5 +1,6 @@
 package dev.leasebox.chaos.worker;
 
+import dev.leasebox.outbox.ForwardingOutboxClaimStore;
 import dev.leasebox.outbox.ClaimCompletion;
 import dev.leasebox.outbox.CompletionOutcome;
 import dev.leasebox.outbox.OutboxClaimStore;
@@ -16,7 +17,7 @@ import java.util.List;
  * passes and a zombie worker's stale completion is accepted. Exists only so that the chaos suite can
  * prove its checker catches the bug fencing prevents; never reachable from {@code leasebox worker}.
  */
-final class UnfencedClaimStore extends ForwardingClaimStore {
+final class UnfencedClaimStore extends ForwardingOutboxClaimStore {
 
     private final DataSource dataSource;
     private final String unfenceSql;

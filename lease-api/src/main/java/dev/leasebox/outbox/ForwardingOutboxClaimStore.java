@@ -1,27 +1,22 @@
-package dev.leasebox.chaos.worker;
+package dev.leasebox.outbox;
 
-import dev.leasebox.outbox.ClaimCompletion;
-import dev.leasebox.outbox.ClaimLossListener;
-import dev.leasebox.outbox.ClaimRequest;
-import dev.leasebox.outbox.ClaimSelection;
-import dev.leasebox.outbox.Completion;
-import dev.leasebox.outbox.CompletionOutcome;
-import dev.leasebox.outbox.OutboxClaim;
-import dev.leasebox.outbox.OutboxClaimStore;
-import dev.leasebox.outbox.OutboxEntry;
-import dev.leasebox.outbox.OutboxMessage;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
-/** A claim store that forwards every operation; subclasses intercept what they observe or change. */
-abstract class ForwardingClaimStore implements OutboxClaimStore {
+/**
+ * A claim store that forwards every operation to another: extend it to observe or change one
+ * operation (timing claims, recording a history) without re-stating the rest. {@link #complete} goes
+ * through {@link #completeAll}, so a subclass intercepts every completion in one place.
+ */
+public abstract class ForwardingOutboxClaimStore implements OutboxClaimStore {
 
     protected final OutboxClaimStore delegate;
 
-    ForwardingClaimStore(OutboxClaimStore delegate) {
-        this.delegate = delegate;
+    protected ForwardingOutboxClaimStore(OutboxClaimStore delegate) {
+        this.delegate = Objects.requireNonNull(delegate, "delegate");
     }
 
     @Override
