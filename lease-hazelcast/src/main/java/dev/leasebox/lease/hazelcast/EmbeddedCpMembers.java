@@ -43,7 +43,7 @@ final class EmbeddedCpMembers implements EmbeddedCoordinator {
         List<Thread> starters = new ArrayList<>();
         List<RuntimeException> failures = Collections.synchronizedList(new ArrayList<>());
         for (int port : localPorts) {
-            Config config = memberConfig(clusterName, port, allPorts);
+            Config config = memberConfig(clusterName, port, allPorts, 3);
             Thread starter = new Thread(() -> {
                 try {
                     started.add(Hazelcast.newHazelcastInstance(config));
@@ -71,7 +71,8 @@ final class EmbeddedCpMembers implements EmbeddedCoordinator {
         return members;
     }
 
-    static Config memberConfig(String clusterName, int port, List<Integer> memberPorts) {
+    /** A member of {@code clusterName} on 127.0.0.1:{@code port} joining {@code memberPorts} by TCP-IP (0 CP members: no CP Subsystem). */
+    static Config memberConfig(String clusterName, int port, List<Integer> memberPorts, int cpMemberCount) {
         Config config = new Config();
         config.setClusterName(clusterName);
         config.setInstanceName(clusterName + "-" + port);
@@ -87,7 +88,7 @@ final class EmbeddedCpMembers implements EmbeddedCoordinator {
         join.getTcpIpConfig().setEnabled(true);
         memberPorts.forEach(p -> join.getTcpIpConfig().addMember("127.0.0.1:" + p));
         config.getCPSubsystemConfig()
-                .setCPMemberCount(3)
+                .setCPMemberCount(cpMemberCount)
                 .setSessionTimeToLiveSeconds((int) SESSION_TTL.toSeconds())
                 .setSessionHeartbeatIntervalSeconds((int) HEARTBEAT.toSeconds());
         return config;

@@ -1,7 +1,6 @@
 package dev.leasebox.lease.hazelcast;
 
 import com.hazelcast.config.Config;
-import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import dev.leasebox.testkit.FreePorts;
@@ -17,8 +16,8 @@ import java.util.UUID;
  */
 final class CpCluster implements AutoCloseable {
 
-    static final int SESSION_TTL_SECONDS = 10;
-    static final int HEARTBEAT_SECONDS = 1;
+    static final int SESSION_TTL_SECONDS = (int) EmbeddedCpMembers.SESSION_TTL.toSeconds();
+    static final int HEARTBEAT_SECONDS = (int) EmbeddedCpMembers.HEARTBEAT.toSeconds();
 
     final String clusterName = "leasebox-it-" + UUID.randomUUID().toString().substring(0, 8);
     final List<Integer> ports = new ArrayList<>();
@@ -79,27 +78,7 @@ final class CpCluster implements AutoCloseable {
 
     /** A member of {@code clusterName} on 127.0.0.1:{@code port} joining {@code memberPorts} by TCP-IP. */
     static Config memberConfig(String clusterName, int port, List<Integer> memberPorts, int cpMemberCount) {
-        Config config = new Config();
-        config.setClusterName(clusterName);
-        config.setInstanceName(clusterName + "-" + port);
-        config.setProperty("hazelcast.logging.type", "slf4j");
-        config.setProperty("hazelcast.phone.home.enabled", "false");
-        config.setProperty("hazelcast.shutdownhook.enabled", "false");
-        config.getNetworkConfig().setPort(port).setPortAutoIncrement(false);
-        config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
-        config.getNetworkConfig().setPublicAddress("127.0.0.1:" + port);
-        JoinConfig join = config.getNetworkConfig().getJoin();
-        join.getMulticastConfig().setEnabled(false);
-        join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true);
-        for (int memberPort : memberPorts) {
-            join.getTcpIpConfig().addMember("127.0.0.1:" + memberPort);
-        }
-        config.getCPSubsystemConfig()
-                .setCPMemberCount(cpMemberCount)
-                .setSessionTimeToLiveSeconds(SESSION_TTL_SECONDS)
-                .setSessionHeartbeatIntervalSeconds(HEARTBEAT_SECONDS);
-        return config;
+        return EmbeddedCpMembers.memberConfig(clusterName, port, memberPorts, cpMemberCount);
     }
 
     /** "127.0.0.1:port" of every member. */
