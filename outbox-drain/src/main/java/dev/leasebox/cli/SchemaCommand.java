@@ -22,7 +22,8 @@ import java.util.concurrent.Callable;
  * drain itself never creates or alters the schema.
  */
 @Command(name = "schema", mixinStandardHelpOptions = true,
-        description = {"Print the outbox table's migration scripts (V1 creates the table, V2 adds the claim columns),",
+        description = {"Print the outbox table's migration scripts (V1 creates the table, V2 adds the claim columns,",
+                "V3 adds partition leases: lease slots, worker membership, database-held leases),",
                 "or apply the missing ones to a database with --apply --jdbc-url URL."})
 final class SchemaCommand implements Callable<Integer> {
 
@@ -36,6 +37,10 @@ final class SchemaCommand implements Callable<Integer> {
     @Option(names = "--table", paramLabel = "NAME", defaultValue = "leasebox_outbox",
             description = "The outbox table, optionally schema-qualified (default: ${DEFAULT-VALUE}).")
     String table;
+
+    @Option(names = "--slots", paramLabel = "N", defaultValue = "" + LeaseboxSchema.DEFAULT_SLOT_COUNT,
+            description = "Lease slots V3 creates, for --lease-granularity partition; fixed once applied (default: ${DEFAULT-VALUE}).")
+    int slots;
 
     @Option(names = "--apply", description = "Apply the scripts not yet applied to --jdbc-url.")
     boolean apply;
@@ -51,7 +56,7 @@ final class SchemaCommand implements Callable<Integer> {
             if (jdbcUrl != null) {
                 throw new IllegalArgumentException("--jdbc-url is only used with --apply; without it the scripts are printed");
             }
-            LeaseboxSchema schema = new LeaseboxSchema(kind(), tableName);
+            LeaseboxSchema schema = new LeaseboxSchema(kind(), tableName, slots);
             for (LeaseboxSchema.Migration migration : schema.migrations()) {
                 out.println("-- " + migration.fileName() + " (" + migration.resource() + ")");
                 out.println(migration.sql().strip());
@@ -69,13 +74,14 @@ final class SchemaCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--dialect " + dialect + " does not match the database at --jdbc-url, which is "
                         + detected.folder());
             }
-            LeaseboxSchema schema = new LeaseboxSchema(detected, tableName);
+            LeaseboxSchema schema = new LeaseboxSchema(detected, tableName, slots);
             int applied = appliedVersion(connection, tableName);
-            if (applied >= 2) {
-                out.println("Outbox table " + tableName + " is up to date (V1 and V2 applied); nothing to do.");
+            if (applied >= LeaseboxSchema.LATEST_VERSION) {
+                out.println("Outbox table " + tableName + " is up to date (V1 to V" + LeaseboxSchema.LATEST_VERSION
+                        + " applied); nothing to do.");
                 return CliErrors.EXIT_OK;
             }
-            schema.apply(connection, applied + 1, 2);
+            schema.apply(connection, applied + 1, LeaseboxSchema.LATEST_VERSION);
             for (LeaseboxSchema.Migration migration : schema.migrations()) {
                 if (migration.version() > applied) {
                     out.println("Applied " + migration.fileName() + " to " + tableName);
@@ -97,11 +103,12 @@ final class SchemaCommand implements Callable<Integer> {
         throw new IllegalArgumentException("unknown --dialect '" + dialect + "': use postgresql or h2");
     }
 
-    /** 0: no table; 1: the table without claim columns; 2: with them. */
+    /** 0: no table; 1: the table without claim columns; 2: with them; 3: with lease slots too. */
     private static int appliedVersion(Connection connection, TableName table) throws SQLException {
         DatabaseMetaData metaData = connection.getMetaData();
         boolean tableFound = false;
         boolean claimColumns = false;
+        boolean slotColumn = false;
         for (String name : new String[]{table.table(), table.table().toUpperCase(Locale.ROOT)}) {
             String schema = table.schema().isEmpty() ? connection.getSchema() : table.schema();
             String schemaUpper = schema == null ? null : schema.toUpperCase(Locale.ROOT);
@@ -112,10 +119,13 @@ final class SchemaCommand implements Callable<Integer> {
                         if ("fence_high_water".equalsIgnoreCase(columns.getString("COLUMN_NAME"))) {
                             claimColumns = true;
                         }
+                        if ("lease_slot".equalsIgnoreCase(columns.getString("COLUMN_NAME"))) {
+                            slotColumn = true;
+                        }
                     }
                 }
                 if (tableFound) {
-                    return claimColumns ? 2 : 1;
+                    return slotColumn ? 3 : claimColumns ? 2 : 1;
                 }
             }
         }

@@ -19,6 +19,10 @@ import java.util.Objects;
  *   <li>V1 creates the table as a selection-only (pre-claim) drain needs it.</li>
  *   <li>V2 is the explicit host migration for claim leases: claim columns, {@code fence_high_water},
  *       the claim-candidate index and the token sequence.</li>
+ *   <li>V3 adds partition leases: the generated {@code lease_slot} column, the slot and key-order
+ *       indexes, and the {@code _lease_slots}, {@code _workers} and {@code _leases} tables. Its extra
+ *       placeholder {@code ${slot_count}} is the number of slots ({@link #DEFAULT_SLOT_COUNT} unless
+ *       given), fixed when the script is applied.</li>
  * </ul>
  */
 public final class LeaseboxSchema {
@@ -33,13 +37,33 @@ public final class LeaseboxSchema {
 
     static final String V1_FILE = "V1__create_leasebox_outbox.sql";
     static final String V2_FILE = "V2__add_claim_leases.sql";
+    static final String V3_FILE = "V3__add_lease_slots.sql";
+
+    /** The newest migration's version. */
+    public static final int LATEST_VERSION = 3;
+
+    /** Lease slots created by V3 unless another count is given. */
+    public static final int DEFAULT_SLOT_COUNT = 256;
+
+    /** The largest slot count V3 accepts. */
+    public static final int MAX_SLOT_COUNT = 65_536;
 
     private final DatabaseKind kind;
     private final TableName table;
+    private final int slotCount;
 
     public LeaseboxSchema(DatabaseKind kind, TableName table) {
+        this(kind, table, DEFAULT_SLOT_COUNT);
+    }
+
+    /** Scripts whose V3 creates {@code slotCount} lease slots (1..65536). */
+    public LeaseboxSchema(DatabaseKind kind, TableName table, int slotCount) {
         this.kind = Objects.requireNonNull(kind, "kind");
         this.table = Objects.requireNonNull(table, "table");
+        if (slotCount < 1 || slotCount > MAX_SLOT_COUNT) {
+            throw new IllegalArgumentException("the slot count must be in 1.." + MAX_SLOT_COUNT + ", was " + slotCount);
+        }
+        this.slotCount = slotCount;
     }
 
     /** The resource path of a script, e.g. {@code db/leasebox/postgresql/V2__add_claim_leases.sql}. */
@@ -49,12 +73,13 @@ public final class LeaseboxSchema {
 
     /** Every migration in order, placeholders substituted with the validated table name. */
     public List<Migration> migrations() {
-        return List.of(migration(1, V1_FILE), migration(2, V2_FILE));
+        return List.of(migration(1, V1_FILE), migration(2, V2_FILE), migration(3, V3_FILE));
     }
 
     private Migration migration(int version, String file) {
         String path = resourcePath(kind, file);
-        return new Migration(version, path, table.substituteInto(SqlDialect.resource(path)));
+        return new Migration(version, path,
+                table.substituteInto(SqlDialect.resource(path)).replace("${slot_count}", Integer.toString(slotCount)));
     }
 
     /**
@@ -70,9 +95,9 @@ public final class LeaseboxSchema {
         }
     }
 
-    /** Applies every migration (V1 and V2) to an empty schema. */
+    /** Applies every migration (V1 to V3) to an empty schema. */
     public void applyAll(DataSource dataSource) {
-        apply(dataSource, 1, 2);
+        apply(dataSource, 1, LATEST_VERSION);
     }
 
     /** As {@link #apply(DataSource, int, int)}, on the caller's connection (restored to its auto-commit mode). */
