@@ -1,0 +1,273 @@
+package dev.leasebox.outbox.partition;
+
+import dev.leasebox.lease.Lease;
+import dev.leasebox.lease.LeaseLoss;
+import dev.leasebox.lease.LeaseLossListener;
+import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.LeaseRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Keeps one worker's fair share of a table's slots leased: every tick it heartbeats the
+ * {@link WorkerGroup}, computes its share ({@link SlotAssignment}), releases the slots that are no
+ * longer its share, renews the rest, acquires the missing ones and registers the new grants with the
+ * table ({@link SlotOutboxStore#registerGrants}). Each step is one round trip, whatever the number of
+ * slots; a tick costs at most five, every {@code tickInterval} (default a third of the lease ttl), and
+ * none of them is on the claim path.
+ *
+ * <p>A grant the table refuses (its fence is not above the slot's recorded high-water mark: the
+ * coordinator's counter went back, e.g. Redis restarted empty) is released at once; the manager's fence
+ * floor is raised above the mark and the slot is acquired again on the next tick. Lost leases
+ * (reported by the manager or absent from a renewal) leave the held set at once; while the manager
+ * reports its connection suspended, {@link #validGrants} is empty.
+ */
+public final class SlotLeaseKeeper implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(SlotLeaseKeeper.class);
+
+    private final SlotOutboxStore store;
+    private final LeaseManager manager;
+    private final WorkerGroup group;
+    private final String owner;
+    private final Duration leaseTtl;
+    private final Duration tickInterval;
+    private final Clock clock;
+    private final int slotCount;
+    private final Map<Integer, SlotGrant> held = new ConcurrentHashMap<>();
+    private final Object tickLock = new Object();
+    private volatile boolean suspended;
+    private volatile List<String> members = List.of();
+    private volatile boolean closed;
+    private ScheduledExecutorService ticker;
+
+    public SlotLeaseKeeper(SlotOutboxStore store, LeaseManager manager, WorkerGroup group, String owner,
+                           Duration leaseTtl, Duration tickInterval, Clock clock) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.manager = Objects.requireNonNull(manager, "manager");
+        this.group = Objects.requireNonNull(group, "group");
+        this.owner = Objects.requireNonNull(owner, "owner");
+        this.leaseTtl = Objects.requireNonNull(leaseTtl, "leaseTtl");
+        this.tickInterval = Objects.requireNonNull(tickInterval, "tickInterval");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        if (tickInterval.compareTo(leaseTtl.dividedBy(2)) > 0 || tickInterval.isZero() || tickInterval.isNegative()) {
+            throw new IllegalArgumentException("the slot tick interval must be positive and at most half the lease ttl ("
+                    + leaseTtl + "), was " + tickInterval + ": slot leases are renewed on the tick");
+        }
+        this.slotCount = store.slotCount();
+        manager.addLeaseLossListener(new LeaseLossListener() {
+            @Override
+            public void leasesLost(LeaseLoss loss) {
+                dropLost(loss.leases(), loss.cause() + ": " + loss.detail());
+            }
+
+            @Override
+            public void connectionSuspended(String detail) {
+                suspended = true;
+                log.warn("Worker {}: {} is suspended ({}); claiming nothing in its {} slots until it is restored",
+                        SlotLeaseKeeper.this.owner, manager.describe(), detail, held.size());
+            }
+
+            @Override
+            public void connectionRestored(String detail) {
+                suspended = false;
+            }
+        });
+    }
+
+    /** Raises the fence floor above every recorded slot grant, runs the first tick, then ticks in the background. */
+    public synchronized void start() {
+        if (ticker != null) {
+            throw new IllegalStateException("already started");
+        }
+        long floor = store.highestSlotFence();
+        if (floor > 0 && manager.raiseFenceFloor(floor)) {
+            log.debug("Raised the fence floor of {} to {} (the highest recorded slot grant)", manager.describe(), floor);
+        }
+        tick();
+        ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "leasebox-slots-" + owner);
+            t.setDaemon(true);
+            return t;
+        });
+        long millis = tickInterval.toMillis();
+        ticker.scheduleWithFixedDelay(this::tickQuietly, millis, millis, TimeUnit.MILLISECONDS);
+    }
+
+    /** The slots held now under locally valid leases; empty while the coordinator connection is suspended. */
+    public List<SlotGrant> validGrants() {
+        if (suspended || closed) {
+            return List.of();
+        }
+        Instant now = clock.instant();
+        List<SlotGrant> valid = new ArrayList<>();
+        for (SlotGrant g : held.values()) {
+            if (g.lease().isLocallyValid(now)) {
+                valid.add(g);
+            }
+        }
+        return valid;
+    }
+
+    /** The slots held now, valid or not (for reports and tests). */
+    public Set<Integer> heldSlots() {
+        return new TreeSet<>(held.keySet());
+    }
+
+    /** The live members seen at the last heartbeat. */
+    public List<String> members() {
+        return members;
+    }
+
+    public int slotCount() {
+        return slotCount;
+    }
+
+    private void tickQuietly() {
+        try {
+            tick();
+        } catch (RuntimeException e) {
+            log.warn("Worker {}: slot rebalance failed, will retry in {}: {}", owner, tickInterval, e.getMessage());
+        }
+    }
+
+    /** One rebalance step (heartbeat, release, renew, acquire, register). Called by the ticker; public for tests. */
+    public void tick() {
+        synchronized (tickLock) {
+            if (closed) {
+                return;
+            }
+            List<String> seen = group.heartbeat(owner, leaseTtl);
+            members = seen;
+            Set<Integer> target = SlotAssignment.slotsOf(owner, seen, slotCount);
+            int before = held.size();
+
+            List<Lease> surplus = new ArrayList<>();
+            List<Lease> keep = new ArrayList<>();
+            for (SlotGrant g : held.values()) {
+                (target.contains(g.slot()) ? keep : surplus).add(g.lease());
+            }
+            if (!surplus.isEmpty()) {
+                surplus.forEach(l -> held.remove(SlotGrant.slotOf(l.key())));
+                manager.release(surplus);
+            }
+            if (!keep.isEmpty()) {
+                List<Lease> renewed = manager.renew(keep);
+                Map<String, Lease> byKey = renewed.stream().collect(Collectors.toMap(Lease::key, Function.identity(), (a, b) -> a));
+                for (Lease l : keep) {
+                    int slot = SlotGrant.slotOf(l.key());
+                    Lease r = byKey.get(l.key());
+                    if (r != null && r.fence() == l.fence()) {
+                        held.computeIfPresent(slot, (s, g) -> g.fence() == r.fence() ? new SlotGrant(s, r) : g);
+                    } else {
+                        held.remove(slot);
+                    }
+                }
+            }
+            List<String> wanted = new ArrayList<>();
+            for (int slot : target) {
+                if (!held.containsKey(slot)) {
+                    wanted.add(SlotGrant.leaseKey(slot));
+                }
+            }
+            int refused = 0;
+            if (!wanted.isEmpty()) {
+                List<Lease> granted = manager.acquire(new LeaseRequest(wanted, owner, leaseTtl));
+                if (!granted.isEmpty()) {
+                    List<SlotGrant> grants = granted.stream().map(l -> new SlotGrant(SlotGrant.slotOf(l.key()), l)).toList();
+                    SlotRegistration registration;
+                    try {
+                        registration = store.registerGrants(grants);
+                    } catch (RuntimeException e) {
+                        manager.release(granted);
+                        throw e;
+                    }
+                    registration.accepted().forEach(g -> held.put(g.slot(), g));
+                    refused = registration.refusedHighWater().size();
+                    if (refused > 0) {
+                        List<Lease> refusedLeases = grants.stream()
+                                .filter(g -> registration.refusedHighWater().containsKey(g.slot())).map(SlotGrant::lease).toList();
+                        manager.release(refusedLeases);
+                        long highWater = registration.refusedHighWater().values().stream().mapToLong(Long::longValue).max().orElse(0);
+                        boolean raised = manager.raiseFenceFloor(highWater);
+                        log.warn("Worker {}: {} slot grant(s) from {} carried fences not above their slots' recorded high-water "
+                                + "mark (up to {}): {}; acquiring them again on the next tick", owner, refused, manager.describe(),
+                                highWater, raised ? "raised the fence floor above it"
+                                        : "this backend cannot raise its fence floor, so these slots stay unclaimable until "
+                                        + "the coordinator's fences pass the mark (see docs/partitions.md)");
+                    }
+                }
+            }
+            if (held.size() != before || refused > 0) {
+                log.info("Worker {} holds {} of {} slots (its share: {}, live workers: {})", owner, held.size(), slotCount,
+                        target.size(), seen.size());
+            }
+        }
+    }
+
+    private void dropLost(Collection<Lease> lost, String why) {
+        int dropped = 0;
+        for (Lease l : lost) {
+            int slot = SlotGrant.slotOf(l.key());
+            if (slot >= 0 && held.computeIfPresent(slot, (s, g) -> g.fence() == l.fence() ? null : g) == null) {
+                dropped++;
+            }
+        }
+        if (dropped > 0) {
+            log.warn("Worker {} lost {} slot lease(s) ({}); the slots will be acquired again when they are its share", owner,
+                    dropped, why);
+        }
+    }
+
+    /** Stops ticking, releases every held slot and leaves the group, so the others rebalance at once. */
+    @Override
+    public void close() {
+        ScheduledExecutorService t;
+        synchronized (this) {
+            t = ticker;
+            ticker = null;
+        }
+        if (t != null) {
+            t.shutdownNow();
+        }
+        synchronized (tickLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            List<Lease> all = held.values().stream().map(SlotGrant::lease).toList();
+            held.clear();
+            try {
+                if (!all.isEmpty()) {
+                    manager.release(all);
+                }
+            } catch (RuntimeException e) {
+                log.warn("Worker {}: releasing {} slot(s) on close failed; they expire within {}: {}", owner, all.size(),
+                        leaseTtl, e.getMessage());
+            }
+            try {
+                group.leave(owner);
+            } catch (RuntimeException e) {
+                log.warn("Worker {}: leaving {} failed; the others rebalance when its heartbeat expires: {}", owner,
+                        group.describe(), e.getMessage());
+            }
+        }
+    }
+}
