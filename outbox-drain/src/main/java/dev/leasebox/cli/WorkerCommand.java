@@ -6,6 +6,7 @@ import dev.leasebox.drain.OutboxDrain;
 import dev.leasebox.drain.OutboxProvider;
 import dev.leasebox.jdbc.JdbcDataSources;
 import dev.leasebox.jdbc.JdbcOutboxStore;
+import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.metrics.DrainMetrics;
 import dev.leasebox.metrics.MeteredLeaseManager;
 import dev.leasebox.metrics.PrometheusEndpoint;
@@ -49,6 +50,9 @@ final class WorkerCommand implements Callable<Integer> {
     @Mixin
     BackendOptions backend;
 
+    @Mixin
+    GranularityOptions granularity;
+
     @Option(names = "--owner", paramLabel = "NAME", description = "This worker's name in claims (default: host-pid-random).")
     String owner;
 
@@ -86,9 +90,10 @@ final class WorkerCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         backend.validate();
+        granularity.validate();
         ProviderSpec providerSpec = ProviderSpec.parse(provider);
         DrainOptions.Builder optionsBuilder = DrainOptions.builder().batchSize(batch).leaseDuration(leaseTtl)
-                .concurrency(concurrency).maxAttempts(maxAttempts);
+                .concurrency(concurrency).maxAttempts(maxAttempts).whenAttemptsExhausted(granularity.attemptsExhausted());
         if (owner != null) {
             optionsBuilder.owner(owner);
         }
@@ -120,10 +125,12 @@ final class WorkerCommand implements Callable<Integer> {
             }
             DrainMetrics metrics = new DrainMetrics(registry);
             registerBacklogGauges(registry, new OutboxReport(dataSource, database.tableName()), clock);
-            OutboxDrain drain = OutboxDrain.builder().store(BackendOptions.claimStore(jdbc, manager, clock))
+            OutboxClaimStore claimStore = granularity.claimStore(dataSource, jdbc, manager, registry, options.owner(), leaseTtl,
+                    clock, resources);
+            OutboxDrain drain = OutboxDrain.builder().store(claimStore)
                     .provider(emitter).options(options).clock(clock).listener(metrics).build();
             out.println("leasebox worker " + options.owner() + ": draining " + database.tableName() + " at "
-                    + JdbcDataSources.redact(database.jdbcUrl) + " through " + backend.describe(manager)
+                    + JdbcDataSources.redact(database.jdbcUrl) + " through " + backend.describe(manager) + " (" + granularity.describe() + ")"
                     + ", provider " + providerSpec.kind() + ", batch " + batch + ", lease " + leaseTtl
                     + (endpoint == null ? "" : ", metrics on http://" + metricsHost + ":" + endpoint.port() + "/metrics"));
             out.flush();

@@ -14,10 +14,16 @@ final class CompletionPolicy {
 
     private final int maxAttempts;
     private final Backoff backoff;
+    private final DrainOptions.AttemptsExhausted whenExhausted;
 
     CompletionPolicy(int maxAttempts, Backoff backoff) {
+        this(maxAttempts, backoff, DrainOptions.AttemptsExhausted.DEAD_LETTER);
+    }
+
+    CompletionPolicy(int maxAttempts, Backoff backoff, DrainOptions.AttemptsExhausted whenExhausted) {
         this.maxAttempts = maxAttempts;
         this.backoff = backoff;
+        this.whenExhausted = whenExhausted;
     }
 
     /** The completion for {@code outcome} of an emission of {@code entry} (as claimed or selected) at {@code now}. */
@@ -36,6 +42,9 @@ final class CompletionPolicy {
         EmissionError error = EmissionError.retryable("retryable", r.message());
         int attempts = entry.attemptCount() + 1;
         if (attempts >= maxAttempts) {
+            if (whenExhausted == DrainOptions.AttemptsExhausted.KEEP_RETRYING) {
+                return new Completion.Failed(error, Optional.of(now.plus(backoff.delayAfter(Integer.MAX_VALUE))));
+            }
             return new Completion.DeadLettered(error, "max attempts (" + maxAttempts + ") reached");
         }
         return new Completion.Failed(error, Optional.of(now.plus(backoff.delayAfter(attempts))));

@@ -41,13 +41,27 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param idlePollMax       the idle wait doubles up to this (default 5 s)
  * @param shutdownTimeout   how long {@link OutboxDrain#close()} waits for in-flight emissions (default 30 s)
  * @param owner             the claim owner (worker id) written to claimed rows (default host-pid-random)
+ * @param whenAttemptsExhausted what a retryable failure at {@code maxAttempts} becomes (default
+ *                          {@link AttemptsExhausted#DEAD_LETTER}); with per-key ordering this decides
+ *                          whether a failing head lets its key move on
  */
 public record DrainOptions(boolean useClaimLeases, int batchSize, Duration leaseDuration, Duration renewalInterval,
                            Duration claimSafetyMargin, int maxAttempts, Duration initialBackoff, Duration maxBackoff,
                            int concurrency, Duration idlePollMin, Duration idlePollMax, Duration shutdownTimeout,
-                           String owner) {
+                           String owner, AttemptsExhausted whenAttemptsExhausted) {
 
     public static final int MAX_CONCURRENCY = 256;
+
+    /** What happens to an entry whose retryable failures reach {@code maxAttempts}. */
+    public enum AttemptsExhausted {
+        /** Dead-letter it: the entry is terminal, and (in ordered mode) its key moves on. */
+        DEAD_LETTER,
+        /**
+         * Keep retrying, the backoff at its cap: the entry stays non-terminal, and (in ordered mode) its key
+         * waits for it, however long, until it is delivered or an operator dead-letters it.
+         */
+        KEEP_RETRYING
+    }
 
     public DrainOptions {
         require(leaseDuration, "leaseDuration");
@@ -59,6 +73,7 @@ public record DrainOptions(boolean useClaimLeases, int batchSize, Duration lease
         require(idlePollMax, "idlePollMax");
         require(shutdownTimeout, "shutdownTimeout");
         require(owner, "owner");
+        require(whenAttemptsExhausted, "whenAttemptsExhausted");
         check(batchSize >= 1 && batchSize <= ClaimRequest.MAX_BATCH_SIZE,
                 "batchSize must be in 1.." + ClaimRequest.MAX_BATCH_SIZE + ", was " + batchSize);
         check(isPositive(leaseDuration), "leaseDuration must be positive, was " + leaseDuration);
@@ -95,7 +110,7 @@ public record DrainOptions(boolean useClaimLeases, int batchSize, Duration lease
         return new Builder().useClaimLeases(useClaimLeases).batchSize(batchSize).leaseDuration(leaseDuration)
                 .renewalInterval(renewalInterval).claimSafetyMargin(claimSafetyMargin).maxAttempts(maxAttempts)
                 .backoff(initialBackoff, maxBackoff).concurrency(concurrency).idlePolling(idlePollMin, idlePollMax)
-                .shutdownTimeout(shutdownTimeout).owner(owner);
+                .shutdownTimeout(shutdownTimeout).owner(owner).whenAttemptsExhausted(whenAttemptsExhausted);
     }
 
     /** The default owner: {@code host-pid-random}, unique per drain instance. */
@@ -148,6 +163,7 @@ public record DrainOptions(boolean useClaimLeases, int batchSize, Duration lease
         private Duration idlePollMax = Duration.ofSeconds(5);
         private Duration shutdownTimeout = Duration.ofSeconds(30);
         private String owner;
+        private AttemptsExhausted whenAttemptsExhausted = AttemptsExhausted.DEAD_LETTER;
 
         private Builder() {
         }
@@ -215,6 +231,11 @@ public record DrainOptions(boolean useClaimLeases, int batchSize, Duration lease
             return this;
         }
 
+        public Builder whenAttemptsExhausted(AttemptsExhausted policy) {
+            this.whenAttemptsExhausted = policy;
+            return this;
+        }
+
         /** @throws DrainConfigurationException naming the first bad option and its value */
         public DrainOptions build() {
             require(leaseDuration, "leaseDuration");
@@ -223,7 +244,7 @@ public record DrainOptions(boolean useClaimLeases, int batchSize, Duration lease
             Duration renewal = renewalInterval != null ? renewalInterval : leaseDuration.dividedBy(3);
             return new DrainOptions(useClaimLeases, batchSize, leaseDuration, renewal, margin, maxAttempts,
                     initialBackoff, maxBackoff, concurrency, idlePollMin, idlePollMax, shutdownTimeout,
-                    owner != null ? owner : defaultOwner());
+                    owner != null ? owner : defaultOwner(), whenAttemptsExhausted);
         }
     }
 }

@@ -82,7 +82,7 @@ public final class OutboxDrain implements AutoCloseable {
         this.renewals = newRenewalScheduler(options.owner());
         Emitter emitter = new Emitter(b.provider, b.classifier, listener);
         CompletionPolicy policy = new CompletionPolicy(options.maxAttempts(),
-                new Backoff(options.initialBackoff(), options.maxBackoff(), b.random));
+                new Backoff(options.initialBackoff(), options.maxBackoff(), b.random), options.whenAttemptsExhausted());
         if (options.useClaimLeases()) {
             this.cycle = new ClaimingCycle((OutboxClaimStore) b.store, options, b.clock, emitter, policy, listener,
                     renewals, this::stopRequested, () -> halted);

@@ -1,0 +1,111 @@
+package dev.leasebox.cli;
+
+import dev.leasebox.drain.DrainOptions;
+import dev.leasebox.jdbc.JdbcLeaseManager;
+import dev.leasebox.jdbc.JdbcOutboxStore;
+import dev.leasebox.jdbc.JdbcSlotStore;
+import dev.leasebox.jdbc.JdbcWorkerGroup;
+import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.metrics.MeteredLeaseManager;
+import dev.leasebox.outbox.OutboxClaimStore;
+import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import picocli.CommandLine.Option;
+
+import javax.sql.DataSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/** What a worker leases: rows (the default) or slots of the table (partition leases), and per-key ordering. */
+final class GranularityOptions {
+
+    @Option(names = "--lease-granularity", paramLabel = "row|partition", defaultValue = "row",
+            description = {"row: lease each claimed row through the backend (default).",
+                    "partition: lease the table's slots (V3) and claim their rows in the database; the backend leaves the per-row path."})
+    String granularity;
+
+    @Option(names = "--slots", paramLabel = "N",
+            description = "With partition: the table's slot count, checked against the schema (fixed when V3 is applied: leasebox schema --slots N).")
+    Integer slots;
+
+    @Option(names = "--ordered",
+            description = "With partition: emit each partition key's entries one at a time, in enqueue (id) order.")
+    boolean ordered;
+
+    @Option(names = "--when-attempts-exhausted", paramLabel = "dead-letter|keep-retrying", defaultValue = "dead-letter",
+            description = "What an entry that failed --max-attempts times becomes: dead-lettered (its key moves on, default) "
+                    + "or retried forever, the backoff at its cap (with --ordered its key waits).")
+    String whenAttemptsExhausted;
+
+    boolean isPartition() {
+        return "partition".equals(granularity);
+    }
+
+    /** Checks the combination before anything is opened. */
+    void validate() {
+        if (!"row".equals(granularity) && !"partition".equals(granularity)) {
+            throw new IllegalArgumentException("unknown --lease-granularity '" + granularity + "': use row or partition");
+        }
+        if (!isPartition() && (ordered || slots != null)) {
+            throw new IllegalArgumentException((ordered ? "--ordered" : "--slots")
+                    + " needs --lease-granularity partition: per-key order and slots are properties of partition leases");
+        }
+        attemptsExhausted();
+    }
+
+    DrainOptions.AttemptsExhausted attemptsExhausted() {
+        return switch (whenAttemptsExhausted.toLowerCase(Locale.ROOT)) {
+            case "dead-letter" -> DrainOptions.AttemptsExhausted.DEAD_LETTER;
+            case "keep-retrying" -> DrainOptions.AttemptsExhausted.KEEP_RETRYING;
+            default -> throw new IllegalArgumentException("unknown --when-attempts-exhausted '" + whenAttemptsExhausted
+                    + "': use dead-letter or keep-retrying");
+        };
+    }
+
+    /**
+     * The partition-lease claim store: slots leased through {@code external} (or, for the
+     * {@code database} backend, through leases in the table's {@code _leases} table), membership in
+     * the table's {@code _workers} table. The returned store must be closed after the drain.
+     */
+    PartitionedOutboxClaimStore openPartitioned(DataSource dataSource, JdbcOutboxStore jdbc,
+                                                Optional<MeteredLeaseManager> external, MeterRegistry registry,
+                                                String owner, Duration leaseTtl, Clock clock, List<AutoCloseable> resources) {
+        JdbcSlotStore slotStore = JdbcSlotStore.open(dataSource, jdbc, clock);
+        if (slots != null && slots != slotStore.slotCount()) {
+            throw new IllegalArgumentException("--slots " + slots + " does not match " + jdbc.table() + ", which has "
+                    + slotStore.slotCount() + " slots (fixed when V3 was applied); drop --slots or give "
+                    + slotStore.slotCount());
+        }
+        LeaseManager manager;
+        if (external.isPresent()) {
+            manager = external.get();
+        } else {
+            MeteredLeaseManager inTable = new MeteredLeaseManager(
+                    JdbcLeaseManager.builder(dataSource).table(jdbc.table()).clock(clock).open(), registry);
+            resources.add(inTable);
+            manager = inTable;
+        }
+        PartitionedOutboxClaimStore store = PartitionedOutboxClaimStore.open(jdbc, slotStore, manager,
+                new JdbcWorkerGroup(dataSource, jdbc, clock), owner, leaseTtl,
+                PartitionedOutboxClaimStore.defaultTickInterval(leaseTtl), ordered, clock);
+        resources.add(store);
+        return store;
+    }
+
+    /** The claim store for the chosen granularity. */
+    OutboxClaimStore claimStore(DataSource dataSource, JdbcOutboxStore jdbc, Optional<MeteredLeaseManager> external,
+                                MeterRegistry registry, String owner, Duration leaseTtl, Clock clock,
+                                List<AutoCloseable> resources) {
+        if (isPartition()) {
+            return openPartitioned(dataSource, jdbc, external, registry, owner, leaseTtl, clock, resources);
+        }
+        return BackendOptions.claimStore(jdbc, external, clock);
+    }
+
+    String describe() {
+        return isPartition() ? "partition leases" + (ordered ? ", ordered per key" : "") : "row leases";
+    }
+}
