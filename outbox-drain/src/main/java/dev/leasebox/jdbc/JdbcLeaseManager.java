@@ -1,0 +1,347 @@
+package dev.leasebox.jdbc;
+
+import dev.leasebox.lease.Lease;
+import dev.leasebox.lease.LeaseLoss;
+import dev.leasebox.lease.LeaseLossListener;
+import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.LeaseManagerException;
+import dev.leasebox.lease.LeaseRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Leases held in the database itself, in the V3 table {@code <table>_leases} (one row per key ever
+ * leased: key, owner, fence, expiry) with fences from the sequence {@code <table>_lease_fence_seq}:
+ * the lease manager of the {@code database} backend in partition-lease mode, where workers lease a
+ * few hundred {@code slot-<n>} keys. It passes {@code LeaseManagerContract} on PostgreSQL and H2.
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li><b>One statement per call.</b> {@link #acquire}, {@link #renew} and {@link #release} each run
+ *       exactly one SQL statement, atomic under auto-commit, whatever the number of keys (PostgreSQL:
+ *       arrays joined with {@code unnest}, {@code INSERT … ON CONFLICT DO UPDATE … RETURNING} and
+ *       {@code UPDATE … RETURNING}; H2: {@code MERGE … USING UNNEST} inside {@code FINAL TABLE}).
+ *       Empty calls run none.</li>
+ *   <li><b>Time is the injected {@link Clock}.</b> A lease is held while the caller's "now" is before
+ *       its {@code expires_at}; "now" and every expiry are computed here and passed as parameters, no
+ *       statement reads the database's clock (docs/architecture.md §5). Workers whose clocks disagree by
+ *       more than a lease's safety margin can overlap, exactly as with any external coordinator; the
+ *       outbox's fence checks keep that from ever causing a stale write. Instants are stored with
+ *       microsecond precision; an expiry is rounded up to the microsecond, so the database never
+ *       expires a lease before its holder's {@link Lease#localDeadline()}.</li>
+ *   <li><b>Fences strictly grow per key</b>, across expiry, release and re-grant: a grant takes a new
+ *       sequence value, rows are never deleted (a release sets {@code expires_at} to 1970-01-01, which
+ *       frees the key for every clock), and on PostgreSQL a row's fence is only ever replaced by a
+ *       larger one, so a grant whose sequence value was taken before a concurrent grant of the same key
+ *       cannot go back. The sequence must keep PostgreSQL's default {@code CACHE 1} (V3 creates it so):
+ *       with a cache, sessions would hand out pre-fetched values below a raised floor.</li>
+ *   <li><b>Stale callers change nothing.</b> Renew and release write only rows that still carry the
+ *       lease's owner <em>and</em> fence and have not expired; everything else is absent from the
+ *       result. A renewal's missing leases are reported to the {@link LeaseLossListener}s
+ *       ({@link LeaseLoss.Cause#RENEWAL_REFUSED}) on the calling thread before {@code renew} returns.</li>
+ *   <li><b>No deadlocks between calls.</b> On PostgreSQL every statement locks lease rows in
+ *       {@code lease_key} order.</li>
+ *   <li><b>{@link #raiseFenceFloor} is atomic</b> with respect to every grant: on PostgreSQL, grants hold
+ *       a shared transaction-scoped advisory lock (class {@code pg_class}, object the sequence's oid)
+ *       while they draw fences, and raising the floor takes it exclusively around its read and
+ *       {@code setval}; on H2, all lease statements are serialized within the JVM.</li>
+ * </ul>
+ *
+ * <p>The table holds one row per distinct key ever leased, which suits the bounded {@code slot-<n>}
+ * key space this manager is for; it is not meant for one key per outbox row. On H2 every lease
+ * statement of one database and table is serialized within this JVM (where an embedded H2 lives); use
+ * PostgreSQL for workers in several processes.
+ *
+ * <p>Each call borrows one connection from the {@link DataSource} (auto-commit restored) and returns
+ * it. The data source stays the caller's: {@link #close()} does not close it. A database error becomes
+ * a {@link LeaseManagerException} naming the table and the (password-redacted) address tried.
+ * Thread-safe; one instance may serve many owners, as one database serves many nodes.
+ */
+public final class JdbcLeaseManager implements LeaseManager {
+
+    private static final Logger log = LoggerFactory.getLogger(JdbcLeaseManager.class);
+
+    private final DataSource dataSource;
+    private final LeaseTable table;
+    private final Clock clock;
+    private final String where;
+    private final List<LeaseLossListener> listeners = new CopyOnWriteArrayList<>();
+    private volatile boolean closed;
+
+    private JdbcLeaseManager(DataSource dataSource, LeaseTable table, Clock clock, String where) {
+        this.dataSource = dataSource;
+        this.table = table;
+        this.clock = clock;
+        this.where = where;
+    }
+
+    /** Starts configuring a manager over the lease table reachable through {@code dataSource}. */
+    public static Builder builder(DataSource dataSource) {
+        return new Builder(dataSource);
+    }
+
+    @Override
+    public List<Lease> acquire(LeaseRequest request) {
+        Objects.requireNonNull(request, "request");
+        if (request.keys().isEmpty()) {
+            return List.of();
+        }
+        Instant now = EntryRows.micros(clock.instant());
+        Instant expiresAt = expiry(now, request.ttl());
+        Map<String, Long> fences = run("acquire", c -> table.acquire(c, request.keys(), request.owner(), expiresAt, now));
+        List<Lease> granted = new ArrayList<>(fences.size());
+        for (String key : request.keys()) {
+            Long fence = fences.get(key);
+            if (fence != null) {
+                granted.add(request.grant(key, fence, now));
+            }
+        }
+        return granted;
+    }
+
+    @Override
+    public List<Lease> renew(Collection<Lease> leases) {
+        Objects.requireNonNull(leases, "leases");
+        if (leases.isEmpty()) {
+            return List.of();
+        }
+        Instant now = EntryRows.micros(clock.instant());
+        List<Lease> distinct = distinctGrants(leases);
+        List<Instant> expiries = distinct.stream().map(l -> expiry(now, l.ttl())).toList();
+        Set<LeaseTable.Row> renewed = run("renew", c -> table.renew(c, distinct, expiries, now));
+        List<Lease> held = new ArrayList<>();
+        List<Lease> lost = new ArrayList<>();
+        for (Lease lease : leases) {
+            if (renewed.contains(LeaseTable.Row.of(lease))) {
+                held.add(lease.renewed(now));
+            } else {
+                lost.add(lease);
+            }
+        }
+        if (!lost.isEmpty()) {
+            report(new LeaseLoss(lost, LeaseLoss.Cause.RENEWAL_REFUSED, describe()
+                    + ": the lease expired, was released or is held by another grant"));
+        }
+        return held;
+    }
+
+    @Override
+    public List<Lease> release(Collection<Lease> leases) {
+        Objects.requireNonNull(leases, "leases");
+        if (leases.isEmpty()) {
+            return List.of();
+        }
+        Instant now = EntryRows.micros(clock.instant());
+        List<Lease> distinct = distinctGrants(leases);
+        Set<LeaseTable.Row> released = run("release", c -> table.release(c, distinct, now));
+        List<Lease> out = new ArrayList<>();
+        for (Lease lease : leases) {
+            if (released.contains(LeaseTable.Row.of(lease))) {
+                out.add(lease);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Moves {@code <table>_lease_fence_seq} so that its next value is above {@code floor}, atomically
+     * with respect to every grant (see the class comment); never moves it back. Always supported:
+     * returns true. The database's sequence does not lose values by itself; it falls behind the
+     * outbox's fences only after a restore from an older backup or a hand-made reset.
+     *
+     * @throws IllegalArgumentException when {@code floor} is negative or {@link Long#MAX_VALUE}
+     */
+    @Override
+    public boolean raiseFenceFloor(long floor) {
+        if (floor < 0 || floor == Long.MAX_VALUE) {
+            throw new IllegalArgumentException("fence floor must be in 0.." + (Long.MAX_VALUE - 1) + ", was " + floor);
+        }
+        boolean raised = run("raise fence floor", c -> table.raiseFenceFloor(c, floor));
+        if (raised) {
+            log.warn("Raised the fence sequence {} above {} at {}: it was behind the fences the outbox recorded "
+                    + "(restored from an older backup, or reset by hand?)", table.fenceSequence(), floor, where);
+        }
+        return true;
+    }
+
+    @Override
+    public void addLeaseLossListener(LeaseLossListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** {@code database leases in <table>_leases at <redacted jdbc url>}. */
+    @Override
+    public String describe() {
+        return "database leases in " + table.leaseTable() + " at " + where;
+    }
+
+    /** Refuses further calls; the data source stays open (it is the caller's) and leases run out at expiry. */
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    // ---- plumbing ------------------------------------------------------------------------------------
+
+    /** {@code now + ttl}, rounded up to the microsecond the database stores. */
+    private static Instant expiry(Instant now, Duration ttl) {
+        Instant exact = now.plus(ttl);
+        Instant stored = EntryRows.micros(exact);
+        return stored.equals(exact) ? stored : stored.plusNanos(1_000);
+    }
+
+    /** One lease per grant (key, owner, fence): a MERGE must not meet two source rows for one target row. */
+    private static List<Lease> distinctGrants(Collection<Lease> leases) {
+        Map<LeaseTable.Row, Lease> distinct = new LinkedHashMap<>();
+        for (Lease lease : leases) {
+            distinct.putIfAbsent(LeaseTable.Row.of(lease), lease);
+        }
+        return List.copyOf(distinct.values());
+    }
+
+    private void report(LeaseLoss loss) {
+        for (LeaseLossListener listener : listeners) {
+            try {
+                listener.leasesLost(loss);
+            } catch (RuntimeException e) {
+                log.warn("A lease loss listener failed on {}", loss, e);
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface SqlCall<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    private <T> T run(String operation, SqlCall<T> call) {
+        if (closed) {
+            throw new IllegalStateException(describe() + " is closed; " + operation + " refused");
+        }
+        Connection c = connect(dataSource, where, operation);
+        try (c) {
+            if (!c.getAutoCommit()) {
+                c.setAutoCommit(true);
+            }
+            return call.run(c);
+        } catch (SQLException e) {
+            throw new LeaseManagerException("Database lease " + operation + " on " + table.leaseTable() + " at " + where
+                    + " failed: " + JdbcDataSources.rootMessage(e)
+                    + " (check that the database runs, accepts this user and has V3 applied)", e);
+        }
+    }
+
+    private static Connection connect(DataSource dataSource, String where, String operation) {
+        try {
+            return dataSource.getConnection();
+        } catch (SQLException | RuntimeException e) {
+            throw new LeaseManagerException("Cannot reach the lease database at " + where + " (" + operation + "): "
+                    + JdbcDataSources.rootMessage(e) + " (check the URL, that the database runs and accepts this user)", e);
+        }
+    }
+
+    /** Configures and opens a {@link JdbcLeaseManager}; {@link #open()} checks the schema. */
+    public static final class Builder {
+        private final DataSource dataSource;
+        private TableName table = TableName.DEFAULT;
+        private Clock clock = Clock.systemUTC();
+        private DatabaseKind kind;
+
+        private Builder(DataSource dataSource) {
+            this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        }
+
+        /** The outbox table whose V3 lease table is used ({@code <name>_leases}); default {@code leasebox_outbox}. */
+        public Builder table(TableName name) {
+            this.table = Objects.requireNonNull(name, "table");
+            return this;
+        }
+
+        /** As {@link #table(TableName)}, from {@code name} or {@code schema.name}. */
+        public Builder table(String name) {
+            this.table = TableName.parse(name);
+            return this;
+        }
+
+        /** Where "now" comes from; default the UTC system clock. Share one clock per worker with its store. */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** The database kind, when it should not be detected from the connection's metadata. */
+        public Builder databaseKind(DatabaseKind kind) {
+            this.kind = Objects.requireNonNull(kind, "kind");
+            return this;
+        }
+
+        /**
+         * Connects once and checks that the lease table and its fence sequence exist, failing with one
+         * line naming the address and the V3 script to apply. Reads only; never creates anything.
+         *
+         * @throws LeaseManagerException when the database is unreachable or the V3 objects are missing
+         */
+        public JdbcLeaseManager open() {
+            String where = JdbcDataSources.describe(dataSource);
+            LeaseTable leases;
+            try (Connection c = connect(dataSource, where, "open")) {
+                DatabaseKind detected = kind != null ? kind : DatabaseKind.of(c);
+                leases = new LeaseTable(SqlDialect.of(detected, table));
+                check(leases, c, where);
+            } catch (SQLException e) {
+                throw new LeaseManagerException("Cannot check the lease table " + table + "_leases at " + where + ": "
+                        + JdbcDataSources.rootMessage(e), e);
+            } catch (JdbcOutboxException e) {
+                throw new LeaseManagerException(e.getMessage(), e);
+            }
+            JdbcLeaseManager manager = new JdbcLeaseManager(dataSource, leases, clock, where);
+            log.info("Opened {}", manager.describe());
+            return manager;
+        }
+
+        private void check(LeaseTable leases, Connection c, String where) throws SQLException {
+            String v3 = LeaseboxSchema.resourcePath(leases.kind(), LeaseboxSchema.V3_FILE);
+            try {
+                leases.probeTable(c);
+            } catch (SQLException e) {
+                if (leases.isMissingTable(e)) {
+                    throw new LeaseManagerException("Lease table " + leases.leaseTable() + " does not exist at " + where
+                            + ": apply " + v3 + " (after " + LeaseboxSchema.V1_FILE + " and " + LeaseboxSchema.V2_FILE
+                            + ") with your migration tool or `leasebox schema --apply`; the lease manager never creates "
+                            + "tables itself");
+                }
+                if (leases.isMissingColumn(e)) {
+                    throw new LeaseManagerException("Lease table " + leases.leaseTable() + " at " + where
+                            + " lacks the columns lease_key, owner, fence, expires_at: it was not created by " + v3
+                            + "; apply that script's definition of it");
+                }
+                throw e;
+            }
+            try {
+                leases.probeSequence(c);
+            } catch (SQLException e) {
+                if (leases.isMissingSequence(e)) {
+                    throw new LeaseManagerException("Fence sequence " + leases.fenceSequence() + " does not exist at "
+                            + where + ": apply " + v3 + " completely (it creates the sequence right after "
+                            + leases.leaseTable() + ")");
+                }
+                throw e;
+            }
+        }
+    }
+}
