@@ -114,6 +114,11 @@ public final class ManagedProcess implements AutoCloseable {
         waitFor();
     }
 
+    /** SIGTERM: asks the process to stop gracefully (a JVM runs its shutdown hooks); does not wait. */
+    public void terminate() {
+        signal("TERM");
+    }
+
     /** SIGSTOP: the process freezes, holding its sockets open. */
     public void pause() {
         signal("STOP");

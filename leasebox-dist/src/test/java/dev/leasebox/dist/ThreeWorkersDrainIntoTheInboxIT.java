@@ -3,9 +3,7 @@ package dev.leasebox.dist;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.cli.LeaseboxMain;
 import dev.leasebox.jdbc.PostgreSqlTestServer;
-import dev.leasebox.testkit.FreePorts;
 import dev.leasebox.testkit.ManagedProcess;
-import dev.leasebox.testkit.RequiredServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,48 +53,24 @@ class ThreeWorkersDrainIntoTheInboxIT {
 
     @Test
     void throughTheDatabaseBackend() throws SQLException {
-        drainWithThreeWorkers(List.of("--backend", "database"));
+        drainWithThreeWorkers(Coordinators.database());
     }
 
     @Test
     void throughRedis() throws SQLException {
-        int port = FreePorts.next();
-        String redisServer = RequiredServer.binary("redis-server", "/usr/bin/redis-server")
-                .orElseThrow(() -> RequiredServer.missing("redis-server", "PATH", "apt-get install redis-server")).toString();
-        ManagedProcess redis = ManagedProcess.start("redis", List.of(redisServer, "--port", Integer.toString(port),
-                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"));
-        try {
-            redis.awaitListening(port, Duration.ofSeconds(20));
-            drainWithThreeWorkers(List.of("--backend", "redis", "--redis", "redis://127.0.0.1:" + port, "--namespace", schema));
-        } finally {
-            redis.close();
-        }
+        drainWithThreeWorkers(Coordinators.redis(fleet, schema));
     }
 
     @Test
     void throughZooKeeperInItsOwnProcess() throws SQLException {
-        int port = FreePorts.next();
-        fleet.start("zookeeper", List.of("zookeeper-server", "--port", Integer.toString(port)))
-                .awaitListening(port, Duration.ofSeconds(60));
-        drainWithThreeWorkers(List.of("--backend", "zookeeper", "--zookeeper", "127.0.0.1:" + port,
-                "--backend-option", "sessionTimeout=6s"));
+        drainWithThreeWorkers(Coordinators.zooKeeper(fleet));
     }
 
     @Test
     void throughThreeHazelcastMembersInTheirOwnProcesses() throws SQLException {
-        List<Integer> ports = List.of(FreePorts.next(), FreePorts.next(), FreePorts.next());
-        String members = String.join(",", ports.stream().map(p -> "127.0.0.1:" + p).toList());
-        List<ManagedProcess> started = new ArrayList<>();
-        for (int port : ports) {
-            started.add(fleet.start("hazelcast-" + port, List.of("hazelcast-member", "--port", Integer.toString(port),
-                    "--members", members, "--cluster-name", schema)));
-        }
-        for (int i = 0; i < ports.size(); i++) {
-            started.get(i).awaitListening(ports.get(i), Duration.ofSeconds(90));
-        }
-        drainWithThreeWorkers(List.of("--backend", "hazelcast", "--hazelcast", members,
-                "--backend-option", "clusterName=" + schema, "--backend-option", "sessionTtl=10s",
-                "--backend-option", "heartbeat=1s", "--lease-ttl", "5s"));
+        List<String> args = new ArrayList<>(Coordinators.hazelcast(fleet, schema));
+        args.addAll(List.of("--lease-ttl", "5s"));
+        drainWithThreeWorkers(args);
     }
 
     private void drainWithThreeWorkers(List<String> backendArgs) throws SQLException {

@@ -19,6 +19,12 @@ final class WorkerFleet implements AutoCloseable {
         return process;
     }
 
+    /** Stops {@code process} with the fleet. */
+    ManagedProcess adopt(ManagedProcess process) {
+        processes.add(process);
+        return process;
+    }
+
     /** Waits for every process named in {@code workers} to exit by itself and returns their exit codes. */
     List<Integer> awaitExit(List<ManagedProcess> workers, Duration timeout) {
         List<Integer> codes = new ArrayList<>();

@@ -137,8 +137,12 @@ final class WorkerCommand implements Callable<Integer> {
             return runUntilDone(drain, metrics, new OutboxReport(dataSource, database.tableName()), clock, out);
         } finally {
             closeAll(resources);
+            cleanedUp.countDown();
         }
     }
+
+    /** Counted down once every resource is closed: a SIGTERM's shutdown hook waits for it (slots released, group left). */
+    private final CountDownLatch cleanedUp = new CountDownLatch(1);
 
     private int runUntilDone(OutboxDrain drain, DrainMetrics metrics, OutboxReport report, Clock clock, PrintWriter out)
             throws InterruptedException {
@@ -146,6 +150,12 @@ final class WorkerCommand implements Callable<Integer> {
         Thread hook = new Thread(() -> {
             drain.close();
             done.countDown();
+            try {
+                // the JVM exits when the hooks end: let the main thread release slots and leave the group first
+                cleanedUp.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }, "leasebox-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
