@@ -4,7 +4,12 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxDrain;
 import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.jdbc.JdbcLeaseManager;
 import dev.leasebox.jdbc.JdbcOutboxStore;
+import dev.leasebox.jdbc.JdbcSlotStore;
+import dev.leasebox.jdbc.JdbcWorkerGroup;
+import dev.leasebox.jdbc.LeaseboxSchema;
+import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
@@ -33,15 +38,29 @@ final class BenchCell {
 
     /** How one cell runs. */
     record Settings(Duration warmup, Duration window, Duration leaseTtl, int candidateSpread,
-                    ReleasingLeaseManager.Mode release, boolean durableClaimRecords) {
+                    ReleasingLeaseManager.Mode release, boolean durableClaimRecords, boolean partition) {
 
         String variant() {
+            if (partition) {
+                return "partition leases (" + LeaseboxSchema.DEFAULT_SLOT_COUNT + " slots)";
+            }
             return "release=" + release.name().toLowerCase(Locale.ROOT)
                     + (durableClaimRecords ? " durable-claims" : " claims-synchronous_commit=off");
         }
+
+        /** The same settings with row or partition leases. */
+        Settings withPartition(boolean partitionLeases) {
+            return new Settings(warmup, window, leaseTtl, candidateSpread, release, durableClaimRecords, partitionLeases);
+        }
     }
 
-    private static final int CONNECTIONS_PER_WORKER = 3; // the claim loop, the renewal thread, one spare
+    /** How long a partition cell waits for its workers to share the slots before the warm-up starts. */
+    private static final Duration BALANCE_TIMEOUT = Duration.ofSeconds(30);
+
+    private static final int CONNECTIONS_PER_WORKER = 3; // the claim loop, the renewal thread, one spare (slot keeper)
+
+    /** Slot keepers tick every second in the bench, so that rebalancing never lasts into the window. */
+    private static final Duration PARTITION_TICK = Duration.ofSeconds(1);
 
     private final BenchDatabase database;
     private final Optional<BenchCoordinator> coordinator;
@@ -64,14 +83,16 @@ final class BenchCell {
 
     BenchResult run() throws InterruptedException {
         Clock clock = Clock.systemUTC();
-        TableName table = database.freshTable();
+        TableName table = database.freshTable(settings.partition());
         CompletionLedger ledger = new CompletionLedger();
         LatencyRecorder latencies = new LatencyRecorder();
         BacklogFeeder feeder = new BacklogFeeder(database, table, ledger, Math.max(20_000, workers * batch * 20), clock);
         List<AutoCloseable> resources = new ArrayList<>();
         List<OutboxDrain> drains = new ArrayList<>();
         String namespace = "bench-" + UUID.randomUUID().toString().substring(0, 8);
-        String label = String.format(Locale.ROOT, "[%s W=%d B=%d]", backend, workers, batch);
+        String name = label();
+        String label = String.format(Locale.ROOT, "[%s W=%d B=%d]", name, workers, batch);
+        List<PartitionedOutboxClaimStore> partitioned = new ArrayList<>();
         try {
             feeder.fillInitial();
             for (int i = 1; i <= workers; i++) {
@@ -81,7 +102,19 @@ final class BenchCell {
                         .candidateSpread(coordinator.isPresent() ? settings.candidateSpread() : 1)
                         .durableClaimRecords(settings.durableClaimRecords()).open();
                 OutboxClaimStore store = jdbc;
-                if (coordinator.isPresent()) {
+                if (settings.partition()) {
+                    LeaseManager manager = coordinator.isPresent()
+                            ? LeaseBackends.named(backend).open(new LeaseBackendSettings(coordinator.get().address(), namespace,
+                                    settings.leaseTtl(), coordinator.get().clientOptions()))
+                            : JdbcLeaseManager.builder(pool).table(table).clock(clock).open();
+                    resources.add(manager);
+                    PartitionedOutboxClaimStore slots = PartitionedOutboxClaimStore.open(jdbc, JdbcSlotStore.open(pool, jdbc, clock),
+                            manager, new JdbcWorkerGroup(pool, jdbc, clock), "bench-" + backend + "-" + i, settings.leaseTtl(),
+                            PARTITION_TICK, false, clock);
+                    resources.add(slots);
+                    partitioned.add(slots);
+                    store = slots;
+                } else if (coordinator.isPresent()) {
                     BenchCoordinator c = coordinator.get();
                     LeaseManager manager = new ReleasingLeaseManager(LeaseBackends.named(backend).open(
                             new LeaseBackendSettings(c.address(), namespace, settings.leaseTtl(), c.clientOptions())),
@@ -95,6 +128,7 @@ final class BenchCell {
                                 .leaseDuration(settings.leaseTtl()).build())
                         .clock(clock).listener(ledger).build());
             }
+            awaitBalanced(partitioned, label);
             feeder.start();
             drains.forEach(OutboxDrain::start);
             pace(label + " warm-up", settings.warmup(), ledger);
@@ -112,7 +146,7 @@ final class BenchCell {
             progress.printf("%s %,.0f rows/s, claim p50 %.2f ms, p99 %.2f ms%n", label,
                     Percentiles.rate(rows, windowNanos), Percentiles.millis(sorted, 50), Percentiles.millis(sorted, 99));
             progress.flush();
-            return new BenchResult(backend, workers, batch, windowNanos / 1e9, rows, Percentiles.millis(sorted, 50),
+            return new BenchResult(name, workers, batch, windowNanos / 1e9, rows, Percentiles.millis(sorted, 50),
                     Percentiles.millis(sorted, 90), Percentiles.millis(sorted, 99), sorted.length, delivered,
                     ledger.completedTotal(), ledger.finalizedTwice().size(), ledger.emittedTwice().size(),
                     ledger.refusedTotal(), coordinator.map(BenchCoordinator::description)
@@ -129,6 +163,33 @@ final class BenchCell {
             }
             database.drop(table);
         }
+    }
+
+    /** The backend's name in the report: {@code redis}, or {@code redis/partition} with partition leases. */
+    String label() {
+        return settings.partition() ? backend + "/partition" : backend;
+    }
+
+    /** Ticks the workers' slot keepers until every slot is held and every worker holds some (partition cells). */
+    private void awaitBalanced(List<PartitionedOutboxClaimStore> stores, String label) {
+        if (stores.isEmpty()) {
+            return;
+        }
+        long deadline = System.nanoTime() + BALANCE_TIMEOUT.toNanos();
+        int slotCount = stores.get(0).keeper().slotCount();
+        while (System.nanoTime() < deadline) {
+            stores.forEach(s -> s.keeper().tick());
+            int held = stores.stream().mapToInt(s -> s.keeper().heldSlots().size()).sum();
+            boolean everyoneHasSome = stores.stream().allMatch(s -> !s.keeper().heldSlots().isEmpty());
+            if (held == slotCount && (everyoneHasSome || stores.size() > slotCount)) {
+                progress.printf("%s slots balanced: %s%n", label,
+                        stores.stream().map(s -> Integer.toString(s.keeper().heldSlots().size())).toList());
+                progress.flush();
+                return;
+            }
+        }
+        progress.printf("%s slots not balanced after %s; measuring anyway%n", label, BALANCE_TIMEOUT);
+        progress.flush();
     }
 
     /** Waits {@code length}, printing a progress line every two seconds (whole lines: library logs interleave). */

@@ -96,6 +96,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + "synchronous_commit = off (relaxed; a lost record costs at most a duplicate emission). Default: ${DEFAULT-VALUE}.")
     String claimRecords;
 
+    @Option(names = "--lease-granularity", paramLabel = "row|partition", defaultValue = "row",
+            description = "row: every backend with row leases (default). partition: the database backend with row leases "
+                    + "(the baseline), then every backend in --backends with partition leases, reported as NAME/partition.")
+    String leaseGranularity;
+
     @Option(names = "--failover", description = "Measure failover instead of throughput: SIGKILL a worker JVM holding leases, "
             + "time until another worker emits those entries.")
     boolean failover;
@@ -148,10 +153,13 @@ public final class BenchCommand implements Callable<Integer> {
         for (int[] cell : cells) {
             int spread = candidateSpread > 0 ? candidateSpread : cell[0] + 1;
             BenchCell.Settings settings = new BenchCell.Settings(Duration.ofSeconds(warmup), Duration.ofSeconds(seconds),
-                    Duration.ofSeconds(leaseTtlSeconds), spread, releaseMode(), durableClaimRecords());
+                    Duration.ofSeconds(leaseTtlSeconds), spread, releaseMode(), durableClaimRecords(), false);
+            if (partition()) {
+                report.add(new BenchCell(database, Optional.empty(), BenchReport.DATABASE, cell[0], cell[1], settings, err).run());
+            }
             for (String backend : backends) {
                 report.add(new BenchCell(database, Optional.ofNullable(coordinators.get(backend)), backend, cell[0],
-                        cell[1], settings, err).run());
+                        cell[1], settings.withPartition(partition()), err).run());
                 Files.writeString(csv, report.csv(), StandardCharsets.UTF_8); // a failure later keeps what was measured
             }
         }
@@ -210,7 +218,14 @@ public final class BenchCommand implements Callable<Integer> {
         return claimRecords.equals("durable");
     }
 
+    private boolean partition() {
+        return "partition".equals(leaseGranularity);
+    }
+
     private void validate() {
+        check("row".equals(leaseGranularity) || "partition".equals(leaseGranularity),
+                "--lease-granularity must be row or partition, was '" + leaseGranularity + "'");
+        check(!(failover && partition()), "--failover measures row leases; drop --lease-granularity partition");
         releaseMode();
         durableClaimRecords();
         if (backends.isEmpty()) {

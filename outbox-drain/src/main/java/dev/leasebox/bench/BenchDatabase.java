@@ -67,8 +67,16 @@ final class BenchDatabase implements AutoCloseable {
 
     /** Creates and migrates a fresh outbox table in the run's schema. */
     TableName freshTable() {
+        return freshTable(false);
+    }
+
+    /**
+     * A fresh table with V1 and V2, as row leases need it, or with V3 too (partition leases). Row cells
+     * run without V3 so that the baseline pays nothing for a feature it does not use.
+     */
+    TableName freshTable(boolean withSlots) {
         TableName table = new TableName(schema, "outbox_" + tables.incrementAndGet());
-        new LeaseboxSchema(DatabaseKind.POSTGRESQL, table).applyAll(admin);
+        new LeaseboxSchema(DatabaseKind.POSTGRESQL, table).apply(admin, 1, withSlots ? LeaseboxSchema.LATEST_VERSION : 2);
         return table;
     }
 
