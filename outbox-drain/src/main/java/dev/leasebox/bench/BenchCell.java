@@ -9,6 +9,7 @@ import dev.leasebox.jdbc.JdbcOutboxStore;
 import dev.leasebox.jdbc.JdbcSlotStore;
 import dev.leasebox.jdbc.JdbcWorkerGroup;
 import dev.leasebox.jdbc.LeaseboxSchema;
+import dev.leasebox.outbox.partition.PartitionClaims;
 import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.LeaseManager;
@@ -38,11 +39,13 @@ final class BenchCell {
 
     /** How one cell runs. */
     record Settings(Duration warmup, Duration window, Duration leaseTtl, int candidateSpread,
-                    ReleasingLeaseManager.Mode release, boolean durableClaimRecords, boolean partition) {
+                    ReleasingLeaseManager.Mode release, boolean durableClaimRecords, boolean partition,
+                    PartitionClaims partitionClaims) {
 
         String variant() {
             if (partition) {
-                return "partition leases (" + LeaseboxSchema.DEFAULT_SLOT_COUNT + " slots)";
+                return "partition leases (" + LeaseboxSchema.DEFAULT_SLOT_COUNT + " slots), "
+                        + partitionClaims.name().toLowerCase(Locale.ROOT) + " claims";
             }
             return "release=" + release.name().toLowerCase(Locale.ROOT)
                     + (durableClaimRecords ? " durable-claims" : " claims-synchronous_commit=off");
@@ -50,7 +53,8 @@ final class BenchCell {
 
         /** The same settings with row or partition leases. */
         Settings withPartition(boolean partitionLeases) {
-            return new Settings(warmup, window, leaseTtl, candidateSpread, release, durableClaimRecords, partitionLeases);
+            return new Settings(warmup, window, leaseTtl, candidateSpread, release, durableClaimRecords, partitionLeases,
+                    partitionClaims);
         }
     }
 
@@ -110,7 +114,7 @@ final class BenchCell {
                     resources.add(manager);
                     PartitionedOutboxClaimStore slots = PartitionedOutboxClaimStore.open(jdbc, JdbcSlotStore.open(pool, jdbc, clock),
                             manager, new JdbcWorkerGroup(pool, jdbc, clock), "bench-" + backend + "-" + i, settings.leaseTtl(),
-                            PARTITION_TICK, false, clock);
+                            PARTITION_TICK, false, settings.partitionClaims(), clock);
                     resources.add(slots);
                     partitioned.add(slots);
                     store = slots;
@@ -167,7 +171,8 @@ final class BenchCell {
 
     /** The backend's name in the report: {@code redis}, or {@code redis/partition} with partition leases. */
     String label() {
-        return settings.partition() ? backend + "/partition" : backend;
+        return settings.partition()
+                ? backend + "/partition" + (settings.partitionClaims() == PartitionClaims.LEAN ? "-lean" : "") : backend;
     }
 
     /** Ticks the workers' slot keepers until every slot is held and every worker holds some (partition cells). */

@@ -101,6 +101,10 @@ public final class BenchCommand implements Callable<Integer> {
                     + "(the baseline), then every backend in --backends with partition leases, reported as NAME/partition.")
     String leaseGranularity;
 
+    @Option(names = "--partition-claims", paramLabel = "recorded|lean", defaultValue = "recorded",
+            description = "With --lease-granularity partition: recorded (default) or lean claims, as leasebox worker --partition-claims.")
+    String partitionClaims;
+
     @Option(names = "--failover", description = "Measure failover instead of throughput: SIGKILL a worker JVM holding leases, "
             + "time until another worker emits those entries.")
     boolean failover;
@@ -153,7 +157,8 @@ public final class BenchCommand implements Callable<Integer> {
         for (int[] cell : cells) {
             int spread = candidateSpread > 0 ? candidateSpread : cell[0] + 1;
             BenchCell.Settings settings = new BenchCell.Settings(Duration.ofSeconds(warmup), Duration.ofSeconds(seconds),
-                    Duration.ofSeconds(leaseTtlSeconds), spread, releaseMode(), durableClaimRecords(), false);
+                    Duration.ofSeconds(leaseTtlSeconds), spread, releaseMode(), durableClaimRecords(), false,
+                    partitionClaimMode());
             if (partition()) {
                 report.add(new BenchCell(database, Optional.empty(), BenchReport.DATABASE, cell[0], cell[1], settings, err).run());
             }
@@ -218,6 +223,14 @@ public final class BenchCommand implements Callable<Integer> {
         return claimRecords.equals("durable");
     }
 
+    private dev.leasebox.outbox.partition.PartitionClaims partitionClaimMode() {
+        return switch (partitionClaims) {
+            case "recorded" -> dev.leasebox.outbox.partition.PartitionClaims.RECORDED;
+            case "lean" -> dev.leasebox.outbox.partition.PartitionClaims.LEAN;
+            default -> throw new IllegalArgumentException("--partition-claims must be recorded or lean, was '" + partitionClaims + "'");
+        };
+    }
+
     private boolean partition() {
         return "partition".equals(leaseGranularity);
     }
@@ -228,6 +241,7 @@ public final class BenchCommand implements Callable<Integer> {
         check(!(failover && partition()), "--failover measures row leases; drop --lease-granularity partition");
         releaseMode();
         durableClaimRecords();
+        partitionClaimMode();
         if (backends.isEmpty()) {
             throw new IllegalArgumentException("--backends must name at least one backend");
         }

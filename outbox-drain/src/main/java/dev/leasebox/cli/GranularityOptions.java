@@ -8,6 +8,7 @@ import dev.leasebox.jdbc.JdbcWorkerGroup;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.metrics.MeteredLeaseManager;
 import dev.leasebox.outbox.OutboxClaimStore;
+import dev.leasebox.outbox.partition.PartitionClaims;
 import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import picocli.CommandLine.Option;
@@ -35,6 +36,12 @@ final class GranularityOptions {
             description = "With partition: emit each partition key's entries one at a time, in enqueue (id) order.")
     boolean ordered;
 
+    @Option(names = "--partition-claims", paramLabel = "recorded|lean", defaultValue = "recorded",
+            description = {"With partition: recorded writes each batch's claims on the rows before emitting (default);",
+                    "lean writes nothing before emitting, the slot lease being the claim: one write per batch instead of two,",
+                    "rows in flight carry no claim (see docs/partitions.md)."})
+    String partitionClaims;
+
     @Option(names = "--when-attempts-exhausted", paramLabel = "dead-letter|keep-retrying", defaultValue = "dead-letter",
             description = "What an entry that failed --max-attempts times becomes: dead-lettered (its key moves on, default) "
                     + "or retried forever, the backoff at its cap (with --ordered its key waits).")
@@ -49,11 +56,21 @@ final class GranularityOptions {
         if (!"row".equals(granularity) && !"partition".equals(granularity)) {
             throw new IllegalArgumentException("unknown --lease-granularity '" + granularity + "': use row or partition");
         }
-        if (!isPartition() && (ordered || slots != null)) {
-            throw new IllegalArgumentException((ordered ? "--ordered" : "--slots")
+        if (!isPartition() && (ordered || slots != null || !"recorded".equals(partitionClaims))) {
+            throw new IllegalArgumentException((ordered ? "--ordered" : slots != null ? "--slots" : "--partition-claims")
                     + " needs --lease-granularity partition: per-key order and slots are properties of partition leases");
         }
         attemptsExhausted();
+        claimMode();
+    }
+
+    PartitionClaims claimMode() {
+        return switch (partitionClaims.toLowerCase(Locale.ROOT)) {
+            case "recorded" -> PartitionClaims.RECORDED;
+            case "lean" -> PartitionClaims.LEAN;
+            default -> throw new IllegalArgumentException("unknown --partition-claims '" + partitionClaims
+                    + "': use recorded or lean");
+        };
     }
 
     DrainOptions.AttemptsExhausted attemptsExhausted() {
@@ -90,7 +107,7 @@ final class GranularityOptions {
         }
         PartitionedOutboxClaimStore store = PartitionedOutboxClaimStore.open(jdbc, slotStore, manager,
                 new JdbcWorkerGroup(dataSource, jdbc, clock), owner, leaseTtl,
-                PartitionedOutboxClaimStore.defaultTickInterval(leaseTtl), ordered, clock);
+                PartitionedOutboxClaimStore.defaultTickInterval(leaseTtl), ordered, claimMode(), clock);
         resources.add(store);
         return store;
     }
@@ -106,6 +123,7 @@ final class GranularityOptions {
     }
 
     String describe() {
-        return isPartition() ? "partition leases" + (ordered ? ", ordered per key" : "") : "row leases";
+        return isPartition() ? "partition leases, " + claimMode().name().toLowerCase(Locale.ROOT) + " claims"
+                + (ordered ? ", ordered per key" : "") : "row leases";
     }
 }

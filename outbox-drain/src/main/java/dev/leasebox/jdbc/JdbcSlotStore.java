@@ -2,6 +2,7 @@ package dev.leasebox.jdbc;
 
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
+import dev.leasebox.outbox.CompletionOutcome;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.partition.SlotGrant;
@@ -16,6 +17,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -39,6 +41,8 @@ public final class JdbcSlotStore implements SlotOutboxStore {
     private final int slotCount;
     private final String claimSql;
     private final String orderedClaimSql;
+    private final String selectSql;
+    private final String orderedSelectSql;
 
     private JdbcSlotStore(DataSource dataSource, SqlDialect dialect, Clock clock, int slotCount) {
         this.dataSource = dataSource;
@@ -47,7 +51,10 @@ public final class JdbcSlotStore implements SlotOutboxStore {
         this.where = JdbcDataSources.describe(dataSource);
         this.slotCount = slotCount;
         this.claimSql = dialect.sql("slot_claim").replace("${key_order}", "");
-        this.orderedClaimSql = dialect.sql("slot_claim").replace("${key_order}", withoutComments(dialect.sql("slot_key_order")));
+        String keyOrder = withoutComments(dialect.sql("slot_key_order"));
+        this.orderedClaimSql = dialect.sql("slot_claim").replace("${key_order}", keyOrder);
+        this.selectSql = dialect.sql("slot_select").replace("${key_order}", "");
+        this.orderedSelectSql = dialect.sql("slot_select").replace("${key_order}", keyOrder);
     }
 
     /**
@@ -190,6 +197,109 @@ public final class JdbcSlotStore implements SlotOutboxStore {
             }
         });
         return claimed.stream().sorted(Comparator.comparingLong(OutboxEntry::id)).map(EntryRows::claimOf).toList();
+    }
+
+    @Override
+    public List<SlottedEntry> selectInSlots(ClaimSelection selection, int limit, List<SlotGrant> grants, boolean ordered,
+                                            Collection<Long> inFlight) {
+        Objects.requireNonNull(selection, "selection");
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be positive, was " + limit);
+        }
+        if (grants.isEmpty()) {
+            return List.of();
+        }
+        grants.forEach(g -> checkSlot(g.slot()));
+        Instant now = EntryRows.micros(clock.instant());
+        return run("select in slots", c -> {
+            try (PreparedStatement ps = c.prepareStatement(ordered ? orderedSelectSql : selectSql)) {
+                ps.setArray(1, c.createArrayOf("integer", grants.stream().map(SlotGrant::slot).toArray()));
+                int i = EntryRows.bindSelection(ps, 2, selection);
+                EntryRows.setInstant(ps, i++, now);
+                EntryRows.setInstant(ps, i++, now);
+                ps.setArray(i++, c.createArrayOf("bigint", inFlight.toArray()));
+                ps.setInt(i, limit);
+                List<SlottedEntry> entries = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        entries.add(new SlottedEntry(rs.getInt("lease_slot"), EntryRows.read(rs, true)));
+                    }
+                }
+                return entries;
+            }
+        });
+    }
+
+    @Override
+    public List<CompletionOutcome> completeInSlots(List<SlotCompletion> completions) {
+        if (completions.isEmpty()) {
+            return List.of();
+        }
+        completions.forEach(sc -> checkSlot(sc.slot()));
+        List<CompletionWrite> writes = completions.stream()
+                .map(sc -> CompletionWrite.of(sc.claim().entryId(), sc.claim().token(), sc.completion())).toList();
+        Instant now = clock.instant();
+        Map<Long, OutboxEntry> written = run("complete in slots", c -> {
+            try (PreparedStatement ps = c.prepareStatement(dialect.sql("slot_complete"))) {
+                ps.setArray(1, c.createArrayOf("bigint", writes.stream().map(CompletionWrite::entryId).toArray()));
+                ps.setArray(2, c.createArrayOf("integer", completions.stream().map(SlotCompletion::slot).toArray()));
+                ps.setArray(3, c.createArrayOf("bigint", writes.stream().map(CompletionWrite::token).toArray()));
+                ps.setArray(4, c.createArrayOf("text", writes.stream().map(CompletionWrite::status).toArray()));
+                ps.setArray(5, c.createArrayOf("integer", writes.stream().map(CompletionWrite::attemptCount).toArray()));
+                ps.setArray(6, c.createArrayOf("integer", writes.stream().map(CompletionWrite::attemptIncrement).toArray()));
+                ps.setArray(7, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setNextAttempt).toArray()));
+                ps.setArray(8, c.createArrayOf("text", writes.stream().map(w -> EntryRows.text(w.nextAttemptAt())).toArray()));
+                ps.setArray(9, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setDeliveredAt).toArray()));
+                ps.setArray(10, c.createArrayOf("text", writes.stream().map(w -> EntryRows.text(w.deliveredAt())).toArray()));
+                ps.setArray(11, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setLastError).toArray()));
+                ps.setArray(12, c.createArrayOf("text", writes.stream().map(CompletionWrite::lastError).toArray()));
+                ps.setArray(13, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setDeadLetterReason).toArray()));
+                ps.setArray(14, c.createArrayOf("text", writes.stream().map(CompletionWrite::deadLetterReason).toArray()));
+                EntryRows.setInstant(ps, 15, now);
+                Map<Long, OutboxEntry> rowsWritten = new HashMap<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        OutboxEntry e = EntryRows.read(rs, true);
+                        rowsWritten.put(e.id(), e);
+                    }
+                }
+                return rowsWritten;
+            }
+        });
+        CompletionOutcome[] outcomes = new CompletionOutcome[completions.size()];
+        List<Long> refused = new ArrayList<>();
+        for (int i = 0; i < outcomes.length; i++) {
+            OutboxEntry row = written.remove(completions.get(i).claim().entryId());
+            if (row != null) {
+                outcomes[i] = new CompletionOutcome.Completed(row);
+            } else {
+                refused.add(completions.get(i).claim().entryId());
+            }
+        }
+        if (!refused.isEmpty()) {
+            Map<Long, OutboxEntry> current = new HashMap<>();
+            run("read refused rows", c -> dialect.findByIds(c, refused)).forEach(e -> current.put(e.id(), e));
+            for (int i = 0; i < outcomes.length; i++) {
+                if (outcomes[i] != null) {
+                    continue;
+                }
+                OutboxClaim claim = completions.get(i).claim();
+                OutboxEntry row = current.get(claim.entryId());
+                if (row == null) {
+                    outcomes[i] = new CompletionOutcome.Missing(claim.token(), claim.entryId());
+                } else if (row.status().isTerminal()) {
+                    outcomes[i] = new CompletionOutcome.AlreadyTerminal(claim.token(), row);
+                } else if (row.fenceHighWater() > claim.token()) {
+                    outcomes[i] = new CompletionOutcome.Reclaimed(claim.token(), row);
+                } else if (!row.status().isClaimCompletable()) {
+                    outcomes[i] = new CompletionOutcome.NotCompletable(claim.token(), row);
+                } else {
+                    // the grant is no longer the slot's newest, or a recorded claim is on the row
+                    outcomes[i] = new CompletionOutcome.StaleToken(claim.token(), row);
+                }
+            }
+        }
+        return List.of(outcomes);
     }
 
     private void checkSlot(int slot) {

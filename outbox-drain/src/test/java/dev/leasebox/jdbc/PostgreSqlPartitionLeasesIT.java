@@ -7,13 +7,16 @@ import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.Completion;
+import dev.leasebox.outbox.CompletionOutcome;
 import dev.leasebox.outbox.EmissionError;
 import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.outbox.partition.PartitionClaims;
 import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
 import dev.leasebox.outbox.partition.SlotGrant;
+import dev.leasebox.outbox.partition.SlotOutboxStore;
 import dev.leasebox.outbox.partition.SlotRegistration;
 import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.api.AfterAll;
@@ -267,7 +270,7 @@ class PostgreSqlPartitionLeasesIT {
 
     private PartitionedOutboxClaimStore open(String owner, InMemoryLeaseManager manager, JdbcWorkerGroup group, Duration tick) {
         PartitionedOutboxClaimStore store = PartitionedOutboxClaimStore.open(rows, slots, manager, group, owner, TTL, tick,
-                false, clock);
+                false, PartitionClaims.RECORDED, clock);
         closing.add(store);
         return store;
     }
@@ -281,6 +284,80 @@ class PostgreSqlPartitionLeasesIT {
         workers.forEach(w -> w.keeper().heldSlots().forEach(s -> holders.merge(s, 1, Integer::sum)));
         assertThat(holders).hasSize(16);
         assertThat(holders.values()).containsOnly(1);
+    }
+
+    @Test
+    void leanClaimsWriteNothingBeforeTheCompletionWhichCarriesTheSlotFence() {
+        InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
+        PartitionedOutboxClaimStore lean = PartitionedOutboxClaimStore.open(rows, slots, manager,
+                new JdbcWorkerGroup(ds, rows, clock), "w", TTL, Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
+        closing.add(lean);
+        OutboxEntry e = enqueue("lean", 0);
+        List<OutboxClaim> claims = lean.claim(ClaimSelection.ELIGIBLE, request("w", 10));
+        assertThat(claims).extracting(OutboxClaim::entryId).containsExactly(e.id());
+        OutboxClaim claim = claims.get(0);
+        long fence = lean.keeper().validGrant(LeaseSlots.slotOf("lean", e.id(), 16)).orElseThrow().fence();
+        assertThat(claim.token()).isEqualTo(fence);
+        OutboxEntry untouched = rows.find(e.id()).orElseThrow();
+        assertThat(untouched.claimToken()).isEmpty();
+        assertThat(untouched.fenceHighWater()).isZero();
+        assertThat(lean.claim(ClaimSelection.ELIGIBLE, request("w", 10))).as("in flight: not read again").isEmpty();
+
+        // a retry under the same grant completes again
+        assertThat(lean.complete(claim, new Completion.Failed(EmissionError.retryable("x", "503"),
+                Optional.of(clock.instant()))).isCompleted()).isTrue();
+        OutboxClaim retry = lean.claim(ClaimSelection.ELIGIBLE, request("w", 10)).get(0);
+        assertThat(lean.renewClaims(List.of(retry), TTL)).hasSize(1);
+        assertThat(lean.complete(retry, new Completion.Delivered(new EmissionResult(clock.instant(), "ok"))).isCompleted())
+                .isTrue();
+        OutboxEntry done = rows.find(e.id()).orElseThrow();
+        assertThat(done.status()).isEqualTo(dev.leasebox.outbox.EmissionStatus.DELIVERED);
+        assertThat(done.fenceHighWater()).isEqualTo(fence);
+        assertThat(done.attemptCount()).isEqualTo(2);
+    }
+
+    @Test
+    void aStaleLeanCompletionIsRefusedOnceANewerGrantOfTheSlotIsRegistered() {
+        InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
+        OutboxEntry e = enqueue("zombie", 0);
+        int slot = LeaseSlots.slotOf("zombie", e.id(), 16);
+        SlotGrant old = grant(manager, slot, "a");
+        slots.registerGrants(List.of(old));
+        OutboxEntry read = slots.selectInSlots(ClaimSelection.ELIGIBLE, 10, List.of(old), false, List.of()).get(0).entry();
+        OutboxClaim oldClaim = new OutboxClaim(read, "a", old.fence(), clock.instant(), clock.instant().plus(TTL), 0);
+
+        clock.advance(TTL.plusSeconds(1)); // a is frozen past its slot lease
+        SlotGrant newer = grant(manager, slot, "b");
+        slots.registerGrants(List.of(newer));
+
+        // the zombie wakes and completes before b has even read the row: refused all the same
+        List<CompletionOutcome> stale = slots.completeInSlots(List.of(new SlotOutboxStore.SlotCompletion(oldClaim, slot,
+                new Completion.Delivered(new EmissionResult(clock.instant(), "zombie")))));
+        assertThat(stale.get(0).isCompleted()).isFalse();
+        assertThat(stale.get(0)).isInstanceOf(CompletionOutcome.StaleToken.class);
+
+        OutboxClaim newClaim = new OutboxClaim(read, "b", newer.fence(), clock.instant(), clock.instant().plus(TTL), 0);
+        assertThat(slots.completeInSlots(List.of(new SlotOutboxStore.SlotCompletion(newClaim, slot,
+                new Completion.Delivered(new EmissionResult(clock.instant(), "ok"))))).get(0).isCompleted()).isTrue();
+        // and after it, the old fence is below the row's mark as well
+        assertThat(slots.completeInSlots(List.of(new SlotOutboxStore.SlotCompletion(oldClaim, slot,
+                new Completion.Released("late")))).get(0).isCompleted()).isFalse();
+    }
+
+    @Test
+    void leanReadsSkipRowsUnderARecordedClaim() {
+        InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
+        OutboxEntry e = enqueue("recorded", 0);
+        int slot = LeaseSlots.slotOf("recorded", e.id(), 16);
+        SlotGrant g = grant(manager, slot, "a");
+        slots.registerGrants(List.of(g));
+        OutboxClaim recorded = rows.claim(ClaimSelection.ELIGIBLE, request("row-worker", 10)).get(0);
+        assertThat(slots.selectInSlots(ClaimSelection.ELIGIBLE, 10, List.of(g), false, List.of())).isEmpty();
+        OutboxClaim leanClaim = new OutboxClaim(e, "a", g.fence(), clock.instant(), clock.instant().plus(TTL), 0);
+        assertThat(slots.completeInSlots(List.of(new SlotOutboxStore.SlotCompletion(leanClaim, slot,
+                new Completion.Delivered(new EmissionResult(clock.instant(), "x"))))).get(0).isCompleted()).isFalse();
+        assertThat(rows.complete(recorded, new Completion.Delivered(new EmissionResult(clock.instant(), "ok"))).isCompleted())
+                .isTrue();
     }
 
     @Test

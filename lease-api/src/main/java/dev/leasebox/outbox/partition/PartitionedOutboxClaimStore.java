@@ -1,16 +1,24 @@
 package dev.leasebox.outbox.partition;
 
 import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.outbox.ClaimCompletion;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
+import dev.leasebox.outbox.Completion;
+import dev.leasebox.outbox.CompletionOutcome;
 import dev.leasebox.outbox.ForwardingOutboxClaimStore;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxClaimStore;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The claim store of lease granularity {@code partition}: claims rows only in the slots this worker
@@ -22,6 +30,12 @@ import java.util.Objects;
  * the row store's, unchanged: a stale holder's completion is refused by token exactly as in row
  * mode. A worker that holds no slot yet (just started, or rebalancing) claims nothing.
  *
+ * <p>With {@link PartitionClaims#LEAN}, nothing is written before the emission: rows of held slots
+ * are read, emitted under the slot grant's fence, and completed by a statement that checks the
+ * slot's recorded grant (see {@link SlotOutboxStore}); renewing a lean claim is checking that its slot
+ * is still held with the same fence (no round trip). The worker keeps its rows in flight out of its
+ * next reads.
+ *
  * <p>With {@code ordered}, an entry is claimed (and so emitted) only after every earlier entry with
  * the same partition key is terminal: one key's entries are emitted one at a time, in id order, and
  * a failing head holds back only its own key.
@@ -31,12 +45,19 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
     private final SlotOutboxStore slots;
     private final SlotLeaseKeeper keeper;
     private final boolean ordered;
+    private final PartitionClaims mode;
+    private final Clock clock;
+    /** Lean mode: the rows this worker is emitting, by id, with their slots. */
+    private final Map<Long, Integer> inFlight = new ConcurrentHashMap<>();
 
-    private PartitionedOutboxClaimStore(OutboxClaimStore rows, SlotOutboxStore slots, SlotLeaseKeeper keeper, boolean ordered) {
+    private PartitionedOutboxClaimStore(OutboxClaimStore rows, SlotOutboxStore slots, SlotLeaseKeeper keeper, boolean ordered,
+                                        PartitionClaims mode, Clock clock) {
         super(rows);
         this.slots = slots;
         this.keeper = keeper;
         this.ordered = ordered;
+        this.mode = mode;
+        this.clock = clock;
     }
 
     /**
@@ -51,14 +72,16 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
      * @param leaseTtl     the slot leases' ttl (and the membership heartbeat's)
      * @param tickInterval how often to rebalance and renew; at most half of {@code leaseTtl}
      * @param ordered      per-key ordering
+     * @param mode         recorded (default) or lean claims
      */
     public static PartitionedOutboxClaimStore open(OutboxClaimStore rows, SlotOutboxStore slots, LeaseManager manager,
                                                    WorkerGroup group, String owner, Duration leaseTtl, Duration tickInterval,
-                                                   boolean ordered, Clock clock) {
+                                                   boolean ordered, PartitionClaims mode, Clock clock) {
         Objects.requireNonNull(rows, "rows");
+        Objects.requireNonNull(mode, "mode");
         SlotLeaseKeeper keeper = new SlotLeaseKeeper(slots, manager, group, owner, leaseTtl, tickInterval, clock);
         keeper.start();
-        return new PartitionedOutboxClaimStore(rows, slots, keeper, ordered);
+        return new PartitionedOutboxClaimStore(rows, slots, keeper, ordered, mode, clock);
     }
 
     /** The default tick: a third of the lease ttl. */
@@ -72,7 +95,86 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
         if (grants.isEmpty()) {
             return List.of();
         }
-        return slots.claimInSlots(selection, request, grants, ordered);
+        if (mode == PartitionClaims.RECORDED) {
+            return slots.claimInSlots(selection, request, grants, ordered);
+        }
+        Map<Integer, SlotGrant> bySlot = new java.util.HashMap<>();
+        grants.forEach(g -> bySlot.put(g.slot(), g));
+        Instant now = clock.instant();
+        List<OutboxClaim> claims = new ArrayList<>();
+        for (SlotOutboxStore.SlottedEntry e : slots.selectInSlots(selection, request.batchSize(), grants, ordered,
+                List.copyOf(inFlight.keySet()))) {
+            SlotGrant g = bySlot.get(e.slot());
+            if (g == null) {
+                continue; // cannot happen: the read is restricted to these slots
+            }
+            inFlight.put(e.entry().id(), e.slot());
+            claims.add(new OutboxClaim(e.entry(), request.owner(), g.fence(), now, g.lease().localDeadline(),
+                    e.entry().claimAttemptCount()));
+        }
+        return claims;
+    }
+
+    @Override
+    public CompletionOutcome complete(OutboxClaim claim, Completion completion) {
+        return completeAll(List.of(new ClaimCompletion(claim, completion))).get(0);
+    }
+
+    @Override
+    public List<CompletionOutcome> completeAll(List<ClaimCompletion> completions) {
+        if (mode == PartitionClaims.RECORDED) {
+            return super.completeAll(completions);
+        }
+        List<SlotOutboxStore.SlotCompletion> known = new ArrayList<>();
+        CompletionOutcome[] outcomes = new CompletionOutcome[completions.size()];
+        List<Integer> knownAt = new ArrayList<>();
+        for (int i = 0; i < completions.size(); i++) {
+            ClaimCompletion c = completions.get(i);
+            Integer slot = inFlight.get(c.claim().entryId());
+            if (slot == null) {
+                // not a lean claim of this worker (or already completed): nothing to write under
+                outcomes[i] = new CompletionOutcome.StaleToken(c.claim().token(), c.claim().entry());
+            } else {
+                known.add(new SlotOutboxStore.SlotCompletion(c.claim(), slot, c.completion()));
+                knownAt.add(i);
+            }
+        }
+        try {
+            List<CompletionOutcome> written = slots.completeInSlots(known);
+            for (int k = 0; k < written.size(); k++) {
+                outcomes[knownAt.get(k)] = written.get(k);
+            }
+        } finally {
+            known.forEach(sc -> inFlight.remove(sc.claim().entryId()));
+        }
+        return List.of(outcomes);
+    }
+
+    @Override
+    public List<OutboxClaim> renewClaims(List<OutboxClaim> claims, Duration leaseDuration) {
+        if (mode == PartitionClaims.RECORDED) {
+            return super.renewClaims(claims, leaseDuration);
+        }
+        List<OutboxClaim> held = new ArrayList<>();
+        for (OutboxClaim c : claims) {
+            Integer slot = inFlight.get(c.entryId());
+            Optional<SlotGrant> g = slot == null ? Optional.empty() : keeper.validGrant(slot);
+            if (g.isPresent() && g.get().fence() == c.token()) {
+                held.add(c.withExpiresAt(g.get().lease().localDeadline()));
+            } else {
+                inFlight.remove(c.entryId()); // lost: the drain will not finalize it
+            }
+        }
+        return held;
+    }
+
+    /** Lean mode: how many rows this worker is emitting now. */
+    public int inFlightCount() {
+        return inFlight.size();
+    }
+
+    public PartitionClaims mode() {
+        return mode;
     }
 
     /** The background keeper: held slots, members, a tick on demand. */

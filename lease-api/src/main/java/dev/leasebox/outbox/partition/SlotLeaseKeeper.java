@@ -126,6 +126,15 @@ public final class SlotLeaseKeeper implements AutoCloseable {
         return valid;
     }
 
+    /** The grant of {@code slot} if it is held now under a locally valid lease (and not suspended). */
+    public java.util.Optional<SlotGrant> validGrant(int slot) {
+        SlotGrant g = held.get(slot);
+        if (g == null || suspended || closed || !g.lease().isLocallyValid(clock.instant())) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(g);
+    }
+
     /** The slots held now, valid or not (for reports and tests). */
     public Set<Integer> heldSlots() {
         return new TreeSet<>(held.keySet());

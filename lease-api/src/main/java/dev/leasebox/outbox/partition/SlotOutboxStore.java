@@ -2,8 +2,12 @@ package dev.leasebox.outbox.partition;
 
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
+import dev.leasebox.outbox.Completion;
+import dev.leasebox.outbox.CompletionOutcome;
 import dev.leasebox.outbox.OutboxClaim;
+import dev.leasebox.outbox.OutboxEntry;
 
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -19,6 +23,12 @@ import java.util.List;
  *       against registrations: once a newer grant is registered, an older grant claims nothing
  *       more. Rows under an unexpired claim are never taken. Each claimed row gets the token
  *       {@code max(grant fence, row fence_high_water + 1)}, so tokens strictly grow per row.</li>
+ *   <li>Lean claims ({@link #selectInSlots}, {@link #completeInSlots}) write nothing before the
+ *       emission: the slot lease is the claim. A lean completion is written only while its grant is
+ *       the slot's newest recorded one (checked in the completing statement and ordered against
+ *       registrations, as for claims), the row's fence high-water mark is not above the grant's
+ *       fence, the row is claim-completable and carries no unexpired recorded claim; it raises the
+ *       mark to the fence.</li>
  *   <li>With {@code ordered}, a row is claimed only when no earlier row (lower id) with the same
  *       partition key is still non-terminal (anything but DELIVERED and DEAD_LETTERED); rows without
  *       a partition key are unordered.</li>
@@ -39,4 +49,24 @@ public interface SlotOutboxStore {
 
     /** Claims up to {@code request.batchSize()} eligible rows of the given slots, oldest first, in one statement. */
     List<OutboxClaim> claimInSlots(ClaimSelection selection, ClaimRequest request, List<SlotGrant> grants, boolean ordered);
+
+    /**
+     * Lean claims: reads up to {@code limit} eligible rows of the given slots, oldest first, not under an
+     * unexpired recorded claim and not in {@code inFlight}, in one statement; writes nothing.
+     */
+    List<SlottedEntry> selectInSlots(ClaimSelection selection, int limit, List<SlotGrant> grants, boolean ordered,
+                                     Collection<Long> inFlight);
+
+    /** A row read by {@link #selectInSlots}, with its slot. */
+    record SlottedEntry(int slot, OutboxEntry entry) {
+    }
+
+    /** Lean claims: completes each row under its slot's grant, in one statement; outcomes in the order given. */
+    List<CompletionOutcome> completeInSlots(List<SlotCompletion> completions);
+
+    /**
+     * One lean completion: the claim (whose token is the grant's fence), the row's slot and what to write.
+     */
+    record SlotCompletion(OutboxClaim claim, int slot, Completion completion) {
+    }
 }

@@ -1,0 +1,35 @@
+-- Lean partition claims, the completion of a batch in one statement. A row changes only while the
+-- presenting grant is its slot's newest recorded one ("held": same slot, same fence, share-locked for
+-- this statement, so a newer grant's registration waits for it and every later completion under the
+-- older grant is refused), the row's fence_high_water is not above the grant's fence (a retry under
+-- the same grant completes again; a newer grant's completion has raised it), the row is
+-- claim-completable, and no unexpired recorded claim is on it. fence_high_water becomes the fence.
+-- Parameters (arrays): id, slot, token (the grant's fence), status (null keeps), attempt_count (null:
+-- add attempt_increment), attempt_increment, set_next_attempt, next_attempt_at, set_delivered,
+-- delivered_at, set_last_error, last_error, set_dead_letter_reason, dead_letter_reason; then now.
+WITH c AS (
+    SELECT * FROM unnest(?::bigint[], ?::integer[], ?::bigint[], ?::text[], ?::integer[], ?::integer[], ?::boolean[],
+                         ?::text[], ?::boolean[], ?::text[], ?::boolean[], ?::text[], ?::boolean[], ?::text[])
+        AS c(id, slot, token, status, attempt_count, attempt_increment, set_next_attempt, next_attempt_at,
+             set_delivered, delivered_at, set_last_error, last_error, set_dead_letter_reason, dead_letter_reason)
+), held AS (
+    SELECT s.slot, s.fence_high_water AS fence
+    FROM ${table}_lease_slots AS s
+    JOIN (SELECT DISTINCT slot, token FROM c) AS g ON s.slot = g.slot AND s.fence_high_water = g.token
+    FOR SHARE OF s
+)
+UPDATE ${table} AS t
+SET status             = COALESCE(c.status, t.status),
+    attempt_count      = COALESCE(c.attempt_count, t.attempt_count + c.attempt_increment),
+    next_attempt_at    = CASE WHEN c.set_next_attempt THEN c.next_attempt_at::timestamptz ELSE t.next_attempt_at END,
+    delivered_at       = CASE WHEN c.set_delivered THEN c.delivered_at::timestamptz ELSE t.delivered_at END,
+    last_error         = CASE WHEN c.set_last_error THEN c.last_error ELSE t.last_error END,
+    dead_letter_reason = CASE WHEN c.set_dead_letter_reason THEN c.dead_letter_reason ELSE t.dead_letter_reason END,
+    fence_high_water   = c.token
+FROM c JOIN held AS h ON h.slot = c.slot AND h.fence = c.token
+WHERE t.id = c.id
+  AND t.lease_slot = c.slot
+  AND t.fence_high_water <= c.token
+  AND t.status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
+  AND (t.claim_expires_at IS NULL OR t.claim_expires_at <= ?)
+RETURNING t.*, c.token AS presented_token
