@@ -101,8 +101,8 @@ public final class BenchCommand implements Callable<Integer> {
                     + "(the baseline), then every backend in --backends with partition leases, reported as NAME/partition.")
     String leaseGranularity;
 
-    @Option(names = "--partition-claims", paramLabel = "recorded|lean", defaultValue = "recorded",
-            description = "With --lease-granularity partition: recorded (default) or lean claims, as leasebox worker --partition-claims.")
+    @Option(names = "--partition-claims", paramLabel = "lean|recorded", defaultValue = "lean",
+            description = "With --lease-granularity partition: lean (default) or recorded claims, as leasebox worker --partition-claims.")
     String partitionClaims;
 
     @Option(names = "--failover", description = "Measure failover instead of throughput: SIGKILL a worker JVM holding leases, "

@@ -36,10 +36,10 @@ final class GranularityOptions {
             description = "With partition: emit each partition key's entries one at a time, in enqueue (id) order.")
     boolean ordered;
 
-    @Option(names = "--partition-claims", paramLabel = "recorded|lean", defaultValue = "recorded",
-            description = {"With partition: recorded writes each batch's claims on the rows before emitting (default);",
-                    "lean writes nothing before emitting, the slot lease being the claim: one write per batch instead of two,",
-                    "rows in flight carry no claim (see docs/partitions.md)."})
+    @Option(names = "--partition-claims", paramLabel = "lean|recorded", defaultValue = "lean",
+            description = {"With partition: lean (default) writes nothing before emitting, the slot lease being the claim:",
+                    "one write per batch; rows in flight carry no claim columns. recorded writes each batch's claims on the",
+                    "rows first, as row leases do, for operators who want to see every claim (see docs/partitions.md)."})
     String partitionClaims;
 
     @Option(names = "--when-attempts-exhausted", paramLabel = "dead-letter|keep-retrying", defaultValue = "dead-letter",
@@ -56,7 +56,7 @@ final class GranularityOptions {
         if (!"row".equals(granularity) && !"partition".equals(granularity)) {
             throw new IllegalArgumentException("unknown --lease-granularity '" + granularity + "': use row or partition");
         }
-        if (!isPartition() && (ordered || slots != null || !"recorded".equals(partitionClaims))) {
+        if (!isPartition() && (ordered || slots != null || !"lean".equals(partitionClaims))) {
             throw new IllegalArgumentException((ordered ? "--ordered" : slots != null ? "--slots" : "--partition-claims")
                     + " needs --lease-granularity partition: per-key order and slots are properties of partition leases");
         }

@@ -67,6 +67,27 @@ final class OutboxReport {
         return letters;
     }
 
+    /** One worker's share of the slots, by the newest recorded grants (partition leases). */
+    record SlotHolder(String holder, long slots, Instant lastGranted, boolean alive) {
+    }
+
+    /**
+     * Slots by the holder of their newest recorded grant, or empty when the table has no V3 slots
+     * (row leases only).
+     */
+    Optional<List<SlotHolder>> slotsByHolder(Instant now) {
+        List<SlotHolder> holders = new ArrayList<>();
+        try {
+            query("slots_by_holder.sql", List.of(Timestamp.from(now)), rs -> {
+                Timestamp t = rs.getTimestamp(3);
+                holders.add(new SlotHolder(rs.getString(1), rs.getLong(2), t == null ? null : t.toInstant(), rs.getInt(4) == 1));
+            });
+        } catch (SQLException noSlotsTable) {
+            return Optional.empty();
+        }
+        return Optional.of(holders);
+    }
+
     /** Entries still to act on now: eligible and due, or under a live claim. */
     long outstanding(Instant now) throws SQLException {
         Timestamp ts = Timestamp.from(now);

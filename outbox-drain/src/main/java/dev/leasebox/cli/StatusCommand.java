@@ -17,7 +17,8 @@ import java.util.concurrent.Callable;
 
 /** What the outbox looks like now: counts per status, claims by owner, backlog age, dead letters. */
 @Command(name = "status", mixinStandardHelpOptions = true,
-        description = "Counts per status, active and expired claims by owner, oldest pending age, recent dead letters.")
+        description = "Counts per status, active and expired claims by owner, slot holders (partition leases), "
+                + "oldest pending age, recent dead letters.")
 final class StatusCommand implements Callable<Integer> {
 
     @Spec
@@ -49,6 +50,13 @@ final class StatusCommand implements Callable<Integer> {
             }
             owners.forEach(o -> out.printf("  %-40s %,8d %,8d%n", o.owner(), o.active(), o.expired()));
             out.println();
+            report.slotsByHolder(now).ifPresent(holders -> {
+                out.printf("  %-40s %8s %8s  %s%n", "slot holder (partition leases)", "slots", "alive", "last grant");
+                holders.forEach(h -> out.printf("  %-40s %,8d %8s  %s%n", h.holder() == null ? "(never granted)" : h.holder(),
+                        h.slots(), h.holder() == null ? "" : h.alive() ? "yes" : "no",
+                        h.lastGranted() == null ? "" : h.lastGranted().toString()));
+                out.println();
+            });
             Optional<Instant> oldest = report.oldestPendingCreatedAt();
             out.println("  oldest pending: " + oldest.map(t -> formatAge(Duration.between(t, now)) + " old (created " + t + ")")
                     .orElse("none"));

@@ -5,7 +5,6 @@ public enum PartitionClaims {
     /**
      * Each batch is claimed by one statement that writes the claim (owner, expiry, token) on the rows
      * before anything is emitted; operators see every claim; completions are checked by token.
-     * The default.
      */
     RECORDED,
     /**
@@ -14,7 +13,9 @@ public enum PartitionClaims {
      * the row's fence high-water mark. One write per batch instead of two. What differs: rows in
      * flight carry no claim (status and {@code leasebox status} show slot holders, not row claims,
      * and {@code claim_attempt_count} stays 0); a stale holder's completion is refused once a newer
-     * grant of the slot is registered, which the newer holder does before it reads a row.
+     * grant of the slot is registered, which the newer holder does before it reads a row. The
+     * default of {@code leasebox worker --lease-granularity partition}: unlike lean row claims, it
+     * weakens no guarantee (see docs/architecture.md §10).
      */
     LEAN
 }
