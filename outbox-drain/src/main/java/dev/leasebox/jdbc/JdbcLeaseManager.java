@@ -241,9 +241,23 @@ public final class JdbcLeaseManager implements LeaseManager {
             return call.run(c);
         } catch (SQLException e) {
             throw new LeaseManagerException("Database lease " + operation + " on " + table.leaseTable() + " at " + where
-                    + " failed: " + JdbcDataSources.rootMessage(e)
-                    + " (check that the database runs, accepts this user and has V3 applied)", e);
+                    + " failed: " + JdbcDataSources.rootMessage(e) + "; " + whatToDo(e), e);
         }
+    }
+
+    private String whatToDo(SQLException e) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        if (state.startsWith("08")) {
+            return "check that the database runs and accepts connections from this host";
+        }
+        if (table.isMissingTable(e) || table.isMissingColumn(e) || table.isMissingSequence(e)) {
+            return "the lease table or its fence sequence is missing or altered: apply "
+                    + LeaseboxSchema.resourcePath(table.kind(), LeaseboxSchema.V3_FILE);
+        }
+        if (state.startsWith("40")) {
+            return "the statement was rolled back and changed nothing; the call can be retried";
+        }
+        return "check the database's log";
     }
 
     private static Connection connect(DataSource dataSource, String where, String operation) {
