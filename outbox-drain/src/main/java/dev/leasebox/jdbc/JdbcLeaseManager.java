@@ -46,10 +46,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       expires a lease before its holder's {@link Lease#localDeadline()}.</li>
  *   <li><b>Fences strictly grow per key</b>, across expiry, release and re-grant: a grant takes a new
  *       sequence value, rows are never deleted (a release sets {@code expires_at} to 1970-01-01, which
- *       frees the key for every clock), and on PostgreSQL a row's fence is only ever replaced by a
- *       larger one, so a grant whose sequence value was taken before a concurrent grant of the same key
- *       cannot go back. The sequence must keep PostgreSQL's default {@code CACHE 1} (V3 creates it so):
- *       with a cache, sessions would hand out pre-fetched values below a raised floor.</li>
+ *       frees the key for every clock), and a re-grant writes {@code GREATEST(new value, row's fence + 1)},
+ *       so neither a grant whose sequence value was taken before a concurrent grant of the same key nor
+ *       a sequence reset by hand can go back (as the {@code database} claim backend does for rows).
+ *       The sequence must keep PostgreSQL's default {@code CACHE 1} (V3 creates it so): with a cache,
+ *       sessions would hand out pre-fetched values below a raised floor.</li>
  *   <li><b>Stale callers change nothing.</b> Renew and release write only rows that still carry the
  *       lease's owner <em>and</em> fence and have not expired; everything else is absent from the
  *       result. A renewal's missing leases are reported to the {@link LeaseLossListener}s

@@ -215,6 +215,23 @@ abstract class JdbcLeaseManagerScenarios {
     }
 
     @Test
+    void aKeyReGrantedAfterTheSequenceWasResetByHandStillGetsAFenceAboveItsLast() throws SQLException {
+        manager.acquire(new LeaseRequest(keys("filler", 20), "w1", TTL));
+        Lease first = manager.acquire(new LeaseRequest(List.of("slot-r"), "w1", TTL)).get(0);
+        assertThat(first.fence()).isGreaterThan(20);
+        manager.release(List.of(first));
+        execute(kind() == DatabaseKind.H2
+                ? "ALTER SEQUENCE " + table + "_lease_fence_seq RESTART WITH 1"
+                : "SELECT setval('" + table + "_lease_fence_seq', 1, false)");
+
+        List<Lease> granted = manager.acquire(new LeaseRequest(List.of("slot-r", "slot-fresh"), "w2", TTL));
+
+        assertThat(granted).extracting(Lease::key).containsExactly("slot-r", "slot-fresh");
+        assertThat(granted.get(1).fence()).as("a fresh key: the sequence really went back").isLessThanOrEqualTo(2);
+        assertThat(granted.get(0).fence()).as("the re-granted key").isGreaterThan(first.fence());
+    }
+
+    @Test
     void aNegativeFloorIsRefused() {
         assertThatThrownBy(() -> manager.raiseFenceFloor(-1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
