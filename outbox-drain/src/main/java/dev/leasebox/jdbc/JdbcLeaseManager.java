@@ -60,7 +60,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *   <li><b>{@link #raiseFenceFloor} is atomic</b> with respect to every grant: on PostgreSQL, grants hold
  *       a shared transaction-scoped advisory lock (class {@code pg_class}, object the sequence's oid)
  *       while they draw fences, and raising the floor takes it exclusively around its read and
- *       {@code setval}; on H2, all lease statements are serialized within the JVM.</li>
+ *       {@code setval}; on H2, all lease statements are serialized within the JVM. (An application
+ *       that took the same two-key advisory lock would only delay grants, never break them.)</li>
  * </ul>
  *
  * <p>The table holds one row per distinct key ever leased, which suits the bounded {@code slot-<n>}
@@ -163,7 +164,10 @@ public final class JdbcLeaseManager implements LeaseManager {
      * Moves {@code <table>_lease_fence_seq} so that its next value is above {@code floor}, atomically
      * with respect to every grant (see the class comment); never moves it back. Always supported:
      * returns true. The database's sequence does not lose values by itself; it falls behind the
-     * outbox's fences only after a restore from an older backup or a hand-made reset.
+     * outbox's fences only after a restore from an older backup or a hand-made reset. Two statements
+     * on one connection: on PostgreSQL in one transaction (the exclusive advisory lock, then a
+     * conditional {@code setval}), on H2 under the in-JVM lock (a {@code NEXT VALUE}, then
+     * {@code RESTART WITH floor + 1} when needed).
      *
      * @throws IllegalArgumentException when {@code floor} is negative or {@link Long#MAX_VALUE}
      */
