@@ -46,10 +46,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       expires a lease before its holder's {@link Lease#localDeadline()}.</li>
  *   <li><b>Fences strictly grow per key</b>, across expiry, release and re-grant: a grant takes a new
  *       sequence value, rows are never deleted (a release sets {@code expires_at} to 1970-01-01, which
- *       frees the key for every clock), and on PostgreSQL a row's fence is only ever replaced by a
- *       larger one, so a grant whose sequence value was taken before a concurrent grant of the same key
- *       cannot go back. The sequence must keep PostgreSQL's default {@code CACHE 1} (V3 creates it so):
- *       with a cache, sessions would hand out pre-fetched values below a raised floor.</li>
+ *       frees the key for every clock), and a re-grant writes {@code GREATEST(new value, row's fence + 1)},
+ *       so neither a grant whose sequence value was taken before a concurrent grant of the same key nor
+ *       a sequence reset by hand can go back (as the {@code database} claim backend does for rows).
+ *       The sequence must keep PostgreSQL's default {@code CACHE 1} (V3 creates it so): with a cache,
+ *       sessions would hand out pre-fetched values below a raised floor.</li>
  *   <li><b>Stale callers change nothing.</b> Renew and release write only rows that still carry the
  *       lease's owner <em>and</em> fence and have not expired; everything else is absent from the
  *       result. A renewal's missing leases are reported to the {@link LeaseLossListener}s
@@ -59,7 +60,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *   <li><b>{@link #raiseFenceFloor} is atomic</b> with respect to every grant: on PostgreSQL, grants hold
  *       a shared transaction-scoped advisory lock (class {@code pg_class}, object the sequence's oid)
  *       while they draw fences, and raising the floor takes it exclusively around its read and
- *       {@code setval}; on H2, all lease statements are serialized within the JVM.</li>
+ *       {@code setval}; on H2, all lease statements are serialized within the JVM. (An application
+ *       that took the same two-key advisory lock would only delay grants, never break them.)</li>
  * </ul>
  *
  * <p>The table holds one row per distinct key ever leased, which suits the bounded {@code slot-<n>}
@@ -162,7 +164,10 @@ public final class JdbcLeaseManager implements LeaseManager {
      * Moves {@code <table>_lease_fence_seq} so that its next value is above {@code floor}, atomically
      * with respect to every grant (see the class comment); never moves it back. Always supported:
      * returns true. The database's sequence does not lose values by itself; it falls behind the
-     * outbox's fences only after a restore from an older backup or a hand-made reset.
+     * outbox's fences only after a restore from an older backup or a hand-made reset. Two statements
+     * on one connection: on PostgreSQL in one transaction (the exclusive advisory lock, then a
+     * conditional {@code setval}), on H2 under the in-JVM lock (a {@code NEXT VALUE}, then
+     * {@code RESTART WITH floor + 1} when needed).
      *
      * @throws IllegalArgumentException when {@code floor} is negative or {@link Long#MAX_VALUE}
      */
@@ -241,9 +246,23 @@ public final class JdbcLeaseManager implements LeaseManager {
             return call.run(c);
         } catch (SQLException e) {
             throw new LeaseManagerException("Database lease " + operation + " on " + table.leaseTable() + " at " + where
-                    + " failed: " + JdbcDataSources.rootMessage(e)
-                    + " (check that the database runs, accepts this user and has V3 applied)", e);
+                    + " failed: " + JdbcDataSources.rootMessage(e) + "; " + whatToDo(e), e);
         }
+    }
+
+    private String whatToDo(SQLException e) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        if (state.startsWith("08")) {
+            return "check that the database runs and accepts connections from this host";
+        }
+        if (table.isMissingTable(e) || table.isMissingColumn(e) || table.isMissingSequence(e)) {
+            return "the lease table or its fence sequence is missing or altered: apply "
+                    + LeaseboxSchema.resourcePath(table.kind(), LeaseboxSchema.V3_FILE);
+        }
+        if (state.startsWith("40")) {
+            return "the statement was rolled back and changed nothing; the call can be retried";
+        }
+        return "check the database's log";
     }
 
     private static Connection connect(DataSource dataSource, String where, String operation) {

@@ -3,10 +3,10 @@
 -- expired at 1970-01-01). A granted key gets a new fence from the sequence; RETURNING names exactly
 -- the keys granted. Keys held by anyone, this owner included, are left untouched and absent.
 --
--- Fences strictly grow per key: rows are never deleted (release only expires them), and a row's
--- fence is replaced only by a larger one (l.fence < EXCLUDED.fence), so even a statement whose
--- nextval was taken before a concurrent grant of the same key cannot write a smaller fence.
--- Sequence values taken for keys that were not granted are skipped (gaps are harmless).
+-- Fences strictly grow per key: rows are never deleted (release only expires them), and a re-grant
+-- writes GREATEST(new value, row's fence + 1), so neither a statement whose nextval was taken before
+-- a concurrent grant of the same key nor a sequence reset by hand can write a fence that is not
+-- above the key's last one. Sequence values taken for keys not granted are skipped (gaps are harmless).
 --
 -- Keys are processed in lease_key order, so concurrent batches (and renewals and releases, which lock
 -- in the same order) never deadlock on each other's rows.
@@ -25,8 +25,7 @@ WHERE (SELECT true
 ORDER BY r.lease_key
 ON CONFLICT (lease_key) DO UPDATE
 SET owner      = EXCLUDED.owner,
-    fence      = EXCLUDED.fence,
+    fence      = GREATEST(EXCLUDED.fence, l.fence + 1),
     expires_at = EXCLUDED.expires_at
 WHERE l.expires_at <= ?::timestamptz
-  AND l.fence < EXCLUDED.fence
 RETURNING l.lease_key, l.fence
