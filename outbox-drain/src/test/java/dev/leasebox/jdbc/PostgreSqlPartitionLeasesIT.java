@@ -317,6 +317,39 @@ class PostgreSqlPartitionLeasesIT {
     }
 
     @Test
+    void concurrentClaimLoopsOfOneLeanWorkerNeverReadTheSameRow() throws Exception {
+        InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
+        PartitionedOutboxClaimStore lean = PartitionedOutboxClaimStore.open(rows, slots, manager,
+                new JdbcWorkerGroup(ds, rows, clock), "w", TTL, Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
+        closing.add(lean);
+        for (int i = 0; i < 400; i++) {
+            enqueue("k" + i, 0);
+        }
+        List<Long> claimed = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.ExecutorService loops = java.util.concurrent.Executors.newFixedThreadPool(8);
+        List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            done.add(loops.submit(() -> {
+                start.await();
+                List<OutboxClaim> batch;
+                do {
+                    batch = lean.claim(ClaimSelection.ELIGIBLE, request("w", 7));
+                    batch.forEach(c -> claimed.add(c.entryId()));
+                } while (!batch.isEmpty());
+                return null;
+            }));
+        }
+        start.countDown();
+        for (java.util.concurrent.Future<?> f : done) {
+            f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        loops.shutdown();
+        assertThat(claimed).hasSize(400).doesNotHaveDuplicates();
+        assertThat(lean.inFlightCount()).isEqualTo(400);
+    }
+
+    @Test
     void aStaleLeanCompletionIsRefusedOnceANewerGrantOfTheSlotIsRegistered() {
         InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
         OutboxEntry e = enqueue("zombie", 0);

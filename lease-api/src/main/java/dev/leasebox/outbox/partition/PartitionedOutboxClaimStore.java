@@ -49,6 +49,12 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
     private final Clock clock;
     /** Lean mode: the rows this worker is emitting, by id, with their slots. */
     private final Map<Long, Integer> inFlight = new ConcurrentHashMap<>();
+    /**
+     * Lean mode: one read at a time per worker, so that two claim loops do not read the same rows
+     * before either has marked them in flight (the database marks nothing in lean mode); the
+     * putIfAbsent below is what makes a double claim impossible, this only keeps batches full.
+     */
+    private final Object leanReads = new Object();
 
     private PartitionedOutboxClaimStore(OutboxClaimStore rows, SlotOutboxStore slots, SlotLeaseKeeper keeper, boolean ordered,
                                         PartitionClaims mode, Clock clock) {
@@ -100,17 +106,18 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
         }
         Map<Integer, SlotGrant> bySlot = new java.util.HashMap<>();
         grants.forEach(g -> bySlot.put(g.slot(), g));
-        Instant now = clock.instant();
         List<OutboxClaim> claims = new ArrayList<>();
-        for (SlotOutboxStore.SlottedEntry e : slots.selectInSlots(selection, request.batchSize(), grants, ordered,
-                List.copyOf(inFlight.keySet()))) {
-            SlotGrant g = bySlot.get(e.slot());
-            if (g == null) {
-                continue; // cannot happen: the read is restricted to these slots
+        synchronized (leanReads) {
+            Instant now = clock.instant();
+            for (SlotOutboxStore.SlottedEntry e : slots.selectInSlots(selection, request.batchSize(), grants, ordered,
+                    List.copyOf(inFlight.keySet()))) {
+                SlotGrant g = bySlot.get(e.slot());
+                if (g == null || inFlight.putIfAbsent(e.entry().id(), e.slot()) != null) {
+                    continue; // not one of these slots, or already in flight in another claim loop
+                }
+                claims.add(new OutboxClaim(e.entry(), request.owner(), g.fence(), now, g.lease().localDeadline(),
+                        e.entry().claimAttemptCount()));
             }
-            inFlight.put(e.entry().id(), e.slot());
-            claims.add(new OutboxClaim(e.entry(), request.owner(), g.fence(), now, g.lease().localDeadline(),
-                    e.entry().claimAttemptCount()));
         }
         return claims;
     }
