@@ -317,6 +317,42 @@ class PostgreSqlPartitionLeasesIT {
     }
 
     @Test
+    void aLeanWorkerKeepsASlotThatIsNoLongerItsShareUntilItsRowsInFlightAreDone() {
+        InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
+        JdbcWorkerGroup group = new JdbcWorkerGroup(ds, rows, clock);
+        PartitionedOutboxClaimStore w1 = PartitionedOutboxClaimStore.open(rows, slots, manager, group, "w1", TTL,
+                Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
+        closing.add(w1);
+        for (int i = 0; i < 64; i++) {
+            enqueue("k" + i, 0);
+        }
+        List<OutboxClaim> inFlight = w1.claim(ClaimSelection.ELIGIBLE, request("w1", 100));
+        assertThat(inFlight).hasSize(64);
+        assertThat(w1.keeper().heldSlots()).hasSize(16);
+
+        PartitionedOutboxClaimStore w2 = PartitionedOutboxClaimStore.open(rows, slots, manager, group, "w2", TTL,
+                Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
+        closing.add(w2);
+        tickAll(List.of(w1, w2));
+        tickAll(List.of(w1, w2));
+        // every slot has rows in flight at w1: none is released, none is offered to w1's new claims
+        // beyond its share, and w2 cannot take its share yet
+        assertThat(w1.keeper().heldSlots()).hasSize(16);
+        assertThat(w1.keeper().validGrants()).hasSize(8);
+        assertThat(w2.keeper().heldSlots()).isEmpty();
+        assertThat(w1.renewClaims(inFlight, TTL)).as("the rows in flight stay held").hasSize(64);
+
+        // once they are completed, the surplus goes, and w2 takes its share
+        w1.completeAll(inFlight.stream().map(c -> new dev.leasebox.outbox.ClaimCompletion(c,
+                new Completion.Delivered(new EmissionResult(clock.instant(), "ok")))).toList())
+                .forEach(o -> assertThat(o.isCompleted()).isTrue());
+        tickAll(List.of(w1, w2));
+        tickAll(List.of(w1, w2));
+        assertExactlyOneHolderPerSlot(List.of(w1, w2));
+        assertThat(w2.keeper().heldSlots()).hasSize(8);
+    }
+
+    @Test
     void concurrentClaimLoopsOfOneLeanWorkerNeverReadTheSameRow() throws Exception {
         InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
         PartitionedOutboxClaimStore lean = PartitionedOutboxClaimStore.open(rows, slots, manager,

@@ -86,8 +86,12 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
         Objects.requireNonNull(rows, "rows");
         Objects.requireNonNull(mode, "mode");
         SlotLeaseKeeper keeper = new SlotLeaseKeeper(slots, manager, group, owner, leaseTtl, tickInterval, clock);
+        PartitionedOutboxClaimStore store = new PartitionedOutboxClaimStore(rows, slots, keeper, ordered, mode, clock);
+        if (mode == PartitionClaims.LEAN) {
+            keeper.setSlotsInUse(store.inFlight::containsValue);
+        }
         keeper.start();
-        return new PartitionedOutboxClaimStore(rows, slots, keeper, ordered, mode, clock);
+        return store;
     }
 
     /** The default tick: a third of the lease ttl. */

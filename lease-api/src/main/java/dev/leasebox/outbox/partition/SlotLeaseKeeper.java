@@ -54,6 +54,9 @@ public final class SlotLeaseKeeper implements AutoCloseable {
     private final Map<Integer, SlotGrant> held = new ConcurrentHashMap<>();
     private final Object tickLock = new Object();
     private volatile boolean suspended;
+    /** Slots held but no longer this worker's share, kept only until their rows in flight are done. */
+    private final Set<Integer> draining = ConcurrentHashMap.newKeySet();
+    private volatile java.util.function.IntPredicate inUse = slot -> false;
     private volatile List<String> members = List.of();
     private volatile boolean closed;
     private ScheduledExecutorService ticker;
@@ -92,6 +95,16 @@ public final class SlotLeaseKeeper implements AutoCloseable {
         });
     }
 
+    /**
+     * Tells the keeper which slots have rows in flight: a slot that stops being this worker's share
+     * is kept (renewed, but no longer offered for new claims) until it has none, then released. Lean
+     * claims need this: their rows carry no claim, so a slot released mid-emission would let its new
+     * holder emit them again without any lease having expired.
+     */
+    public void setSlotsInUse(java.util.function.IntPredicate slotsInUse) {
+        this.inUse = Objects.requireNonNull(slotsInUse, "slotsInUse");
+    }
+
     /** Raises the fence floor above every recorded slot grant, runs the first tick, then ticks in the background. */
     public synchronized void start() {
         if (ticker != null) {
@@ -119,7 +132,7 @@ public final class SlotLeaseKeeper implements AutoCloseable {
         Instant now = clock.instant();
         List<SlotGrant> valid = new ArrayList<>();
         for (SlotGrant g : held.values()) {
-            if (g.lease().isLocallyValid(now)) {
+            if (g.lease().isLocallyValid(now) && !draining.contains(g.slot())) {
                 valid.add(g);
             }
         }
@@ -170,8 +183,18 @@ public final class SlotLeaseKeeper implements AutoCloseable {
 
             List<Lease> surplus = new ArrayList<>();
             List<Lease> keep = new ArrayList<>();
+            java.util.function.IntPredicate busy = inUse;
             for (SlotGrant g : held.values()) {
-                (target.contains(g.slot()) ? keep : surplus).add(g.lease());
+                if (target.contains(g.slot())) {
+                    draining.remove(g.slot());
+                    keep.add(g.lease());
+                } else if (busy.test(g.slot())) {
+                    draining.add(g.slot()); // no new claims here; released once its rows in flight are done
+                    keep.add(g.lease());
+                } else {
+                    draining.remove(g.slot());
+                    surplus.add(g.lease());
+                }
             }
             if (!surplus.isEmpty()) {
                 surplus.forEach(l -> held.remove(SlotGrant.slotOf(l.key())));
@@ -224,6 +247,7 @@ public final class SlotLeaseKeeper implements AutoCloseable {
                     }
                 }
             }
+            draining.retainAll(held.keySet());
             if (held.size() != before || refused > 0) {
                 log.info("Worker {} holds {} of {} slots (its share: {}, live workers: {})", owner, held.size(), slotCount,
                         target.size(), seen.size());
