@@ -1,37 +1,21 @@
 package dev.leasebox.jdbc;
 
-import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.contract.FencedOutboxStoreContract;
 import dev.leasebox.outbox.leased.FencedOutboxStore;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import dev.leasebox.testkit.MutableClock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 
 /** The JDBC store under external leases passes the fenced-store contract on PostgreSQL; each store gets a fresh table in this class's schema. */
 class PostgreSqlFencedOutboxStoreIT extends FencedOutboxStoreContract {
 
-    private static HikariDataSource ds;
-    private static String schema;
-
-    @BeforeAll
-    static void openDatabase() {
-        ds = PostgreSqlTestServer.dataSource(4);
-        schema = PostgreSqlTestServer.newSchema(ds);
-    }
-
-    @AfterAll
-    static void closeDatabase() {
-        if (ds != null) {
-            PostgreSqlTestServer.dropSchema(ds, schema);
-            ds.close();
-        }
-    }
+    @RegisterExtension
+    static final PostgreSqlSchema DB = new PostgreSqlSchema(4);
 
     @Override
     protected FencedOutboxStore newFencedStore(MutableClock clock) {
-        return JdbcOutboxStore.builder(ds).table(TestTables.fresh(ds, DatabaseKind.POSTGRESQL, schema)).clock(clock).open();
+        return JdbcOutboxStore.builder(DB.ds()).table(TestTables.fresh(DB.ds(), DatabaseKind.POSTGRESQL, DB.name())).clock(clock).open();
     }
 }

@@ -6,9 +6,8 @@ import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.testkit.FreePorts;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;
@@ -40,8 +39,8 @@ import static org.awaitility.Awaitility.await;
  */
 class PostgreSqlJdbcLeaseManagerBehaviourIT extends JdbcLeaseManagerScenarios {
 
-    private static HikariDataSource ds;
-    private static String schema;
+    @RegisterExtension
+    static final PostgreSqlSchema DB = new PostgreSqlSchema(6);
 
     private final ExecutorService async = Executors.newSingleThreadExecutor();
 
@@ -50,28 +49,14 @@ class PostgreSqlJdbcLeaseManagerBehaviourIT extends JdbcLeaseManagerScenarios {
         async.shutdownNow();
     }
 
-    @BeforeAll
-    static void openDatabase() {
-        ds = PostgreSqlTestServer.dataSource(6);
-        schema = PostgreSqlTestServer.newSchema(ds);
-    }
-
-    @AfterAll
-    static void closeDatabase() {
-        if (ds != null) {
-            PostgreSqlTestServer.dropSchema(ds, schema);
-            ds.close();
-        }
-    }
-
     @Override
     protected DataSource dataSource() {
-        return ds;
+        return DB.ds();
     }
 
     @Override
     protected String schema() {
-        return schema;
+        return DB.name();
     }
 
     @Override
@@ -87,7 +72,7 @@ class PostgreSqlJdbcLeaseManagerBehaviourIT extends JdbcLeaseManagerScenarios {
 
     /** Whether a session waits for the fence sequence's advisory lock. */
     private boolean someoneWaitsForTheFenceLock() throws SQLException {
-        try (Connection c = ds.getConnection();
+        try (Connection c = DB.ds().getConnection();
              PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
                      + "AND NOT granted AND classid = 'pg_class'::regclass::oid AND objsubid = 2 "
                      + "AND objid = ?::regclass::oid")) {
@@ -101,7 +86,7 @@ class PostgreSqlJdbcLeaseManagerBehaviourIT extends JdbcLeaseManagerScenarios {
 
     /** How many sessions wait, directly or through others, for session {@code root}'s locks. */
     private int sessionsWaitingFor(int root) throws SQLException {
-        try (Connection c = ds.getConnection();
+        try (Connection c = DB.ds().getConnection();
              PreparedStatement ps = c.prepareStatement("WITH RECURSIVE waiting(pid) AS ("
                      + " SELECT pid FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))"
                      + " UNION SELECT a.pid FROM pg_stat_activity AS a JOIN waiting AS w ON w.pid = ANY(pg_blocking_pids(a.pid))"
@@ -154,9 +139,9 @@ class PostgreSqlJdbcLeaseManagerBehaviourIT extends JdbcLeaseManagerScenarios {
         assertThat(held).hasSize(count);
         List<String> shuffled = new ArrayList<>(keys);
         Collections.shuffle(shuffled);
-        JdbcLeaseManager other = JdbcLeaseManager.builder(ds).table(table).clock(clock).open();
+        JdbcLeaseManager other = JdbcLeaseManager.builder(DB.ds()).table(table).clock(clock).open();
         ExecutorService pool = Executors.newFixedThreadPool(2);
-        try (Connection blocker = ds.getConnection(); PreparedStatement lock = blocker.prepareStatement(
+        try (Connection blocker = DB.ds().getConnection(); PreparedStatement lock = blocker.prepareStatement(
                 "SELECT lease_key FROM " + table + "_leases WHERE lease_key = ? FOR UPDATE")) {
             blocker.setAutoCommit(false);
             int blockerPid = backendPid(blocker);
@@ -181,7 +166,7 @@ class PostgreSqlJdbcLeaseManagerBehaviourIT extends JdbcLeaseManagerScenarios {
 
     @Test
     void raisingTheFloorWaitsForAGrantThatIsDrawingFences() throws Exception {
-        try (Connection grant = ds.getConnection(); Statement st = grant.createStatement()) {
+        try (Connection grant = DB.ds().getConnection(); Statement st = grant.createStatement()) {
             grant.setAutoCommit(false);
             st.execute(fenceLock("pg_advisory_xact_lock_shared"));
 
@@ -198,7 +183,7 @@ class PostgreSqlJdbcLeaseManagerBehaviourIT extends JdbcLeaseManagerScenarios {
 
     @Test
     void aGrantWaitsForARaiseInProgress() throws Exception {
-        try (Connection raise = ds.getConnection(); Statement st = raise.createStatement()) {
+        try (Connection raise = DB.ds().getConnection(); Statement st = raise.createStatement()) {
             raise.setAutoCommit(false);
             st.execute(fenceLock("pg_advisory_xact_lock"));
 
@@ -252,7 +237,7 @@ class PostgreSqlJdbcLeaseManagerBehaviourIT extends JdbcLeaseManagerScenarios {
 
         assertThatThrownBy(() -> manager.acquire(new LeaseRequest(List.of("slot-1"), "w1", TTL)))
                 .isInstanceOf(LeaseManagerException.class)
-                .hasMessageStartingWith("Database lease acquire on " + table + "_leases at " + JdbcDataSources.describe(ds) + " failed: ")
+                .hasMessageStartingWith("Database lease acquire on " + table + "_leases at " + JdbcDataSources.describe(DB.ds()) + " failed: ")
                 .hasMessageContaining("does not exist")
                 .hasMessageEndingWith("apply db/leasebox/postgresql/V3__add_lease_slots.sql");
     }

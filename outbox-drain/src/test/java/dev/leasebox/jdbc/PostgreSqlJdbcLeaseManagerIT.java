@@ -1,11 +1,9 @@
 package dev.leasebox.jdbc;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.contract.LeaseManagerContract;
 import dev.leasebox.testkit.MutableClock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.BeforeEach;
 
 import java.time.Clock;
@@ -18,34 +16,20 @@ import java.time.Duration;
  */
 class PostgreSqlJdbcLeaseManagerIT extends LeaseManagerContract {
 
-    private static HikariDataSource ds;
-    private static String schema;
+    @RegisterExtension
+    static final PostgreSqlSchema DB = new PostgreSqlSchema(8);
 
     private final MutableClock clock = MutableClock.startingAt2026();
     private TableName table;
 
-    @BeforeAll
-    static void openDatabase() {
-        ds = PostgreSqlTestServer.dataSource(8);
-        schema = PostgreSqlTestServer.newSchema(ds);
-    }
-
-    @AfterAll
-    static void closeDatabase() {
-        if (ds != null) {
-            PostgreSqlTestServer.dropSchema(ds, schema);
-            ds.close();
-        }
-    }
-
     @BeforeEach
     void freshTable() {
-        table = TestTables.fresh(ds, DatabaseKind.POSTGRESQL, schema);
+        table = TestTables.fresh(DB.ds(), DatabaseKind.POSTGRESQL, DB.name());
     }
 
     @Override
     protected LeaseManager newManager() {
-        return JdbcLeaseManager.builder(ds).table(table).clock(clock).open();
+        return JdbcLeaseManager.builder(DB.ds()).table(table).clock(clock).open();
     }
 
     @Override

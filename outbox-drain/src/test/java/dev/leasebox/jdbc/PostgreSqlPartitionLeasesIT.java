@@ -1,6 +1,5 @@
 package dev.leasebox.jdbc;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
@@ -19,9 +18,8 @@ import dev.leasebox.outbox.partition.SlotGrant;
 import dev.leasebox.outbox.partition.SlotOutboxStore;
 import dev.leasebox.outbox.partition.SlotRegistration;
 import dev.leasebox.testkit.MutableClock;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -50,8 +48,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class PostgreSqlPartitionLeasesIT {
 
     private static final Duration TTL = Duration.ofSeconds(30);
-    private static HikariDataSource ds;
-    private static String schema;
+    @RegisterExtension
+    static final PostgreSqlSchema DB = new PostgreSqlSchema(8);
 
     private final MutableClock clock = MutableClock.startingAt2026();
     private TableName table;
@@ -59,26 +57,12 @@ class PostgreSqlPartitionLeasesIT {
     private JdbcSlotStore slots;
     private final List<AutoCloseable> closing = new ArrayList<>();
 
-    @BeforeAll
-    static void openDatabase() {
-        ds = PostgreSqlTestServer.dataSource(8);
-        schema = PostgreSqlTestServer.newSchema(ds);
-    }
-
-    @AfterAll
-    static void closeDatabase() {
-        if (ds != null) {
-            PostgreSqlTestServer.dropSchema(ds, schema);
-            ds.close();
-        }
-    }
-
     @BeforeEach
     void freshTable() {
-        table = new TableName(schema, "parts_" + System.nanoTime());
-        new LeaseboxSchema(DatabaseKind.POSTGRESQL, table, 16).applyAll(ds);
-        rows = JdbcOutboxStore.builder(ds).table(table).clock(clock).open();
-        slots = JdbcSlotStore.open(ds, rows, clock);
+        table = new TableName(DB.name(), "parts_" + System.nanoTime());
+        new LeaseboxSchema(DatabaseKind.POSTGRESQL, table, 16).applyAll(DB.ds());
+        rows = JdbcOutboxStore.builder(DB.ds()).table(table).clock(clock).open();
+        slots = JdbcSlotStore.open(DB.ds(), rows, clock);
     }
 
     @AfterEach
@@ -94,7 +78,7 @@ class PostgreSqlPartitionLeasesIT {
     }
 
     private int slotInDatabase(long id) throws Exception {
-        try (Connection c = ds.getConnection(); Statement st = c.createStatement();
+        try (Connection c = DB.ds().getConnection(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT lease_slot FROM " + table + " WHERE id = " + id)) {
             rs.next();
             return rs.getInt(1);
@@ -241,7 +225,7 @@ class PostgreSqlPartitionLeasesIT {
     @Test
     void keepersShareTheSlotsFairlyAndRebalanceWhenOneLeavesOrDies() {
         InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
-        JdbcWorkerGroup group = new JdbcWorkerGroup(ds, rows, clock);
+        JdbcWorkerGroup group = new JdbcWorkerGroup(DB.ds(), rows, clock);
         Duration tick = Duration.ofSeconds(10);
         PartitionedOutboxClaimStore w1 = open("w1", manager, group, tick);
         PartitionedOutboxClaimStore w2 = open("w2", manager, group, tick);
@@ -290,7 +274,7 @@ class PostgreSqlPartitionLeasesIT {
     void leanClaimsWriteNothingBeforeTheCompletionWhichCarriesTheSlotFence() {
         InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
         PartitionedOutboxClaimStore lean = PartitionedOutboxClaimStore.open(rows, slots, manager,
-                new JdbcWorkerGroup(ds, rows, clock), "w", TTL, Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
+                new JdbcWorkerGroup(DB.ds(), rows, clock), "w", TTL, Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
         closing.add(lean);
         OutboxEntry e = enqueue("lean", 0);
         List<OutboxClaim> claims = lean.claim(ClaimSelection.ELIGIBLE, request("w", 10));
@@ -319,7 +303,7 @@ class PostgreSqlPartitionLeasesIT {
     @Test
     void aLeanWorkerKeepsASlotThatIsNoLongerItsShareUntilItsRowsInFlightAreDone() {
         InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
-        JdbcWorkerGroup group = new JdbcWorkerGroup(ds, rows, clock);
+        JdbcWorkerGroup group = new JdbcWorkerGroup(DB.ds(), rows, clock);
         PartitionedOutboxClaimStore w1 = PartitionedOutboxClaimStore.open(rows, slots, manager, group, "w1", TTL,
                 Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
         closing.add(w1);
@@ -356,7 +340,7 @@ class PostgreSqlPartitionLeasesIT {
     void concurrentClaimLoopsOfOneLeanWorkerNeverReadTheSameRow() throws Exception {
         InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
         PartitionedOutboxClaimStore lean = PartitionedOutboxClaimStore.open(rows, slots, manager,
-                new JdbcWorkerGroup(ds, rows, clock), "w", TTL, Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
+                new JdbcWorkerGroup(DB.ds(), rows, clock), "w", TTL, Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
         closing.add(lean);
         for (int i = 0; i < 400; i++) {
             enqueue("k" + i, 0);
@@ -431,10 +415,10 @@ class PostgreSqlPartitionLeasesIT {
 
     @Test
     void aMissingV3NamesTheScript() {
-        TableName v2only = new TableName(schema, "v2only_" + System.nanoTime());
-        new LeaseboxSchema(DatabaseKind.POSTGRESQL, v2only).apply(ds, 1, 2);
-        JdbcOutboxStore store = JdbcOutboxStore.builder(ds).table(v2only).clock(clock).open();
-        assertThatThrownBy(() -> JdbcSlotStore.open(ds, store, clock))
+        TableName v2only = new TableName(DB.name(), "v2only_" + System.nanoTime());
+        new LeaseboxSchema(DatabaseKind.POSTGRESQL, v2only).apply(DB.ds(), 1, 2);
+        JdbcOutboxStore store = JdbcOutboxStore.builder(DB.ds()).table(v2only).clock(clock).open();
+        assertThatThrownBy(() -> JdbcSlotStore.open(DB.ds(), store, clock))
                 .hasMessageContaining("V3__add_lease_slots.sql").hasMessageContaining("--lease-granularity row");
     }
 }
