@@ -19,13 +19,15 @@ import java.util.Optional;
  * of every other clock, as an NTP step would, and leaves it there until the worker stops. The victim
  * runs with libfaketime LD_PRELOADed, reading its offset from a file in the run directory
  * ({@link WorkerProcess#fakeClockEnvironment}): {@code +0} from its start, {@code +6} written once its
- * history shows it holding claims, so the step lands on claims in flight. Only the wall clock moves
+ * history shows it holding claims (after half the window at the latest), so the step lands on claims in
+ * flight. Only the wall clock moves
  * (the one the worker's {@code Clock} gives "now", claimedAt and expiry from); its monotonic clock
  * stays real. The injection counts only when the victim's own history shows its wall clock ahead of
  * the common clock by the offset; otherwise the run is a harness error.
  *
- * <p>A clock ahead makes the victim count its own claims lost early and, on the database backend,
- * judge other workers' claims expired early and take them over: duplicates follow, but fencing must
+ * <p>A clock ahead makes the victim count its own claims lost early and, where a claim's expiry is
+ * judged by the claimer's clock (the database backend's row expiry, a ZooKeeper lease's deadline), judge
+ * other workers' claims expired early and take them over: duplicates follow, but fencing must
  * refuse every stale completion, fences must only grow and nothing may be lost. Needs the Debian
  * package {@code faketime}.
  */

@@ -107,9 +107,9 @@ public final class WorkerProcess implements AutoCloseable {
      *       its faked monotonic time, which under an offset is the faked wall clock (about 1.8e9 s) even
      *       with monotonic faking off. Every JVM timed wait (Thread.sleep, LockSupport.parkNanos,
      *       Object.wait with a timeout) then times out at once and spins, each spin a wall-clock call
-     *       through libfaketime's global lock: a Hazelcast client JVM burnt both cores and took 20–45 s
-     *       to start. Without the fix the deadline reaches glibc unchanged, which is right because the
-     *       monotonic clock is not faked.</li>
+     *       through libfaketime's global lock: a worker JVM (Hazelcast or Redis alike) burnt both cores
+     *       and took 20–42 s to reach its start line instead of 2–4 s. Without the fix the deadline
+     *       reaches glibc unchanged, which is right because the monotonic clock is not faked.</li>
      * </ul>
      */
     public static Map<String, String> fakeClockEnvironment(Path clockFile) {
