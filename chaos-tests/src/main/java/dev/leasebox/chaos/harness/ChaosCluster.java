@@ -45,7 +45,7 @@ public final class ChaosCluster implements AutoCloseable {
     public List<WorkerProcess> startWorkers(java.util.Map<String, WorkerProcess.Options> byOwner) {
         List<WorkerProcess> started = new ArrayList<>();
         byOwner.forEach((owner, options) -> {
-            WorkerProcess.Options effective = new WorkerProcess.Options(options.groupId(), options.clockOffset(),
+            WorkerProcess.Options effective = new WorkerProcess.Options(options.groupId(), options.clockFile(),
                     options.writeLatency(), options.unsafeNoFence() || unsafeNoFence, providerControl);
             WorkerProcess worker = WorkerProcess.start(owner, runDir, database, coordinator, lease, effective);
             workers.add(worker);

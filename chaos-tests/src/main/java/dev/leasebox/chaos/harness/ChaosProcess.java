@@ -31,13 +31,22 @@ public final class ChaosProcess implements AutoCloseable {
         this.log = log;
     }
 
-    /** Starts {@code command} with extra environment {@code env}, output appended to {@code log}. */
+    /**
+     * Starts {@code command} with this JVM's environment changed by {@code env} (a null value removes
+     * that variable), output appended to {@code log}.
+     */
     public static ChaosProcess start(String name, List<String> command, Map<String, String> env, Path log) {
         try {
             Files.createDirectories(log.toAbsolutePath().getParent());
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-            builder.environment().putAll(env);
+            env.forEach((key, value) -> {
+                if (value == null) {
+                    builder.environment().remove(key);
+                } else {
+                    builder.environment().put(key, value);
+                }
+            });
             return new ChaosProcess(name, builder.start(), log);
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + name + " (" + String.join(" ", command) + "): "

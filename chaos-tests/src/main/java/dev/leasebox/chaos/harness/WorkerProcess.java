@@ -27,23 +27,27 @@ public final class WorkerProcess implements AutoCloseable {
     private final String owner;
     private final Path history;
     private final ChaosProcess process;
+    private final long spawnedAtMillis;
     private final List<HistoryEvent> seen = new ArrayList<>();
     private long offset;
 
-    private WorkerProcess(String owner, Path history, ChaosProcess process) {
+    private WorkerProcess(String owner, Path history, ChaosProcess process, long spawnedAtMillis) {
         this.owner = owner;
         this.history = history;
         this.process = process;
+        this.spawnedAtMillis = spawnedAtMillis;
     }
 
     /**
      * How to start one worker.
      *
      * @param groupId        run the JVM with this group id (for nftables rules matching it), or 0
-     * @param clockOffset    LD_PRELOAD libfaketime with this FAKETIME offset (e.g. {@code +6}), or null
+     * @param clockFile      LD_PRELOAD libfaketime with its wall-clock offset read from this file (one line such
+     *                       as {@code +0} or {@code +6}, re-read at most every second: write it to step the
+     *                       running worker's clock), or null for the real clock; see {@link #fakeClockEnvironment}
      * @param writeLatency   hold each completion write this long (the pause injector's window)
      */
-    public record Options(int groupId, String clockOffset, Duration writeLatency, boolean unsafeNoFence,
+    public record Options(int groupId, Path clockFile, Duration writeLatency, boolean unsafeNoFence,
                           Path providerControl) {
         public static Options plain(Path providerControl) {
             return new Options(0, null, Duration.ZERO, false, providerControl);
@@ -81,16 +85,42 @@ public final class WorkerProcess implements AutoCloseable {
         }
         command.addAll(ChaosProcess.javaCommand("dev.leasebox.chaos.worker.ChaosWorkerMain",
                 List.of("-Dlogback.configurationFile=chaos-worker-logback.xml"), args));
-        Map<String, String> env = new LinkedHashMap<>();
-        if (options.clockOffset() != null) {
-            // A fixed offset from the start: libfaketime's timestamp-file mode re-reads a file from every
-            // thread and made JVM start-up hang here. Monotonic time stays real (the history's common clock).
-            env.put("LD_PRELOAD", LIBFAKETIME.toString());
-            env.put("FAKETIME", options.clockOffset());
-            env.put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
-        }
+        Map<String, String> env = options.clockFile() == null ? Map.of() : fakeClockEnvironment(options.clockFile());
+        long spawnedAt = System.currentTimeMillis();
         ChaosProcess process = ChaosProcess.start("worker-" + owner, command, env, runDir.resolve("worker-" + owner + ".log"));
-        return new WorkerProcess(owner, history, process);
+        return new WorkerProcess(owner, history, process, spawnedAt);
+    }
+
+    /**
+     * The environment that LD_PRELOADs libfaketime into a JVM so that its wall clock (the
+     * {@code CLOCK_REALTIME} behind {@code System.currentTimeMillis} and {@code Instant.now}) runs at the
+     * offset written in {@code clockFile}, while everything timed on the monotonic clock stays real:
+     *
+     * <ul>
+     *   <li>{@code FAKETIME_TIMESTAMP_FILE} + {@code FAKETIME_CACHE_DURATION=1}: the offset is re-read from
+     *       the file at most once a second, so a harness can step a running JVM's clock ({@code FAKETIME}
+     *       is removed from the inherited environment: when set, libfaketime ignores the file);</li>
+     *   <li>{@code FAKETIME_DONT_FAKE_MONOTONIC=1}: {@code System.nanoTime}, and so the history's common
+     *       clock and every JVM timeout, stay real and never jump with a step;</li>
+     *   <li>{@code FAKETIME_FORCE_MONOTONIC_FIX=0}: libfaketime 0.9.10 on glibc 2.30 and later otherwise
+     *       "fixes" every {@code pthread_cond_timedwait} on a monotonic condition variable by subtracting
+     *       its faked monotonic time, which under an offset is the faked wall clock (about 1.8e9 s) even
+     *       with monotonic faking off. Every JVM timed wait (Thread.sleep, LockSupport.parkNanos,
+     *       Object.wait with a timeout) then times out at once and spins, each spin a wall-clock call
+     *       through libfaketime's global lock: a worker JVM (Hazelcast or Redis alike) burnt both cores
+     *       and took 20–42 s to reach its start line instead of 2–4 s. Without the fix the deadline
+     *       reaches glibc unchanged, which is right because the monotonic clock is not faked.</li>
+     * </ul>
+     */
+    public static Map<String, String> fakeClockEnvironment(Path clockFile) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("LD_PRELOAD", LIBFAKETIME.toString());
+        env.put("FAKETIME", null);
+        env.put("FAKETIME_TIMESTAMP_FILE", clockFile.toAbsolutePath().toString());
+        env.put("FAKETIME_CACHE_DURATION", "1");
+        env.put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+        env.put("FAKETIME_FORCE_MONOTONIC_FIX", "0");
+        return env;
     }
 
     public String owner() {
@@ -167,6 +197,19 @@ public final class WorkerProcess implements AutoCloseable {
             return false;
         }, Duration.ofMillis(20), timeout);
         return Optional.ofNullable(found[0]);
+    }
+
+    /**
+     * Seconds from spawning the JVM to its start line (on the common clock, which is the harness's
+     * wall clock on this machine), or -1 while it has written none.
+     */
+    public double secondsToStart() {
+        for (HistoryEvent e : history()) {
+            if (HistoryEvent.START.equals(e.kind())) {
+                return (e.t() - spawnedAtMillis) / 1000.0;
+            }
+        }
+        return -1;
     }
 
     /** Whether the worker wrote its start line (it reached the database and the coordinator). */

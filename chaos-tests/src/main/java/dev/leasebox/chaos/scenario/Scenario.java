@@ -41,8 +41,8 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
             new Scenario("provider-faults", "A failing, slow downstream (503s, timeouts after delivery) forces retries "
                     + "and dead letters; every entry still ends DELIVERED (and in the inbox) or DEAD_LETTERED.",
                     ProviderFaults::new, false, false),
-            new Scenario("clock-skew", "A worker whose wall clock runs two leases ahead may cause duplicates, "
-                    + "but no stale completion is accepted and nothing is lost.",
+            new Scenario("clock-skew", "A worker whose wall clock steps two leases ahead while it holds claims may "
+                    + "cause duplicates, but no stale completion is accepted and nothing is lost.",
                     ClockSkew::new, false, true));
 
     public static Optional<Scenario> named(String name) {

@@ -64,13 +64,20 @@ public final class ScenarioRunner {
                  Coordinator coordinator = Coordinators.start(backend, dir);
                  ChaosCluster cluster = new ChaosCluster(dir, db, coordinator, faults, settings.lease(),
                          settings.unsafeNoFence())) {
+                progress.printf("  [%5.1fs] %s%n", secondsSince(started), coordinator.address().isEmpty()
+                        ? "database backend: leases in the outbox table"
+                        : backend + " servers listening at " + coordinator.address());
                 db.enqueue(0, settings.initialEntries());
                 Map<String, WorkerProcess.Options> workers = new java.util.LinkedHashMap<>();
                 workers.put("w1", injector.victimOptions(dir)); // the victim is always the first worker
                 workers.put("w2", injector.othersOptions(dir));
-                cluster.startWorkers(workers);
-                progress.printf("  workers started; %s servers at %s%n", backend,
-                        coordinator.address().isEmpty() ? "(the outbox database)" : coordinator.address());
+                List<WorkerProcess> first = cluster.startWorkers(workers);
+                StringBuilder startTimes = new StringBuilder();
+                for (WorkerProcess w : first) {
+                    startTimes.append(startTimes.length() == 0 ? "" : ", ")
+                            .append(String.format(java.util.Locale.ROOT, "%s %.1fs", w.owner(), w.secondsToStart()));
+                }
+                progress.printf("  [%5.1fs] workers started (spawn to start line: %s)%n", secondsSince(started), startTimes);
                 Producer producer = new Producer(db, settings);
                 producer.start();
                 try {
@@ -79,10 +86,12 @@ public final class ScenarioRunner {
                     injector.heal(cluster);
                     producer.finish();
                 }
-                progress.printf("  window over: %,d entries enqueued, draining (%,d outstanding)%n", producer.enqueued(),
-                        db.outstanding());
+                progress.printf("  [%5.1fs] window over: %,d entries enqueued, draining (%,d outstanding)%n",
+                        secondsSince(started), producer.enqueued(), db.outstanding());
                 boolean drained = Poll.until(() -> db.outstanding() == 0, Duration.ofMillis(250), settings.drainTimeout());
-                if (!drained) {
+                if (drained) {
+                    progress.printf("  [%5.1fs] drained%n", secondsSince(started));
+                } else {
                     progress.printf("  not drained after %s: %,d outstanding%n", settings.drainTimeout(), db.outstanding());
                 }
                 cluster.close();
@@ -98,7 +107,7 @@ public final class ScenarioRunner {
             error = e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
             progress.println("  harness error: " + error + " (logs in " + dir + ")");
         }
-        double seconds = (System.nanoTime() - started) / 1e9;
+        double seconds = secondsSince(started);
         RunReport.Run run = new RunReport.Run(backend, scenario.name(), scenario.proves(), seconds,
                 settings.unsafeNoFence(), error);
         if (result == null) {
@@ -116,6 +125,10 @@ public final class ScenarioRunner {
         result.brokenInvariants().forEach(b -> progress.println("    broken: " + b));
         progress.flush();
         return new Outcome(backend, scenario.name(), exit, summary, dir, result.brokenInvariants());
+    }
+
+    private static double secondsSince(long nanos) {
+        return (System.nanoTime() - nanos) / 1e9;
     }
 
     private static void clean(Path dir) throws IOException {

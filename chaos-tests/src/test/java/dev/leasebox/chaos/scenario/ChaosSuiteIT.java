@@ -21,17 +21,45 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Each run must hold every invariant, and its fault must really have happened. A scenario that
  * cannot run here (no nft, no libfaketime, or no coordinator apart from the database) is skipped
  * with the reason.
+ *
+ * <p>{@code -Dchaos.only=BACKEND/SCENARIO[,...]} runs only the matching cases ({@code *} matches any
+ * backend or scenario, a bare {@code BACKEND} every scenario on it), e.g.
+ * {@code -Dchaos.only=hazelcast/clock-skew} or {@code -Dchaos.only=hazelcast/clock-skew,redis}. A filter that
+ * matches no available case fails the run rather than passing with nothing run.
  */
 class ChaosSuiteIT {
 
     static List<Arguments> runs() {
+        String only = System.getProperty("chaos.only", "").trim();
         List<Arguments> runs = new ArrayList<>();
         for (String backend : Coordinators.available()) {
             for (Scenario scenario : Scenario.ALL) {
-                runs.add(Arguments.of(backend, scenario.name()));
+                if (selected(only, backend, scenario.name())) {
+                    runs.add(Arguments.of(backend, scenario.name()));
+                }
             }
         }
+        if (runs.isEmpty()) {
+            throw new IllegalArgumentException("-Dchaos.only=" + only + " matches no case: backends here are "
+                    + Coordinators.available() + ", scenarios " + Scenario.names() + "; use BACKEND/SCENARIO[,...]");
+        }
         return runs;
+    }
+
+    /** Whether {@code -Dchaos.only} (empty: everything) selects this case. */
+    static boolean selected(String only, String backend, String scenario) {
+        if (only.isEmpty()) {
+            return true;
+        }
+        for (String item : only.split(",")) {
+            String[] parts = item.trim().split("/", 2);
+            boolean backendMatches = parts[0].equals("*") || parts[0].equals(backend);
+            boolean scenarioMatches = parts.length == 1 || parts[1].equals("*") || parts[1].equals(scenario);
+            if (backendMatches && scenarioMatches) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @ParameterizedTest(name = "{1} on {0}")
