@@ -44,7 +44,10 @@ import java.util.concurrent.ThreadLocalRandom;
  *   <li>A claim is written only when its token is strictly above the row's {@code fence_high_water}
  *       and the row is eligible; {@code fence_high_water} is raised to the token and never cleared.</li>
  *   <li>A completion is written only while the row's {@code claim_token} equals the presented
- *       token, checked in the UPDATE's own WHERE (never read-then-write).</li>
+ *       token, checked in the UPDATE's own WHERE (never read-then-write). A fenced completion
+ *       ({@link #completeAllFenced}, the lean claim mode) is written only while the presented token is
+ *       strictly above the row's {@code fence_high_water}, which it raises to the token, in the same
+ *       way.</li>
  *   <li>"Now" is always the injected {@link java.time.Clock}, passed to SQL as a parameter; the
  *       database's own clock is never used. Instants are stored with microsecond precision.</li>
  *   <li>Statements run in auto-commit mode, each atomic by itself; no transaction spans two.</li>
@@ -240,10 +243,22 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
     @Override
     public List<CompletionOutcome> completeAll(List<ClaimCompletion> completions) {
         requireClaims("complete");
+        return completeAll("complete claims", completions, dialect::completeAll, CompletionOutcome::refusalFor);
+    }
+
+    @Override
+    public List<CompletionOutcome> completeAllFenced(List<ClaimCompletion> completions) {
+        requireClaims("completeAllFenced");
+        return completeAll("complete lean claims", completions, dialect::completeAllFenced,
+                CompletionOutcome::fencedRefusalFor);
+    }
+
+    private List<CompletionOutcome> completeAll(String what, List<ClaimCompletion> completions, CompletionSql write,
+                                                RefusalRule refusalRule) {
         if (completions.isEmpty()) {
             return List.of();
         }
-        List<SqlDialect.CompletedRow> completed = run("complete claims", c -> dialect.completeAll(c, completions));
+        List<SqlDialect.CompletedRow> completed = run(what, c -> write.run(c, completions));
         Map<String, OutboxEntry> completedByClaim = new HashMap<>();
         completed.forEach(r -> completedByClaim.put(r.entry().id() + "/" + r.presentedToken(), r.entry()));
         CompletionOutcome[] outcomes = new CompletionOutcome[completions.size()];
@@ -265,11 +280,21 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
                 OutboxEntry row = rows.get(claim.entryId());
                 outcomes[i] = row == null
                         ? new CompletionOutcome.Missing(claim.token(), claim.entryId())
-                        : CompletionOutcome.refusalFor(row, claim.token())
+                        : refusalRule.decide(row, claim.token())
                                 .orElseGet(() -> new CompletionOutcome.StaleToken(claim.token(), row));
             }
         }
         return List.of(outcomes);
+    }
+
+    @FunctionalInterface
+    private interface CompletionSql {
+        List<SqlDialect.CompletedRow> run(Connection c, List<ClaimCompletion> completions) throws SQLException;
+    }
+
+    @FunctionalInterface
+    private interface RefusalRule {
+        Optional<CompletionOutcome> decide(OutboxEntry row, long presentedToken);
     }
 
     @Override

@@ -194,6 +194,12 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
     /** Token-checked completions; the rows that were completed (refused ones are absent). */
     abstract List<CompletedRow> completeAll(Connection c, List<ClaimCompletion> completions) throws SQLException;
 
+    /**
+     * Fenced completions (the lean claim mode): written where the row is claim-completable and the
+     * presented token is strictly above its fence_high_water; the rows that were completed.
+     */
+    abstract List<CompletedRow> completeAllFenced(Connection c, List<ClaimCompletion> completions) throws SQLException;
+
     /** Moves the expiry of each claim whose token still matches; the ids moved. */
     abstract Set<Long> extendClaims(Connection c, List<OutboxClaim> claims, Instant expiresAt) throws SQLException;
 }

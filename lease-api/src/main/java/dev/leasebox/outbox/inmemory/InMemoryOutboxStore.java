@@ -188,6 +188,29 @@ public final class InMemoryOutboxStore implements OutboxClaimStore, FencedOutbox
     }
 
     @Override
+    public synchronized List<CompletionOutcome> completeAllFenced(List<ClaimCompletion> completions) {
+        List<CompletionOutcome> outcomes = new ArrayList<>(completions.size());
+        for (ClaimCompletion c : completions) {
+            OutboxClaim claim = c.claim();
+            OutboxEntry current = rows.get(claim.entryId());
+            if (current == null) {
+                outcomes.add(new CompletionOutcome.Missing(claim.token(), claim.entryId()));
+                continue;
+            }
+            Optional<CompletionOutcome> refusal = CompletionOutcome.fencedRefusalFor(current, claim.token());
+            if (refusal.isPresent()) {
+                outcomes.add(refusal.get());
+                continue;
+            }
+            OutboxEntry completed = Completion.apply(c.completion(), current).toBuilder()
+                    .fenceHighWater(claim.token()).claimAttemptCount(current.claimAttemptCount() + 1).build();
+            rows.put(completed.id(), completed);
+            outcomes.add(new CompletionOutcome.Completed(completed));
+        }
+        return outcomes;
+    }
+
+    @Override
     public synchronized List<OutboxClaim> renewClaims(List<OutboxClaim> claims, Duration leaseDuration) {
         return extendClaims(claims, clock.instant().plus(leaseDuration));
     }

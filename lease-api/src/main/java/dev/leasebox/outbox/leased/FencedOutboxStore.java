@@ -19,8 +19,10 @@ import java.util.List;
  * <p>Guarantees: {@link #recordClaims} writes a claim only when the grant's token is strictly above
  * the row's fence high-water mark and the row is eligible, raising the mark to the token; an equal
  * token is refused too (after a coordinator's data loss a different grant can carry the same
- * number). Completions are written only while the row's claim token equals the presented one.
- * Each method is one round trip per batch.
+ * number). Completions are written only while the row's claim token equals the presented one;
+ * fenced completions ({@link #completeAllFenced}, the lean claim mode's) only while the presented
+ * fence is strictly above the row's high-water mark, which they raise to it. Each method is one round
+ * trip per batch.
  */
 public interface FencedOutboxStore extends OutboxStore {
 
@@ -35,6 +37,19 @@ public interface FencedOutboxStore extends OutboxStore {
 
     /** Token-checked completion of many claims in one round trip; outcomes in the order given. */
     List<CompletionOutcome> completeAll(List<ClaimCompletion> completions);
+
+    /**
+     * The lean claim mode's completion ({@link ClaimMode#LEAN}): writes each completion, in one round
+     * trip, only where the row is claim-completable (PENDING, DEFERRED, RETRYABLE_FAILURE) and the
+     * presented claim's token (its lease's fence) is strictly above the row's {@code fence_high_water}.
+     * The row need not carry the claim: its {@code claim_token} is neither required nor compared. A
+     * written completion does what {@link dev.leasebox.outbox.Completion#apply} says (claim fields
+     * cleared), sets {@code fence_high_water} to the fence and adds one to {@code claim_attempt_count}
+     * (so under lean claims the count is of claims that completed). Refusals change nothing and are
+     * decided by {@link CompletionOutcome#fencedRefusalFor}; outcomes come in the order given. Of two
+     * completions of one row under one fence in a batch, only the first can be written.
+     */
+    List<CompletionOutcome> completeAllFenced(List<ClaimCompletion> completions);
 
     /** Moves each claim's expiry to {@code expiresAt} while its token still matches; returns those moved. */
     List<OutboxClaim> extendClaims(List<OutboxClaim> claims, Instant expiresAt);

@@ -56,6 +56,11 @@ final class InterferingFencedStore implements FencedOutboxStore {
     }
 
     @Override
+    public List<CompletionOutcome> completeAllFenced(List<ClaimCompletion> completions) {
+        return delegate.completeAllFenced(completions);
+    }
+
+    @Override
     public List<OutboxClaim> extendClaims(List<OutboxClaim> claims, Instant expiresAt) {
         return delegate.extendClaims(claims, expiresAt);
     }
