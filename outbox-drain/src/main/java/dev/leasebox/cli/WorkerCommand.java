@@ -49,6 +49,9 @@ final class WorkerCommand implements Callable<Integer> {
     @Mixin
     BackendOptions backend;
 
+    @Mixin
+    ClaimPathOptions claimPath;
+
     @Option(names = "--owner", paramLabel = "NAME", description = "This worker's name in claims (default: host-pid-random).")
     String owner;
 
@@ -86,6 +89,7 @@ final class WorkerCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         backend.validate();
+        claimPath.validate(backend.isDatabase());
         ProviderSpec providerSpec = ProviderSpec.parse(provider);
         DrainOptions.Builder optionsBuilder = DrainOptions.builder().batchSize(batch).leaseDuration(leaseTtl)
                 .concurrency(concurrency).maxAttempts(maxAttempts);
@@ -120,10 +124,10 @@ final class WorkerCommand implements Callable<Integer> {
             }
             DrainMetrics metrics = new DrainMetrics(registry);
             registerBacklogGauges(registry, new OutboxReport(dataSource, database.tableName()), clock);
-            OutboxDrain drain = OutboxDrain.builder().store(BackendOptions.claimStore(jdbc, manager, clock))
+            OutboxDrain drain = OutboxDrain.builder().store(BackendOptions.claimStore(jdbc, manager, clock, claimPath))
                     .provider(emitter).options(options).clock(clock).listener(metrics).build();
             out.println("leasebox worker " + options.owner() + ": draining " + database.tableName() + " at "
-                    + JdbcDataSources.redact(database.jdbcUrl) + " through " + backend.describe(manager)
+                    + JdbcDataSources.redact(database.jdbcUrl) + " through " + backend.describe(manager) + (backend.isDatabase() ? "" : " (" + claimPath.describe() + ")")
                     + ", provider " + providerSpec.kind() + ", batch " + batch + ", lease " + leaseTtl
                     + (endpoint == null ? "" : ", metrics on http://" + metricsHost + ":" + endpoint.port() + "/metrics"));
             out.flush();
