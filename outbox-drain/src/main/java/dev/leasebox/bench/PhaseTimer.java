@@ -7,15 +7,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Mean time per call of each phase of the claim path (candidate read, lease acquisition, claim record,
- * completion, release, renewal), from any number of threads, recorded only while the window is
+ * Mean time per call of each phase of the claim path (candidate read, lease acquisition, claim record or
+ * the lean path's post-grant read, completion, release, renewal), from any number of threads, recorded only while the window is
  * measured. It answers "where do the milliseconds of a batch go", which the claim latency alone does
  * not.
  */
 final class PhaseTimer {
 
     /** The phases, in the order a batch goes through them. */
-    static final String[] ORDER = {"candidates", "acquire", "record", "claim", "complete", "release", "renew", "extend"};
+    static final String[] ORDER = {"candidates", "acquire", "record", "eligible", "claim", "complete", "release", "renew", "extend"};
 
     private final Map<String, LongAdder[]> phases = new ConcurrentHashMap<>();
     private volatile boolean recording;

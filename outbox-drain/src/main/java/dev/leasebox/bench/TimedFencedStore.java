@@ -12,6 +12,7 @@ import dev.leasebox.outbox.leased.ClaimRecording;
 import dev.leasebox.outbox.leased.FencedOutboxStore;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -40,6 +41,16 @@ final class TimedFencedStore implements FencedOutboxStore {
     @Override
     public List<OutboxEntry> findClaimCandidates(ClaimSelection selection, int limit) {
         return timed("candidates", () -> delegate.findClaimCandidates(selection, limit));
+    }
+
+    @Override
+    public List<Long> findClaimCandidateIds(ClaimSelection selection, int limit) {
+        return timed("candidates", () -> delegate.findClaimCandidateIds(selection, limit));
+    }
+
+    @Override
+    public List<OutboxEntry> findEligible(ClaimSelection selection, Collection<Long> ids) {
+        return timed("eligible", () -> delegate.findEligible(selection, ids));
     }
 
     @Override

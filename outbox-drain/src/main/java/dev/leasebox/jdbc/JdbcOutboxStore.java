@@ -19,6 +19,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -174,22 +175,54 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         requireClaims("findClaimCandidates");
         requirePositive(limit);
         Instant now = clock.instant();
-        int window = (int) Math.min((long) limit * candidateSpread, Math.max(limit, MAX_CANDIDATE_WINDOW));
+        int window = candidateWindow(limit);
         List<OutboxEntry> oldest = run("find claim candidates", c -> dialect.selectEligible(c, selection, now, window, true));
-        if (oldest.size() <= limit) {
-            return oldest;
+        List<OutboxEntry> chosen = chooseAtRandom(oldest, limit);
+        chosen.sort(Comparator.comparingLong(OutboxEntry::id));
+        return chosen;
+    }
+
+    /** As {@link #findClaimCandidates}, ids only: the window of candidates costs an id per row, not a row. */
+    @Override
+    public List<Long> findClaimCandidateIds(ClaimSelection selection, int limit) {
+        requireClaims("findClaimCandidateIds");
+        requirePositive(limit);
+        Instant now = clock.instant();
+        int window = candidateWindow(limit);
+        List<Long> oldest = run("find claim candidates", c -> dialect.selectEligibleIds(c, selection, now, window));
+        List<Long> chosen = chooseAtRandom(oldest, limit);
+        chosen.sort(Comparator.naturalOrder());
+        return chosen;
+    }
+
+    @Override
+    public List<OutboxEntry> findEligible(ClaimSelection selection, Collection<Long> ids) {
+        requireClaims("findEligible");
+        if (ids.isEmpty()) {
+            return List.of();
         }
-        List<OutboxEntry> pool = new ArrayList<>(oldest);
+        Instant now = clock.instant();
+        return run("read granted rows", c -> dialect.selectEligibleByIds(c, selection, now, ids));
+    }
+
+    private int candidateWindow(int limit) {
+        return (int) Math.min((long) limit * candidateSpread, Math.max(limit, MAX_CANDIDATE_WINDOW));
+    }
+
+    /** A random {@code limit} of {@code oldest} (all of them when there are no more), as a mutable list. */
+    private static <T> List<T> chooseAtRandom(List<T> oldest, int limit) {
+        if (oldest.size() <= limit) {
+            return new ArrayList<>(oldest);
+        }
+        List<T> pool = new ArrayList<>(oldest);
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int i = 0; i < limit; i++) {
             int j = i + random.nextInt(pool.size() - i);
-            OutboxEntry swap = pool.get(i);
+            T swap = pool.get(i);
             pool.set(i, pool.get(j));
             pool.set(j, swap);
         }
-        List<OutboxEntry> chosen = new ArrayList<>(pool.subList(0, limit));
-        chosen.sort(Comparator.comparingLong(OutboxEntry::id));
-        return chosen;
+        return new ArrayList<>(pool.subList(0, limit));
     }
 
     @Override

@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.NoSuchElementException;
@@ -78,6 +79,18 @@ public final class InMemoryOutboxStore implements OutboxClaimStore, FencedOutbox
     @Override
     public List<OutboxEntry> findClaimCandidates(ClaimSelection selection, int limit) {
         return select(selection, limit);
+    }
+
+    @Override
+    public List<Long> findClaimCandidateIds(ClaimSelection selection, int limit) {
+        return select(selection, limit).stream().map(OutboxEntry::id).toList();
+    }
+
+    @Override
+    public synchronized List<OutboxEntry> findEligible(ClaimSelection selection, Collection<Long> ids) {
+        Instant now = clock.instant();
+        return new java.util.TreeSet<>(ids).stream().map(rows::get)
+                .filter(e -> e != null && e.isEligibleAt(selection, now)).toList();
     }
 
     private synchronized List<OutboxEntry> select(ClaimSelection selection, int limit) {

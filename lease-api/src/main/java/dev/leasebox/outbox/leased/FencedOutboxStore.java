@@ -9,6 +9,7 @@ import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxStore;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -28,6 +29,22 @@ public interface FencedOutboxStore extends OutboxStore {
 
     /** Eligible rows of {@code selection} (due, unclaimed or claim expired), oldest first. Reads only. */
     List<OutboxEntry> findClaimCandidates(ClaimSelection selection, int limit);
+
+    /**
+     * The ids of the rows {@link #findClaimCandidates} would return, without the rows: all the claim
+     * path needs to ask for leases, since it gets the rows themselves from {@link #recordClaims} or
+     * {@link #findEligible} after the grant. Reads only, one round trip.
+     */
+    List<Long> findClaimCandidateIds(ClaimSelection selection, int limit);
+
+    /**
+     * Those of {@code ids} whose rows are eligible for {@code selection} now (due, claim-completable,
+     * unclaimed or claim expired), oldest first; unknown ids are left out. Reads only, one round trip.
+     * The lean claim path reads the rows it was granted leases for with it, after the grant: a row
+     * whose previous holder completed (and released its lease) between the candidate read and the
+     * grant is no longer eligible, and is dropped before anything is emitted.
+     */
+    List<OutboxEntry> findEligible(ClaimSelection selection, Collection<Long> ids);
 
     /** Records each grant as its row's claim where the fence and eligibility allow, in one statement. */
     ClaimRecording recordClaims(ClaimSelection selection, List<ClaimGrant> grants);

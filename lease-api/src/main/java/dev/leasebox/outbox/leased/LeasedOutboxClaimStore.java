@@ -41,22 +41,22 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * over the rows of a {@link FencedOutboxStore}: the claim path of the architecture note.
  *
  * <pre>
- * RECORDED (default)                                          LEAN
- * candidates = store.findClaimCandidates(selection, batch)    same                -- 1 database read
- * leases     = leaseManager.acquire(keys(candidates))         same                -- 1 coordinator round trip
- * claims     = store.recordClaims(leases)                     (nothing written)   -- 1 database write
- * release(leases that did not become claims)                  same, only if any
- * ... emit ...
- * store.completeAll(...)  token == claim_token                store.completeAllFenced(...)  fence &gt; fence_high_water
- * release(leases)  per {@link ReleaseAfterCompletion}          same                -- 1 coordinator round trip
+ *              RECORDED (default)                           LEAN
+ * candidates   store.findClaimCandidateIds(selection, batch)  same                          -- 1 database read (ids)
+ * leases       leaseManager.acquire(keys(candidates))         same                          -- 1 coordinator round trip
+ * claims       store.recordClaims(grants)  (a write)          store.findEligible(granted)   -- 1 database round trip
+ *              release(leases that did not become claims)     same                          -- only if any
+ * ... emit, renewing the leases (and, RECORDED only, the rows' claim expiry) ...
+ * completion   store.completeAll  token == claim_token        store.completeAllFenced  fence &gt; fence_high_water
+ * release      the leases {@link ReleaseAfterCompletion} names  same                          -- 1 coordinator round trip
  * </pre>
  *
  * <p>Guarantees, {@link ClaimMode#RECORDED}: a claim is returned only when its lease was granted
  * <em>and</em> the row accepted the lease's fence as its new claim token; every completion is
  * token-checked by the row. {@link ClaimMode#LEAN}: a claim is returned only when its lease was granted
- * and its fence is above the row's high-water mark as the candidate read saw it; every completion is
- * fence-checked by the row ({@link FencedOutboxStore#completeAllFenced}); {@link ClaimMode} spells out
- * what that weakens. In both modes, when a fence is not above a row's high-water mark (the
+ * <em>and</em> a read of the row after the grant found it eligible with a high-water mark below the
+ * lease's fence; nothing is written until the completion, which is fence-checked by the row
+ * ({@link FencedOutboxStore#completeAllFenced}); {@link ClaimMode} spells out what that weakens. In both modes, when a fence is not above a row's high-water mark (the
  * coordinator's counter went back after data loss), the store raises the manager's fence floor to that
  * mark and tries those keys once more in the same call. The floor is raised at open to the outbox's
  * highest recorded fence as well. Lease losses reported by the manager are forwarded to
@@ -128,57 +128,68 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore {
 
     @Override
     public List<OutboxClaim> claim(ClaimSelection selection, ClaimRequest request) {
-        List<OutboxEntry> candidates = store.findClaimCandidates(selection, request.batchSize());
+        List<Long> candidates = store.findClaimCandidateIds(selection, request.batchSize());
         if (candidates.isEmpty()) {
             return List.of();
         }
-        if (mode == ClaimMode.LEAN) {
-            Map<Long, OutboxEntry> byId = new LinkedHashMap<>();
-            candidates.forEach(e -> byId.put(e.id(), e));
-            return acquireLean(request, byId, true);
-        }
-        List<String> keys = candidates.stream().map(e -> leaseKey(e.id())).toList();
-        return acquireAndRecord(selection, request, keys, true);
+        List<String> keys = candidates.stream().map(LeasedOutboxClaimStore::leaseKey).toList();
+        return mode == ClaimMode.LEAN
+                ? acquireLean(selection, request, keys, true)
+                : acquireAndRecord(selection, request, keys, true);
     }
 
     /**
-     * The lean claim: the leases granted for {@code candidates} become claims without any write,
-     * provided each fence is above the row's high-water mark as read (a fence at or below it could
-     * never complete, so the lease is released before anything is emitted and, once, the floor raised).
+     * The lean claim: leases for {@code keys}, then one read of the granted rows. A row no longer
+     * eligible (its previous holder completed it, or a retry time was set, between the candidate read
+     * and the grant) and a fence at or below the row's high-water mark (which could never complete)
+     * both have their lease released before anything is emitted; for the latter the floor is raised and
+     * those keys are tried once more. Nothing is written.
      */
-    private List<OutboxClaim> acquireLean(ClaimRequest request, Map<Long, OutboxEntry> candidates, boolean mayRaiseFloor) {
-        List<String> keys = candidates.keySet().stream().map(LeasedOutboxClaimStore::leaseKey).toList();
+    private List<OutboxClaim> acquireLean(ClaimSelection selection, ClaimRequest request, List<String> keys,
+                                          boolean mayRaiseFloor) {
         List<Lease> granted = leases.acquire(new LeaseRequest(keys, request.owner(), request.leaseDuration()));
         if (granted.isEmpty()) {
             return List.of();
         }
-        List<OutboxClaim> claims = new ArrayList<>(granted.size());
-        List<Lease> refused = new ArrayList<>();
-        Map<Long, OutboxEntry> retry = new LinkedHashMap<>();
-        long highWater = 0;
+        Map<Long, Lease> byEntry = new LinkedHashMap<>();
         for (Lease lease : granted) {
             long id = entryIdOf(lease.key()).orElseThrow(
                     () -> new IllegalStateException("lease manager granted an unrequested key " + lease.key()));
-            OutboxEntry entry = candidates.get(id);
+            byEntry.put(id, lease);
+        }
+        Map<Long, OutboxEntry> eligible = new HashMap<>();
+        try {
+            store.findEligible(selection, byEntry.keySet()).forEach(e -> eligible.put(e.id(), e));
+        } catch (RuntimeException e) {
+            releaseQuietly(List.copyOf(byEntry.values()));
+            throw e;
+        }
+        List<OutboxClaim> claims = new ArrayList<>(eligible.size());
+        List<Lease> refused = new ArrayList<>();
+        List<String> retryKeys = new ArrayList<>();
+        long highWater = 0;
+        for (Map.Entry<Long, Lease> grant : byEntry.entrySet()) {
+            long id = grant.getKey();
+            Lease lease = grant.getValue();
+            OutboxEntry entry = eligible.get(id);
             if (entry == null) {
-                throw new IllegalStateException("lease manager granted an unrequested key " + lease.key());
-            }
-            if (lease.fence() <= entry.fenceHighWater()) {
                 refused.add(lease);
-                retry.put(id, entry);
+            } else if (lease.fence() <= entry.fenceHighWater()) {
+                refused.add(lease);
+                retryKeys.add(lease.key());
                 highWater = Math.max(highWater, entry.fenceHighWater());
-                continue;
+            } else {
+                Instant expiresAt = lease.grantedAt().plus(lease.ttl());
+                int attempt = entry.claimAttemptCount() + 1;
+                OutboxEntry asClaimed = entry.toBuilder()
+                        .claim(lease.owner(), lease.fence(), lease.grantedAt(), expiresAt, attempt).build();
+                claims.add(new OutboxClaim(asClaimed, lease.owner(), lease.fence(), lease.grantedAt(), expiresAt, attempt));
+                held.put(id, lease);
             }
-            Instant expiresAt = lease.grantedAt().plus(lease.ttl());
-            int attempt = entry.claimAttemptCount() + 1;
-            OutboxEntry asClaimed = entry.toBuilder()
-                    .claim(lease.owner(), lease.fence(), lease.grantedAt(), expiresAt, attempt).build();
-            claims.add(new OutboxClaim(asClaimed, lease.owner(), lease.fence(), lease.grantedAt(), expiresAt, attempt));
-            held.put(id, lease);
         }
         releaseQuietly(refused);
-        if (!retry.isEmpty() && raiseFloorForRetry(highWater, retry.size(), mayRaiseFloor)) {
-            claims.addAll(acquireLean(request, retry, false));
+        if (!retryKeys.isEmpty() && raiseFloorForRetry(highWater, retryKeys.size(), mayRaiseFloor)) {
+            claims.addAll(acquireLean(selection, request, retryKeys, false));
         }
         claims.sort(Comparator.comparingLong(OutboxClaim::entryId));
         return claims;

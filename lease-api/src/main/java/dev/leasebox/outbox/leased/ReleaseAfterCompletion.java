@@ -8,15 +8,12 @@ import java.util.Locale;
  * Which leases {@link LeasedOutboxClaimStore} releases once their completions were written.
  *
  * <p>Releasing never matters for safety: it comes after the completion stands on the row, and a
- * completion is checked by the row, not by the lease. It matters for liveness and for the lean
- * mode's duplicates:
+ * completion is checked by the row, not by the lease. It matters for liveness and cost:
  * <ul>
  *   <li>After a <b>terminal</b> completion (DELIVERED, DEAD_LETTERED) nobody needs the key again: the
- *       row is never a candidate any more. Letting the lease lapse at its ttl saves a coordinator round
- *       trip per batch. In {@link ClaimMode#LEAN} it also stops a worker whose candidate read still saw
- *       the row eligible from being granted the key and emitting a delivered entry again: the key stays
- *       held until the ttl, so that needs a stall as long as the remaining lease, as any duplicate
- *       across expiry does.</li>
+ *       row is never a candidate any more, and a worker whose candidate read still saw it eligible is
+ *       refused the key until the ttl (and would drop the row after the grant anyway). Letting the
+ *       lease lapse at its ttl saves a coordinator round trip per batch.</li>
  *   <li>After a <b>non-terminal</b> completion (a release unemitted, a retry or a deferral) the row is
  *       eligible again, now or at its next attempt time; an unreleased lease would hold every worker
  *       off it until the ttl, which turns a retry due in a second into one due after the lease (30 s by

@@ -113,6 +113,51 @@ public abstract class FencedOutboxStoreContract extends OutboxContractSupport {
     }
 
     @Test
+    void findClaimCandidateIdsAreTheCandidatesIdsAndWriteNothing() {
+        OutboxEntry pending = enqueue("pending");
+        OutboxEntry retry = enqueueIn("retry", EmissionStatus.RETRYABLE_FAILURE, now());
+        enqueueIn("later", EmissionStatus.DEFERRED, now().plusSeconds(60));
+        enqueueIn("delivered", EmissionStatus.DELIVERED, null);
+        OutboxEntry held = enqueue("held");
+        record(held.id(), "w1", 10);
+        OutboxEntry before = row(pending.id());
+
+        assertThat(store.findClaimCandidateIds(ClaimSelection.ELIGIBLE, 10)).containsExactly(pending.id(), retry.id());
+        assertThat(store.findClaimCandidateIds(ClaimSelection.RETRY_READY, 10)).containsExactly(retry.id());
+        assertThat(store.findClaimCandidateIds(ClaimSelection.ELIGIBLE, 1)).containsExactly(pending.id());
+        assertThat(row(pending.id())).isEqualTo(before);
+        clock.advance(LEASE.plusSeconds(1));
+        assertThat(store.findClaimCandidateIds(ClaimSelection.PENDING, 10)).containsExactly(pending.id(), held.id());
+    }
+
+    @Test
+    void findEligibleReturnsOnlyTheGivenRowsThatAreStillEligibleOldestFirstAndWritesNothing() {
+        OutboxEntry pending = enqueue("pending");
+        OutboxEntry retry = enqueueIn("retry", EmissionStatus.RETRYABLE_FAILURE, now());
+        OutboxEntry later = enqueueIn("later", EmissionStatus.DEFERRED, now().plusSeconds(60));
+        OutboxEntry delivered = enqueueIn("delivered", EmissionStatus.DELIVERED, null);
+        OutboxEntry parked = enqueueIn("parked", EmissionStatus.FAILED, null);
+        OutboxEntry held = enqueue("held");
+        record(held.id(), "w1", 10);
+        OutboxEntry notAsked = enqueue("not asked");
+        List<Long> asked = List.of(held.id(), 987_654_321L, parked.id(), delivered.id(), later.id(), retry.id(), pending.id());
+        OutboxEntry before = row(pending.id());
+
+        assertThat(store.findEligible(ClaimSelection.ELIGIBLE, asked)).extracting(OutboxEntry::id)
+                .containsExactly(pending.id(), retry.id());
+        assertThat(store.findEligible(ClaimSelection.ELIGIBLE, asked)).first().isEqualTo(before);
+        assertThat(store.findEligible(ClaimSelection.PENDING, asked)).extracting(OutboxEntry::id)
+                .containsExactly(pending.id());
+        assertThat(store.findEligible(ClaimSelection.ELIGIBLE, List.of())).isEmpty();
+        assertThat(row(pending.id())).isEqualTo(before);
+        clock.advance(LEASE.plusSeconds(40)); // past the claim's expiry and the deferral's due time
+        assertThat(store.findEligible(ClaimSelection.ELIGIBLE, asked)).extracting(OutboxEntry::id)
+                .as("an expired claim is eligible again, a due deferral too")
+                .containsExactly(pending.id(), retry.id(), later.id(), held.id())
+                .doesNotContain(notAsked.id());
+    }
+
+    @Test
     void findClaimCandidatesSkipsUnexpiredClaimsAndReturnsExpiredOnes() {
         OutboxEntry entry = enqueue("claimed");
         record(entry.id(), "w1", 10);
