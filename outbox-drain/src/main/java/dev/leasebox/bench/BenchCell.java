@@ -36,12 +36,12 @@ final class BenchCell {
     /** How one cell runs. */
     record Settings(Duration warmup, Duration window, Duration leaseTtl, int candidateSpread,
                     ReleasingLeaseManager.Mode release, boolean durableClaimRecords, ClaimMode claimMode,
-                    ReleaseAfterCompletion releaseAfterCompletion) {
+                    ReleaseAfterCompletion releaseAfterCompletion, long historyRows) {
 
         Settings(Duration warmup, Duration window, Duration leaseTtl, int candidateSpread,
                  ReleasingLeaseManager.Mode release, boolean durableClaimRecords) {
             this(warmup, window, leaseTtl, candidateSpread, release, durableClaimRecords, ClaimMode.RECORDED,
-                    ReleaseAfterCompletion.ALWAYS);
+                    ReleaseAfterCompletion.ALWAYS, 0);
         }
 
         String variant() {
@@ -85,7 +85,9 @@ final class BenchCell {
         String namespace = "bench-" + UUID.randomUUID().toString().substring(0, 8);
         String label = String.format(Locale.ROOT, "[%s W=%d B=%d]", backend, workers, batch);
         try {
+            database.fillHistory(table, settings.historyRows(), clock.instant());
             feeder.fillInitial();
+            database.analyze(table);
             for (int i = 1; i <= workers; i++) {
                 HikariDataSource pool = database.newPool(CONNECTIONS_PER_WORKER);
                 resources.add(pool);

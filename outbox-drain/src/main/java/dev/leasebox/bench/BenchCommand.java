@@ -108,6 +108,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + "DELIVERED/DEAD_LETTERED rows lapse at the ttl (non-terminal; redis only). Default: ${DEFAULT-VALUE}.")
     String releaseAfterCompletion;
 
+    @Option(names = "--history", paramLabel = "ROWS", defaultValue = "100000",
+            description = "DELIVERED rows each fresh table starts with, older than its backlog, before it is analyzed: "
+                    + "the history a long-lived outbox has, which its statistics reflect (default: ${DEFAULT-VALUE}).")
+    long history;
+
     @Option(names = "--failover", description = "Measure failover instead of throughput: SIGKILL a worker JVM holding leases, "
             + "time until another worker emits those entries.")
     boolean failover;
@@ -153,10 +158,11 @@ public final class BenchCommand implements Callable<Integer> {
         }
         out.printf("leasebox bench: %s; %d cell(s) x %d backend(s), %d s warm-up + %d s window each, lease %d s, "
                         + "schema %s, %d CPUs, load average %s; external backends: claim mode %s, release after "
-                        + "completion %s, release %s, claim records %s%n", String.join(",", backends), cells.size(),
+                        + "completion %s, release %s, claim records %s; tables start with %d delivered rows, then analyzed%n",
+                String.join(",", backends), cells.size(),
                 backends.size(), warmup, seconds, leaseTtlSeconds, database.schema(),
                 Runtime.getRuntime().availableProcessors(), loadAverage(), claimMode, releaseAfterCompletion, release,
-                claimRecords);
+                claimRecords, history);
         out.flush();
         BenchReport report = new BenchReport();
         Instant started = Instant.now();
@@ -164,7 +170,7 @@ public final class BenchCommand implements Callable<Integer> {
             int spread = candidateSpread > 0 ? candidateSpread : cell[0] + 1;
             BenchCell.Settings settings = new BenchCell.Settings(Duration.ofSeconds(warmup), Duration.ofSeconds(seconds),
                     Duration.ofSeconds(leaseTtlSeconds), spread, releaseMode(), durableClaimRecords(),
-                    ClaimMode.parse(claimMode), ReleaseAfterCompletion.parse(releaseAfterCompletion));
+                    ClaimMode.parse(claimMode), ReleaseAfterCompletion.parse(releaseAfterCompletion), history);
             for (String backend : backends) {
                 report.add(new BenchCell(database, Optional.ofNullable(coordinators.get(backend)), backend, cell[0],
                         cell[1], settings, err).run());
@@ -254,6 +260,7 @@ public final class BenchCommand implements Callable<Integer> {
         check(warmup >= 0, "--warmup must not be negative, was " + warmup);
         check(leaseTtlSeconds >= 2, "--lease-ttl must be at least 2 seconds, was " + leaseTtlSeconds);
         check(candidateSpread >= 0 && candidateSpread <= 100, "--candidate-spread must be in 0..100, was " + candidateSpread);
+        check(history >= 0 && history <= 10_000_000, "--history must be in 0..10000000, was " + history);
         check(failoverRounds >= 1, "--failover-rounds must be at least 1, was " + failoverRounds);
     }
 

@@ -52,11 +52,15 @@ import java.util.concurrent.ThreadLocalRandom;
  *   <li>"Now" is always the injected {@link java.time.Clock}, passed to SQL as a parameter; the
  *       database's own clock is never used. Instants are stored with microsecond precision.</li>
  *   <li>Statements run in auto-commit mode, each atomic by itself; no transaction spans two.</li>
- *   <li>{@link #findClaimCandidates} returns the oldest eligible rows (the fenced-store contract).
- *       With {@code candidateSpread(n > 1)} it spreads concurrent workers instead: it reads the
- *       oldest {@code limit × n} eligible rows in the same one statement and returns a random
+ *   <li>{@link #findClaimCandidates} returns the oldest eligible rows (the fenced-store contract),
+ *       {@link #findClaimCandidateIds} their ids only (what the leased claim path reads).
+ *       With {@code candidateSpread(n > 1)} they spread concurrent workers instead: they read the
+ *       oldest {@code limit × n} eligible rows (ids) in the same one statement and return a random
  *       {@code limit} of them, oldest first, so workers racing for external leases mostly ask for
  *       different rows. The {@code database} backend needs no spread: SKIP LOCKED does it.</li>
+ *   <li>The batched PostgreSQL statements (claim records, completions, fenced completions,
+ *       renewals, the lean path's post-grant read) find their rows by primary key only, so each
+ *       touches the batch's rows and no others whatever the table's statistics say.</li>
  *   <li>With {@code durableClaimRecords(false)}, {@link #recordClaims} commits without waiting for
  *       durability (PostgreSQL: {@code SET LOCAL synchronous_commit = off}, in a transaction of its
  *       own). A database crash may lose the last claim records: such a row shows its previous claim
