@@ -66,6 +66,18 @@ public interface LeaseManager extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Whether a lease that is never released costs nothing once its ttl has passed: the coordinator
+     * forgets it by itself and this client keeps no state for it (Redis: the key expires). Callers may
+     * then skip the release of leases nobody will ask for again, such as the lease of a row that
+     * became terminal ({@code ReleaseAfterCompletion.NON_TERMINAL}). False by default, and for
+     * ZooKeeper (an unreleased lease's EPHEMERAL node lives as long as the session) and Hazelcast (the
+     * manager unlocks at the deadline itself: the Raft work moves, it is not saved).
+     */
+    default boolean unreleasedLeasesLapse() {
+        return false;
+    }
+
     /** One line naming the backend and its address, for logs and error messages. */
     String describe();
 

@@ -27,14 +27,20 @@ public sealed interface CompletionOutcome {
         }
     }
 
-    /** The row's token is absent or is not the presented one (and not newer). Nothing changed. */
+    /**
+     * The row's token is absent or is not the presented one (and not newer); for a fenced completion,
+     * the row's fence high-water mark equals the presented fence (that fence wrote already). Nothing changed.
+     */
     record StaleToken(long presentedToken, OutboxEntry current) implements CompletionOutcome {
         public StaleToken {
             Objects.requireNonNull(current, "current");
         }
     }
 
-    /** The row was reclaimed by a newer claim (its token is greater). Nothing changed. */
+    /**
+     * The row was reclaimed by a newer claim (its token is greater; for a fenced completion, a newer
+     * fence has written to it). Nothing changed.
+     */
     record Reclaimed(long presentedToken, OutboxEntry current) implements CompletionOutcome {
         public Reclaimed {
             Objects.requireNonNull(current, "current");
@@ -78,6 +84,32 @@ public sealed interface CompletionOutcome {
         }
         if (!current.status().isClaimCompletable()) {
             return Optional.of(new NotCompletable(presentedToken, current));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Decides a <em>fenced</em> completion ({@code FencedOutboxStore.completeAllFenced}, the lean claim
+     * mode) against the row as it stands. No claim record is involved: the presented fence must be
+     * strictly above the row's fence high-water mark, i.e. newer than every claim recorded on the row
+     * and every fenced completion written to it. In check order: {@link AlreadyTerminal},
+     * {@link Reclaimed} (a newer fence wrote), {@link StaleToken} (this very fence wrote already),
+     * {@link NotCompletable}.
+     *
+     * @return the refusal, or empty when the completion may be written
+     */
+    static Optional<CompletionOutcome> fencedRefusalFor(OutboxEntry current, long presentedFence) {
+        if (current.status().isTerminal()) {
+            return Optional.of(new AlreadyTerminal(presentedFence, current));
+        }
+        if (current.fenceHighWater() > presentedFence) {
+            return Optional.of(new Reclaimed(presentedFence, current));
+        }
+        if (current.fenceHighWater() == presentedFence) {
+            return Optional.of(new StaleToken(presentedFence, current));
+        }
+        if (!current.status().isClaimCompletable()) {
+            return Optional.of(new NotCompletable(presentedFence, current));
         }
         return Optional.empty();
     }

@@ -16,7 +16,9 @@ import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.OutboxClaimStore;
+import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
+import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -39,22 +41,31 @@ final class BenchCell {
 
     /** How one cell runs. */
     record Settings(Duration warmup, Duration window, Duration leaseTtl, int candidateSpread,
-                    ReleasingLeaseManager.Mode release, boolean durableClaimRecords, boolean partition,
+                    ReleasingLeaseManager.Mode release, boolean durableClaimRecords, ClaimMode claimMode,
+                    ReleaseAfterCompletion releaseAfterCompletion, long historyRows, boolean partition,
                     PartitionClaims partitionClaims) {
+
+        Settings(Duration warmup, Duration window, Duration leaseTtl, int candidateSpread,
+                 ReleasingLeaseManager.Mode release, boolean durableClaimRecords) {
+            this(warmup, window, leaseTtl, candidateSpread, release, durableClaimRecords, ClaimMode.RECORDED,
+                    ReleaseAfterCompletion.ALWAYS, 0, false, PartitionClaims.LEAN);
+        }
 
         String variant() {
             if (partition) {
                 return "partition leases (" + LeaseboxSchema.DEFAULT_SLOT_COUNT + " slots), "
                         + partitionClaims.name().toLowerCase(Locale.ROOT) + " claims";
             }
-            return "release=" + release.name().toLowerCase(Locale.ROOT)
+            return "claim-mode=" + claimMode.name().toLowerCase(Locale.ROOT)
+                    + " release-after-completion=" + releaseAfterCompletion.name().toLowerCase(Locale.ROOT).replace('_', '-')
+                    + " release=" + release.name().toLowerCase(Locale.ROOT)
                     + (durableClaimRecords ? " durable-claims" : " claims-synchronous_commit=off");
         }
 
         /** The same settings with row or partition leases. */
         Settings withPartition(boolean partitionLeases) {
-            return new Settings(warmup, window, leaseTtl, candidateSpread, release, durableClaimRecords, partitionLeases,
-                    partitionClaims);
+            return new Settings(warmup, window, leaseTtl, candidateSpread, release, durableClaimRecords, claimMode,
+                    releaseAfterCompletion, historyRows, partitionLeases, partitionClaims);
         }
     }
 
@@ -90,6 +101,7 @@ final class BenchCell {
         TableName table = database.freshTable(settings.partition());
         CompletionLedger ledger = new CompletionLedger();
         LatencyRecorder latencies = new LatencyRecorder();
+        PhaseTimer phases = new PhaseTimer();
         BacklogFeeder feeder = new BacklogFeeder(database, table, ledger, Math.max(20_000, workers * batch * 20), clock);
         List<AutoCloseable> resources = new ArrayList<>();
         List<OutboxDrain> drains = new ArrayList<>();
@@ -98,7 +110,9 @@ final class BenchCell {
         String label = String.format(Locale.ROOT, "[%s W=%d B=%d]", name, workers, batch);
         List<PartitionedOutboxClaimStore> partitioned = new ArrayList<>();
         try {
+            database.fillHistory(table, settings.historyRows(), clock.instant());
             feeder.fillInitial();
+            database.analyze(table);
             for (int i = 1; i <= workers; i++) {
                 HikariDataSource pool = database.newPool(CONNECTIONS_PER_WORKER);
                 resources.add(pool);
@@ -122,11 +136,13 @@ final class BenchCell {
                     BenchCoordinator c = coordinator.get();
                     LeaseManager manager = new ReleasingLeaseManager(LeaseBackends.named(backend).open(
                             new LeaseBackendSettings(c.address(), namespace, settings.leaseTtl(), c.clientOptions())),
-                            settings.release());
+                            settings.release(), phases);
                     resources.add(manager);
-                    store = LeasedOutboxClaimStore.open(jdbc, manager, clock);
+                    store = LeasedOutboxClaimStore.builder(new TimedFencedStore(jdbc, phases), manager, clock)
+                            .claimMode(settings.claimMode()).releaseAfterCompletion(settings.releaseAfterCompletion())
+                            .open();
                 }
-                drains.add(OutboxDrain.builder().store(new TimedClaimStore(store, latencies))
+                drains.add(OutboxDrain.builder().store(new TimedClaimStore(store, latencies, phases))
                         .provider(envelope -> ProviderOutcome.delivered())
                         .options(DrainOptions.builder().owner("bench-" + backend + "-" + i).batchSize(batch)
                                 .leaseDuration(settings.leaseTtl()).build())
@@ -139,22 +155,28 @@ final class BenchCell {
             long firstCompleted = ledger.completedTotal();
             long windowStart = System.nanoTime();
             latencies.start();
+            phases.start();
             pace(label + " measuring", settings.window(), ledger);
             latencies.stop();
+            phases.stop();
             long windowNanos = System.nanoTime() - windowStart;
+            double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
             long rows = ledger.completedTotal() - firstCompleted;
             feeder.close();
             drains.forEach(OutboxDrain::close);
             long delivered = database.delivered(table);
             long[] sorted = latencies.sorted();
-            progress.printf("%s %,.0f rows/s, claim p50 %.2f ms, p99 %.2f ms%n", label,
-                    Percentiles.rate(rows, windowNanos), Percentiles.millis(sorted, 50), Percentiles.millis(sorted, 99));
+            progress.printf(Locale.ROOT, "%s %,.0f rows/s, claim p50 %.2f ms, p99 %.2f ms, load %.2f; mean per call: %s%n",
+                    label, Percentiles.rate(rows, windowNanos), Percentiles.millis(sorted, 50),
+                    Percentiles.millis(sorted, 99), load, phases.summary());
             progress.flush();
             return new BenchResult(name, workers, batch, windowNanos / 1e9, rows, Percentiles.millis(sorted, 50),
                     Percentiles.millis(sorted, 90), Percentiles.millis(sorted, 99), sorted.length, delivered,
                     ledger.completedTotal(), ledger.finalizedTwice().size(), ledger.emittedTwice().size(),
                     ledger.refusedTotal(), coordinator.map(BenchCoordinator::description)
-                    .orElse("database: FOR UPDATE SKIP LOCKED"), settings.variant());
+                    .orElse("database: FOR UPDATE SKIP LOCKED"),
+                    coordinator.isPresent() ? settings.variant() : "database backend", phases.summary(),
+                    load < 0 ? Double.NaN : load);
         } finally {
             feeder.close();
             drains.forEach(OutboxDrain::close);

@@ -1,5 +1,7 @@
 package dev.leasebox.bench;
 
+import dev.leasebox.outbox.leased.ClaimMode;
+import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -105,6 +107,21 @@ public final class BenchCommand implements Callable<Integer> {
             description = "With --lease-granularity partition: lean (default) or recorded claims, as leasebox worker --partition-claims.")
     String partitionClaims;
 
+    @Option(names = "--claim-mode", paramLabel = "recorded|lean", defaultValue = "recorded",
+            description = "How the external backends' workers claim: recorded (the product default: a claim record on the row "
+                    + "before emitting) or lean (no claim record; the fence is checked by the completion). Default: ${DEFAULT-VALUE}.")
+    String claimMode;
+
+    @Option(names = "--release-after-completion", paramLabel = "always|non-terminal", defaultValue = "always",
+            description = "Product option: release every lease after its completion (always), or let the leases of "
+                    + "DELIVERED/DEAD_LETTERED rows lapse at the ttl (non-terminal; redis only). Default: ${DEFAULT-VALUE}.")
+    String releaseAfterCompletion;
+
+    @Option(names = "--history", paramLabel = "ROWS", defaultValue = "100000",
+            description = "DELIVERED rows each fresh table starts with, older than its backlog, before it is analyzed: "
+                    + "the history a long-lived outbox has, which its statistics reflect (default: ${DEFAULT-VALUE}).")
+    long history;
+
     @Option(names = "--failover", description = "Measure failover instead of throughput: SIGKILL a worker JVM holding leases, "
             + "time until another worker emits those entries.")
     boolean failover;
@@ -149,15 +166,20 @@ public final class BenchCommand implements Callable<Integer> {
             cells.add(new int[]{workers, batch});
         }
         out.printf("leasebox bench: %s; %d cell(s) x %d backend(s), %d s warm-up + %d s window each, lease %d s, "
-                        + "schema %s, %d CPUs%n", String.join(",", backends), cells.size(), backends.size(), warmup,
-                seconds, leaseTtlSeconds, database.schema(), Runtime.getRuntime().availableProcessors());
+                        + "schema %s, %d CPUs, load average %s; external backends: claim mode %s, release after "
+                        + "completion %s, release %s, claim records %s; tables start with %d delivered rows, then analyzed%n",
+                String.join(",", backends), cells.size(),
+                backends.size(), warmup, seconds, leaseTtlSeconds, database.schema(),
+                Runtime.getRuntime().availableProcessors(), loadAverage(), claimMode, releaseAfterCompletion, release,
+                claimRecords, history);
         out.flush();
         BenchReport report = new BenchReport();
         Instant started = Instant.now();
         for (int[] cell : cells) {
             int spread = candidateSpread > 0 ? candidateSpread : cell[0] + 1;
             BenchCell.Settings settings = new BenchCell.Settings(Duration.ofSeconds(warmup), Duration.ofSeconds(seconds),
-                    Duration.ofSeconds(leaseTtlSeconds), spread, releaseMode(), durableClaimRecords(), false,
+                    Duration.ofSeconds(leaseTtlSeconds), spread, releaseMode(), durableClaimRecords(),
+                    ClaimMode.parse(claimMode), ReleaseAfterCompletion.parse(releaseAfterCompletion), history, false,
                     partitionClaimMode());
             if (partition()) {
                 report.add(new BenchCell(database, Optional.empty(), BenchReport.DATABASE, cell[0], cell[1], settings, err).run());
@@ -186,6 +208,12 @@ public final class BenchCommand implements Callable<Integer> {
         report.results().stream().filter(r -> !r.checksHeld())
                 .forEach(r -> out.println("  " + r.backend() + " W=" + r.workers() + " B=" + r.batch() + ": " + r.checkFailures()));
         return 1;
+    }
+
+    /** The 1-minute load average, as the report of every figure needs it on a shared machine. */
+    static String loadAverage() {
+        double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return load < 0 ? "unknown" : String.format(java.util.Locale.ROOT, "%.2f", load);
     }
 
     static Path htmlNextTo(Path csv) {
@@ -242,6 +270,8 @@ public final class BenchCommand implements Callable<Integer> {
         releaseMode();
         durableClaimRecords();
         partitionClaimMode();
+        ClaimMode.parse(claimMode);
+        ReleaseAfterCompletion.parse(releaseAfterCompletion);
         if (backends.isEmpty()) {
             throw new IllegalArgumentException("--backends must name at least one backend");
         }
@@ -259,6 +289,7 @@ public final class BenchCommand implements Callable<Integer> {
         check(warmup >= 0, "--warmup must not be negative, was " + warmup);
         check(leaseTtlSeconds >= 2, "--lease-ttl must be at least 2 seconds, was " + leaseTtlSeconds);
         check(candidateSpread >= 0 && candidateSpread <= 100, "--candidate-spread must be in 0..100, was " + candidateSpread);
+        check(history >= 0 && history <= 10_000_000, "--history must be in 0..10000000, was " + history);
         check(failoverRounds >= 1, "--failover-rounds must be at least 1, was " + failoverRounds);
     }
 

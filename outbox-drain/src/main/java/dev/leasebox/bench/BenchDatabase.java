@@ -93,6 +93,33 @@ final class BenchDatabase implements AutoCloseable {
         }
     }
 
+    /** Appends {@code rows} DELIVERED rows, older than any backlog to come, in one statement (see fill_history.sql). */
+    void fillHistory(TableName table, long rows, Instant at) {
+        if (rows <= 0) {
+            return;
+        }
+        try (Connection c = admin.getConnection();
+             PreparedStatement st = c.prepareStatement(statement("fill_history.sql", table))) {
+            st.setString(1, at.toString());
+            st.setString(2, at.toString());
+            st.setLong(3, rows);
+            st.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("Filling the history of bench table " + table + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Gathers the planner's statistics of a freshly filled table, as autovacuum would have for a
+     * long-lived outbox: a cell lasts seconds, far less than autovacuum's one-minute naptime. On a
+     * never-analyzed table the planner reads every eligible row for the shared candidate and claim
+     * queries (a bitmap scan and a sort instead of the claim-candidate index in id order), which
+     * measured the planner's guess rather than the backends.
+     */
+    void analyze(TableName table) {
+        execute(admin, "ANALYZE " + table.qualified());
+    }
+
     /** Rows DELIVERED in {@code table}. */
     long delivered(TableName table) {
         try (Connection c = admin.getConnection(); Statement st = c.createStatement();
@@ -127,8 +154,10 @@ final class BenchDatabase implements AutoCloseable {
 
     /** Drops a cell's table once measured, keeping the database small during a matrix run. */
     void drop(TableName table) {
-        execute(admin, "DROP TABLE IF EXISTS " + table.qualified() + " CASCADE");
-        execute(admin, "DROP SEQUENCE IF EXISTS " + table.qualified() + "_claim_token_seq");
+        execute(admin, "DROP TABLE IF EXISTS " + table.qualified() + ", " + table.qualified() + "_lease_slots, "
+                + table.qualified() + "_workers, " + table.qualified() + "_leases CASCADE");
+        execute(admin, "DROP SEQUENCE IF EXISTS " + table.qualified() + "_claim_token_seq, " + table.qualified()
+                + "_lease_fence_seq");
     }
 
     /** Drops the run's schema and everything in it. */

@@ -15,7 +15,8 @@ final class BenchReport {
 
     static final List<String> COLUMNS = List.of("backend", "workers", "batch", "rows_per_s", "ratio_to_database",
             "claim_p50_ms", "claim_p90_ms", "claim_p99_ms", "window_s", "rows_in_window", "claim_calls",
-            "delivered_rows", "completions", "finalized_twice", "emitted_twice", "refused_completions", "coordinator", "variant");
+            "delivered_rows", "completions", "finalized_twice", "emitted_twice", "refused_completions", "coordinator", "variant",
+            "phase_ms", "load_1m");
 
     private final List<BenchResult> results = new ArrayList<>();
 
@@ -52,7 +53,7 @@ final class BenchReport {
                     number(r.claimP90Ms(), 3), number(r.claimP99Ms(), 3), number(r.windowSeconds(), 2),
                     Long.toString(r.rowsInWindow()), Long.toString(r.claimCalls()), Long.toString(r.deliveredRows()),
                     Long.toString(r.completions()), Long.toString(r.finalizedTwice()), Long.toString(r.emittedTwice()),
-                    Long.toString(r.refused()), r.coordinator(), r.variant());
+                    Long.toString(r.refused()), r.coordinator(), r.variant(), r.phases(), number(r.load1m(), 2));
             out.append(String.join(",", fields.stream().map(BenchReport::csvField).toList())).append('\n');
         }
         return out.toString();

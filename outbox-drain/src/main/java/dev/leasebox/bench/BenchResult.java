@@ -18,12 +18,15 @@ package dev.leasebox.bench;
  * @param emittedTwice   entries emitted more than once (0 without faults; allowed only across an expiry)
  * @param refused        completions the store refused as stale
  * @param coordinator    where the leases lived, e.g. "embedded redis-server 127.0.0.1:40123"
- * @param variant        the levers in effect, e.g. "release=sync durable-claims" (the product defaults)
+ * @param variant        the levers in effect for the external backends, e.g. "claim-mode=recorded
+ *                       release-after-completion=always release=sync durable-claims" (the product defaults)
+ * @param phases         mean time per call of each phase in the window, e.g. "candidates 2.10 ms, acquire 1.05 ms"
+ * @param load1m         the machine's 1-minute load average at the end of the window (NaN when unknown)
  */
 record BenchResult(String backend, int workers, int batch, double windowSeconds, long rowsInWindow,
                    double claimP50Ms, double claimP90Ms, double claimP99Ms, long claimCalls,
                    long deliveredRows, long completions, long finalizedTwice, long emittedTwice, long refused,
-                   String coordinator, String variant) {
+                   String coordinator, String variant, String phases, double load1m) {
 
     /** Rows finalized per second in the steady window. */
     double rowsPerSecond() {

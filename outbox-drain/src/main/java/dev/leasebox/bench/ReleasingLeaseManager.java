@@ -27,11 +27,18 @@ final class ReleasingLeaseManager implements LeaseManager {
 
     private final LeaseManager delegate;
     private final Mode mode;
+    private final PhaseTimer timer;
     private final ExecutorService releaser;
 
     ReleasingLeaseManager(LeaseManager delegate, Mode mode) {
+        this(delegate, mode, new PhaseTimer());
+    }
+
+    /** Also times acquire, renew and release (as the claim loop sees them) into {@code timer}. */
+    ReleasingLeaseManager(LeaseManager delegate, Mode mode, PhaseTimer timer) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
         this.mode = Objects.requireNonNull(mode, "mode");
+        this.timer = Objects.requireNonNull(timer, "timer");
         this.releaser = mode == Mode.ASYNC ? Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "leasebox-bench-releaser");
             t.setDaemon(true);
@@ -41,16 +48,35 @@ final class ReleasingLeaseManager implements LeaseManager {
 
     @Override
     public List<Lease> acquire(LeaseRequest request) {
-        return delegate.acquire(request);
+        long started = System.nanoTime();
+        try {
+            return delegate.acquire(request);
+        } finally {
+            timer.record("acquire", System.nanoTime() - started);
+        }
     }
 
     @Override
     public List<Lease> renew(Collection<Lease> leases) {
-        return delegate.renew(leases);
+        long started = System.nanoTime();
+        try {
+            return delegate.renew(leases);
+        } finally {
+            timer.record("renew", System.nanoTime() - started);
+        }
     }
 
     @Override
     public List<Lease> release(Collection<Lease> leases) {
+        long started = System.nanoTime();
+        try {
+            return sendRelease(leases);
+        } finally {
+            timer.record("release", System.nanoTime() - started);
+        }
+    }
+
+    private List<Lease> sendRelease(Collection<Lease> leases) {
         switch (mode) {
             case ASYNC:
                 List<Lease> copy = List.copyOf(leases);
@@ -77,6 +103,11 @@ final class ReleasingLeaseManager implements LeaseManager {
     @Override
     public boolean raiseFenceFloor(long floor) {
         return delegate.raiseFenceFloor(floor);
+    }
+
+    @Override
+    public boolean unreleasedLeasesLapse() {
+        return delegate.unreleasedLeasesLapse();
     }
 
     @Override

@@ -92,12 +92,22 @@ final class BackendOptions {
         return Optional.of(new MeteredLeaseManager(manager, registry));
     }
 
-    /** The claim store: the JDBC store itself for {@code database}, else leases layered over it. */
+    /** The claim store: the JDBC store itself for {@code database}, else leases layered over it (product defaults). */
     static OutboxClaimStore claimStore(JdbcOutboxStore jdbc, Optional<? extends LeaseManager> manager, Clock clock) {
         if (manager.isEmpty()) {
             return jdbc;
         }
         return LeasedOutboxClaimStore.open(jdbc, manager.get(), clock);
+    }
+
+    /** As {@link #claimStore(JdbcOutboxStore, Optional, Clock)}, with the claim mode and release policy of {@code claimPath}. */
+    static OutboxClaimStore claimStore(JdbcOutboxStore jdbc, Optional<? extends LeaseManager> manager, Clock clock,
+                                       ClaimPathOptions claimPath) {
+        if (manager.isEmpty()) {
+            return jdbc;
+        }
+        return LeasedOutboxClaimStore.builder(jdbc, manager.get(), clock).claimMode(claimPath.claimMode())
+                .releaseAfterCompletion(claimPath.releaseAfterCompletion()).open();
     }
 
     String describe(Optional<? extends LeaseManager> manager) {

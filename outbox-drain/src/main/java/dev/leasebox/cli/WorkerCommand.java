@@ -53,6 +53,9 @@ final class WorkerCommand implements Callable<Integer> {
     @Mixin
     GranularityOptions granularity;
 
+    @Mixin
+    ClaimPathOptions claimPath;
+
     @Option(names = "--owner", paramLabel = "NAME", description = "This worker's name in claims (default: host-pid-random).")
     String owner;
 
@@ -91,6 +94,11 @@ final class WorkerCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         backend.validate();
         granularity.validate();
+        claimPath.validate(backend.isDatabase());
+        if (granularity.isPartition() && !claimPath.isDefault()) {
+            throw new IllegalArgumentException("--claim-mode and --release-after-completion are for row leases; "
+                    + "with --lease-granularity partition use --partition-claims lean|recorded");
+        }
         ProviderSpec providerSpec = ProviderSpec.parse(provider);
         DrainOptions.Builder optionsBuilder = DrainOptions.builder().batchSize(batch).leaseDuration(leaseTtl)
                 .concurrency(concurrency).maxAttempts(maxAttempts).whenAttemptsExhausted(granularity.attemptsExhausted());
@@ -125,12 +133,15 @@ final class WorkerCommand implements Callable<Integer> {
             }
             DrainMetrics metrics = new DrainMetrics(registry);
             registerBacklogGauges(registry, new OutboxReport(dataSource, database.tableName()), clock);
-            OutboxClaimStore claimStore = granularity.claimStore(dataSource, jdbc, manager, registry, options.owner(), leaseTtl,
-                    clock, resources);
+            OutboxClaimStore claimStore = granularity.isPartition()
+                    ? granularity.openPartitioned(dataSource, jdbc, manager, registry, options.owner(), leaseTtl, clock, resources)
+                    : BackendOptions.claimStore(jdbc, manager, clock, claimPath);
             OutboxDrain drain = OutboxDrain.builder().store(claimStore)
                     .provider(emitter).options(options).clock(clock).listener(metrics).build();
+            String how = granularity.isPartition() ? granularity.describe()
+                    : "row leases" + (backend.isDatabase() ? "" : ", " + claimPath.describe());
             out.println("leasebox worker " + options.owner() + ": draining " + database.tableName() + " at "
-                    + JdbcDataSources.redact(database.jdbcUrl) + " through " + backend.describe(manager) + " (" + granularity.describe() + ")"
+                    + JdbcDataSources.redact(database.jdbcUrl) + " through " + backend.describe(manager) + " (" + how + ")"
                     + ", provider " + providerSpec.kind() + ", batch " + batch + ", lease " + leaseTtl
                     + (endpoint == null ? "" : ", metrics on http://" + metricsHost + ":" + endpoint.port() + "/metrics"));
             out.flush();

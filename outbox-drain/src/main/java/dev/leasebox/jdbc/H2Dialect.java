@@ -113,8 +113,18 @@ public final class H2Dialect extends SqlDialect {
 
     @Override
     List<CompletedRow> completeAll(Connection c, List<ClaimCompletion> completions) throws SQLException {
+        return complete(c, "complete", completions, false);
+    }
+
+    @Override
+    List<CompletedRow> completeAllFenced(Connection c, List<ClaimCompletion> completions) throws SQLException {
+        return complete(c, "complete_fenced", completions, true);
+    }
+
+    private List<CompletedRow> complete(Connection c, String statement, List<ClaimCompletion> completions,
+                                        boolean fenced) throws SQLException {
         List<CompletedRow> completed = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(sql("complete"))) {
+        try (PreparedStatement ps = c.prepareStatement(sql(statement))) {
             for (ClaimCompletion cc : completions) {
                 CompletionWrite w = CompletionWrite.of(cc.claim().entryId(), cc.claim().token(), cc.completion());
                 ps.setString(1, w.status());
@@ -128,8 +138,14 @@ public final class H2Dialect extends SqlDialect {
                 ps.setString(9, w.lastError());
                 ps.setBoolean(10, w.setDeadLetterReason());
                 ps.setString(11, w.deadLetterReason());
-                ps.setLong(12, w.entryId());
-                ps.setLong(13, w.token());
+                if (fenced) {
+                    ps.setLong(12, w.token());
+                    ps.setLong(13, w.entryId());
+                    ps.setLong(14, w.token());
+                } else {
+                    ps.setLong(12, w.entryId());
+                    ps.setLong(13, w.token());
+                }
                 try (ResultSet rs = ps.executeQuery()) {
                     for (OutboxEntry row : EntryRows.readAll(rs, true)) {
                         completed.add(new CompletedRow(w.token(), row));

@@ -19,6 +19,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -44,15 +45,22 @@ import java.util.concurrent.ThreadLocalRandom;
  *   <li>A claim is written only when its token is strictly above the row's {@code fence_high_water}
  *       and the row is eligible; {@code fence_high_water} is raised to the token and never cleared.</li>
  *   <li>A completion is written only while the row's {@code claim_token} equals the presented
- *       token, checked in the UPDATE's own WHERE (never read-then-write).</li>
+ *       token, checked in the UPDATE's own WHERE (never read-then-write). A fenced completion
+ *       ({@link #completeAllFenced}, the lean claim mode) is written only while the presented token is
+ *       strictly above the row's {@code fence_high_water}, which it raises to the token, in the same
+ *       way.</li>
  *   <li>"Now" is always the injected {@link java.time.Clock}, passed to SQL as a parameter; the
  *       database's own clock is never used. Instants are stored with microsecond precision.</li>
  *   <li>Statements run in auto-commit mode, each atomic by itself; no transaction spans two.</li>
- *   <li>{@link #findClaimCandidates} returns the oldest eligible rows (the fenced-store contract).
- *       With {@code candidateSpread(n > 1)} it spreads concurrent workers instead: it reads the
- *       oldest {@code limit × n} eligible rows in the same one statement and returns a random
+ *   <li>{@link #findClaimCandidates} returns the oldest eligible rows (the fenced-store contract),
+ *       {@link #findClaimCandidateIds} their ids only (what the leased claim path reads).
+ *       With {@code candidateSpread(n > 1)} they spread concurrent workers instead: they read the
+ *       oldest {@code limit × n} eligible rows (ids) in the same one statement and return a random
  *       {@code limit} of them, oldest first, so workers racing for external leases mostly ask for
  *       different rows. The {@code database} backend needs no spread: SKIP LOCKED does it.</li>
+ *   <li>The batched PostgreSQL statements (claim records, completions, fenced completions,
+ *       renewals, the lean path's post-grant read) find their rows by primary key only, so each
+ *       touches the batch's rows and no others whatever the table's statistics say.</li>
  *   <li>With {@code durableClaimRecords(false)}, {@link #recordClaims} commits without waiting for
  *       durability (PostgreSQL: {@code SET LOCAL synchronous_commit = off}, in a transaction of its
  *       own). A database crash may lose the last claim records: such a row shows its previous claim
@@ -171,22 +179,54 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         requireClaims("findClaimCandidates");
         requirePositive(limit);
         Instant now = clock.instant();
-        int window = (int) Math.min((long) limit * candidateSpread, Math.max(limit, MAX_CANDIDATE_WINDOW));
+        int window = candidateWindow(limit);
         List<OutboxEntry> oldest = run("find claim candidates", c -> dialect.selectEligible(c, selection, now, window, true));
-        if (oldest.size() <= limit) {
-            return oldest;
+        List<OutboxEntry> chosen = chooseAtRandom(oldest, limit);
+        chosen.sort(Comparator.comparingLong(OutboxEntry::id));
+        return chosen;
+    }
+
+    /** As {@link #findClaimCandidates}, ids only: the window of candidates costs an id per row, not a row. */
+    @Override
+    public List<Long> findClaimCandidateIds(ClaimSelection selection, int limit) {
+        requireClaims("findClaimCandidateIds");
+        requirePositive(limit);
+        Instant now = clock.instant();
+        int window = candidateWindow(limit);
+        List<Long> oldest = run("find claim candidates", c -> dialect.selectEligibleIds(c, selection, now, window));
+        List<Long> chosen = chooseAtRandom(oldest, limit);
+        chosen.sort(Comparator.naturalOrder());
+        return chosen;
+    }
+
+    @Override
+    public List<OutboxEntry> findEligible(ClaimSelection selection, Collection<Long> ids) {
+        requireClaims("findEligible");
+        if (ids.isEmpty()) {
+            return List.of();
         }
-        List<OutboxEntry> pool = new ArrayList<>(oldest);
+        Instant now = clock.instant();
+        return run("read granted rows", c -> dialect.selectEligibleByIds(c, selection, now, ids));
+    }
+
+    private int candidateWindow(int limit) {
+        return (int) Math.min((long) limit * candidateSpread, Math.max(limit, MAX_CANDIDATE_WINDOW));
+    }
+
+    /** A random {@code limit} of {@code oldest} (all of them when there are no more), as a mutable list. */
+    private static <T> List<T> chooseAtRandom(List<T> oldest, int limit) {
+        if (oldest.size() <= limit) {
+            return new ArrayList<>(oldest);
+        }
+        List<T> pool = new ArrayList<>(oldest);
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int i = 0; i < limit; i++) {
             int j = i + random.nextInt(pool.size() - i);
-            OutboxEntry swap = pool.get(i);
+            T swap = pool.get(i);
             pool.set(i, pool.get(j));
             pool.set(j, swap);
         }
-        List<OutboxEntry> chosen = new ArrayList<>(pool.subList(0, limit));
-        chosen.sort(Comparator.comparingLong(OutboxEntry::id));
-        return chosen;
+        return new ArrayList<>(pool.subList(0, limit));
     }
 
     @Override
@@ -240,10 +280,22 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
     @Override
     public List<CompletionOutcome> completeAll(List<ClaimCompletion> completions) {
         requireClaims("complete");
+        return completeAll("complete claims", completions, dialect::completeAll, CompletionOutcome::refusalFor);
+    }
+
+    @Override
+    public List<CompletionOutcome> completeAllFenced(List<ClaimCompletion> completions) {
+        requireClaims("completeAllFenced");
+        return completeAll("complete lean claims", completions, dialect::completeAllFenced,
+                CompletionOutcome::fencedRefusalFor);
+    }
+
+    private List<CompletionOutcome> completeAll(String what, List<ClaimCompletion> completions, CompletionSql write,
+                                                RefusalRule refusalRule) {
         if (completions.isEmpty()) {
             return List.of();
         }
-        List<SqlDialect.CompletedRow> completed = run("complete claims", c -> dialect.completeAll(c, completions));
+        List<SqlDialect.CompletedRow> completed = run(what, c -> write.run(c, completions));
         Map<String, OutboxEntry> completedByClaim = new HashMap<>();
         completed.forEach(r -> completedByClaim.put(r.entry().id() + "/" + r.presentedToken(), r.entry()));
         CompletionOutcome[] outcomes = new CompletionOutcome[completions.size()];
@@ -265,11 +317,21 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
                 OutboxEntry row = rows.get(claim.entryId());
                 outcomes[i] = row == null
                         ? new CompletionOutcome.Missing(claim.token(), claim.entryId())
-                        : CompletionOutcome.refusalFor(row, claim.token())
+                        : refusalRule.decide(row, claim.token())
                                 .orElseGet(() -> new CompletionOutcome.StaleToken(claim.token(), row));
             }
         }
         return List.of(outcomes);
+    }
+
+    @FunctionalInterface
+    private interface CompletionSql {
+        List<SqlDialect.CompletedRow> run(Connection c, List<ClaimCompletion> completions) throws SQLException;
+    }
+
+    @FunctionalInterface
+    private interface RefusalRule {
+        Optional<CompletionOutcome> decide(OutboxEntry row, long presentedToken);
     }
 
     @Override

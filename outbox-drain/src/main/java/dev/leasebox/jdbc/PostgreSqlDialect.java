@@ -19,7 +19,10 @@ import java.util.function.Function;
 
 /**
  * PostgreSQL: batches travel as arrays and are joined with {@code unnest}, so claim recording,
- * completion and renewal each cost one statement (one round trip) per batch, however large. The
+ * completion and renewal each cost one statement (one round trip) per batch, however large. Those
+ * statements keep the row's own conditions in a {@code CASE}, so that their plans are driven from the
+ * batch (one primary-key probe per element) whatever the table's statistics say; see
+ * {@code record_claims.sql}. The
  * {@code database} backend claims with {@code FOR UPDATE SKIP LOCKED} inside a single
  * {@code UPDATE … RETURNING}, tokens from the table's sequence.
  */
@@ -65,18 +68,25 @@ public final class PostgreSqlDialect extends SqlDialect {
     List<OutboxEntry> recordClaims(Connection c, ClaimSelection selection, Instant now, List<ClaimGrant> grants)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql("record_claims"))) {
-            ps.setArray(1, c.createArrayOf("bigint", column(grants, ClaimGrant::entryId)));
-            ps.setArray(2, c.createArrayOf("text", column(grants, ClaimGrant::owner)));
-            ps.setArray(3, c.createArrayOf("bigint", column(grants, ClaimGrant::token)));
-            ps.setArray(4, c.createArrayOf("text", column(grants, g -> EntryRows.text(g.claimedAt()))));
-            ps.setArray(5, c.createArrayOf("text", column(grants, g -> EntryRows.text(g.expiresAt()))));
-            int i = EntryRows.bindSelection(ps, 6, selection);
-            EntryRows.setInstant(ps, i++, now);
-            EntryRows.setInstant(ps, i, now);
+            bindRecordClaims(c, ps, selection, now, grants);
             try (ResultSet rs = ps.executeQuery()) {
                 return EntryRows.readAll(rs, true);
             }
         }
+    }
+
+    /** Binds record_claims.sql's parameters (also used to EXPLAIN it in tests). */
+    void bindRecordClaims(Connection c, PreparedStatement ps, ClaimSelection selection, Instant now,
+                          List<ClaimGrant> grants) throws SQLException {
+        ps.setArray(1, c.createArrayOf("bigint", column(grants, ClaimGrant::entryId)));
+        ps.setArray(2, c.createArrayOf("text", column(grants, ClaimGrant::owner)));
+        ps.setArray(3, c.createArrayOf("bigint", column(grants, ClaimGrant::token)));
+        ps.setArray(4, c.createArrayOf("text", column(grants, g -> EntryRows.text(g.claimedAt()))));
+        ps.setArray(5, c.createArrayOf("text", column(grants, g -> EntryRows.text(g.expiresAt()))));
+        int i = EntryRows.bindSelection(ps, 6, selection);
+        EntryRows.setInstant(ps, i++, now);
+        EntryRows.setInstant(ps, i++, now);
+        ps.setArray(i, c.createArrayOf("bigint", column(grants, ClaimGrant::entryId)));
     }
 
     @Override
@@ -88,22 +98,18 @@ public final class PostgreSqlDialect extends SqlDialect {
 
     @Override
     List<CompletedRow> completeAll(Connection c, List<ClaimCompletion> completions) throws SQLException {
-        List<CompletionWrite> writes = completions.stream()
-                .map(cc -> CompletionWrite.of(cc.claim().entryId(), cc.claim().token(), cc.completion())).toList();
-        try (PreparedStatement ps = c.prepareStatement(sql("complete_all"))) {
-            ps.setArray(1, c.createArrayOf("bigint", column(writes, CompletionWrite::entryId)));
-            ps.setArray(2, c.createArrayOf("bigint", column(writes, CompletionWrite::token)));
-            ps.setArray(3, c.createArrayOf("text", column(writes, CompletionWrite::status)));
-            ps.setArray(4, c.createArrayOf("integer", column(writes, CompletionWrite::attemptCount)));
-            ps.setArray(5, c.createArrayOf("integer", column(writes, CompletionWrite::attemptIncrement)));
-            ps.setArray(6, c.createArrayOf("boolean", column(writes, CompletionWrite::setNextAttempt)));
-            ps.setArray(7, c.createArrayOf("text", column(writes, w -> EntryRows.text(w.nextAttemptAt()))));
-            ps.setArray(8, c.createArrayOf("boolean", column(writes, CompletionWrite::setDeliveredAt)));
-            ps.setArray(9, c.createArrayOf("text", column(writes, w -> EntryRows.text(w.deliveredAt()))));
-            ps.setArray(10, c.createArrayOf("boolean", column(writes, CompletionWrite::setLastError)));
-            ps.setArray(11, c.createArrayOf("text", column(writes, CompletionWrite::lastError)));
-            ps.setArray(12, c.createArrayOf("boolean", column(writes, CompletionWrite::setDeadLetterReason)));
-            ps.setArray(13, c.createArrayOf("text", column(writes, CompletionWrite::deadLetterReason)));
+        return complete(c, "complete_all", completions);
+    }
+
+    @Override
+    List<CompletedRow> completeAllFenced(Connection c, List<ClaimCompletion> completions) throws SQLException {
+        return complete(c, "complete_all_fenced", completions);
+    }
+
+    private List<CompletedRow> complete(Connection c, String statement, List<ClaimCompletion> completions)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql(statement))) {
+            bindCompletions(c, ps, completions);
             List<CompletedRow> completed = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -114,12 +120,30 @@ public final class PostgreSqlDialect extends SqlDialect {
         }
     }
 
+    /** Binds the parameters of complete_all.sql and complete_all_fenced.sql (also used to EXPLAIN them in tests). */
+    void bindCompletions(Connection c, PreparedStatement ps, List<ClaimCompletion> completions) throws SQLException {
+        List<CompletionWrite> writes = completions.stream()
+                .map(cc -> CompletionWrite.of(cc.claim().entryId(), cc.claim().token(), cc.completion())).toList();
+        ps.setArray(1, c.createArrayOf("bigint", column(writes, CompletionWrite::entryId)));
+        ps.setArray(2, c.createArrayOf("bigint", column(writes, CompletionWrite::token)));
+        ps.setArray(3, c.createArrayOf("text", column(writes, CompletionWrite::status)));
+        ps.setArray(4, c.createArrayOf("integer", column(writes, CompletionWrite::attemptCount)));
+        ps.setArray(5, c.createArrayOf("integer", column(writes, CompletionWrite::attemptIncrement)));
+        ps.setArray(6, c.createArrayOf("boolean", column(writes, CompletionWrite::setNextAttempt)));
+        ps.setArray(7, c.createArrayOf("text", column(writes, w -> EntryRows.text(w.nextAttemptAt()))));
+        ps.setArray(8, c.createArrayOf("boolean", column(writes, CompletionWrite::setDeliveredAt)));
+        ps.setArray(9, c.createArrayOf("text", column(writes, w -> EntryRows.text(w.deliveredAt()))));
+        ps.setArray(10, c.createArrayOf("boolean", column(writes, CompletionWrite::setLastError)));
+        ps.setArray(11, c.createArrayOf("text", column(writes, CompletionWrite::lastError)));
+        ps.setArray(12, c.createArrayOf("boolean", column(writes, CompletionWrite::setDeadLetterReason)));
+        ps.setArray(13, c.createArrayOf("text", column(writes, CompletionWrite::deadLetterReason)));
+        ps.setArray(14, c.createArrayOf("bigint", column(writes, CompletionWrite::entryId)));
+    }
+
     @Override
     Set<Long> extendClaims(Connection c, List<OutboxClaim> claims, Instant expiresAt) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql("extend_claims"))) {
-            EntryRows.setInstant(ps, 1, expiresAt);
-            ps.setArray(2, c.createArrayOf("bigint", column(claims, OutboxClaim::entryId)));
-            ps.setArray(3, c.createArrayOf("bigint", column(claims, OutboxClaim::token)));
+            bindExtendClaims(c, ps, claims, expiresAt);
             Set<Long> moved = new HashSet<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -128,6 +152,15 @@ public final class PostgreSqlDialect extends SqlDialect {
             }
             return moved;
         }
+    }
+
+    /** Binds extend_claims.sql's parameters (also used to EXPLAIN it in tests). */
+    void bindExtendClaims(Connection c, PreparedStatement ps, List<OutboxClaim> claims, Instant expiresAt)
+            throws SQLException {
+        EntryRows.setInstant(ps, 1, expiresAt);
+        ps.setArray(2, c.createArrayOf("bigint", column(claims, OutboxClaim::entryId)));
+        ps.setArray(3, c.createArrayOf("bigint", column(claims, OutboxClaim::token)));
+        ps.setArray(4, c.createArrayOf("bigint", column(claims, OutboxClaim::entryId)));
     }
 
     private static <T> Object[] column(List<T> rows, Function<T, ?> value) {

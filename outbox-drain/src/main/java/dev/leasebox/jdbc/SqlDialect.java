@@ -125,6 +125,37 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
         }
     }
 
+    /** The ids of {@link #selectEligible}'s rows (with claims), oldest first, at most {@code limit}. */
+    List<Long> selectEligibleIds(Connection c, ClaimSelection selection, Instant now, int limit) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql("select_eligible_ids"))) {
+            int i = EntryRows.bindSelection(ps, 1, selection);
+            EntryRows.setInstant(ps, i++, now);
+            EntryRows.setInstant(ps, i++, now);
+            ps.setInt(i, limit);
+            List<Long> ids = new java.util.ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                }
+            }
+            return ids;
+        }
+    }
+
+    /** Those of {@code ids} whose rows are eligible for {@code selection} at {@code now}, oldest first. */
+    List<OutboxEntry> selectEligibleByIds(Connection c, ClaimSelection selection, Instant now, Collection<Long> ids)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql("select_eligible_by_ids"))) {
+            ps.setArray(1, c.createArrayOf(idArrayType(), ids.toArray(new Long[0])));
+            int i = EntryRows.bindSelection(ps, 2, selection);
+            EntryRows.setInstant(ps, i++, now);
+            EntryRows.setInstant(ps, i, now);
+            try (ResultSet rs = ps.executeQuery()) {
+                return EntryRows.readAll(rs, true);
+            }
+        }
+    }
+
     Optional<OutboxEntry> findById(Connection c, long id, boolean withClaims) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql("find_by_id"))) {
             ps.setLong(1, id);
@@ -193,6 +224,12 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
 
     /** Token-checked completions; the rows that were completed (refused ones are absent). */
     abstract List<CompletedRow> completeAll(Connection c, List<ClaimCompletion> completions) throws SQLException;
+
+    /**
+     * Fenced completions (the lean claim mode): written where the row is claim-completable and the
+     * presented token is strictly above its fence_high_water; the rows that were completed.
+     */
+    abstract List<CompletedRow> completeAllFenced(Connection c, List<ClaimCompletion> completions) throws SQLException;
 
     /** Moves the expiry of each claim whose token still matches; the ids moved. */
     abstract Set<Long> extendClaims(Connection c, List<OutboxClaim> claims, Instant expiresAt) throws SQLException;

@@ -81,6 +81,11 @@ public final class MeteredLeaseManager implements LeaseManager {
     }
 
     @Override
+    public boolean unreleasedLeasesLapse() {
+        return delegate.unreleasedLeasesLapse();
+    }
+
+    @Override
     public String describe() {
         return delegate.describe();
     }

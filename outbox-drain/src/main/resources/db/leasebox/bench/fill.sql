@@ -1,7 +1,7 @@
 -- Fills a bench table with PENDING entries in one statement (PostgreSQL): the bench needs tens of
 -- thousands of rows in a second, which row-by-row enqueueing cannot give. The rows look like what
 -- OutboxWriter writes: a unique idempotency key, a 64-byte payload, no headers.
--- Parameters: first sequence number, last sequence number, created_at.
+-- Parameters: created_at, first sequence number, last sequence number.
 INSERT INTO ${table} (idempotency_key, type, payload, headers, status, attempt_count, created_at)
 SELECT 'bench-' || g, 'leasebox.bench', convert_to(rpad('{"seq":' || g || '}', 64), 'UTF8'), '{}', 'PENDING', 0,
        ?::timestamptz

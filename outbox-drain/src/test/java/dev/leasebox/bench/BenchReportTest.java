@@ -11,7 +11,8 @@ class BenchReportTest {
 
     private static BenchResult result(String backend, int workers, int batch, long rows, double seconds) {
         return new BenchResult(backend, workers, batch, seconds, rows, 1.25, 2.5, 10.0, 40, 900, 900, 0, 0, 0,
-                backend.equals("database") ? "database: FOR UPDATE SKIP LOCKED" : "embedded " + backend + ", 127.0.0.1:1", "release=sync durable-claims");
+                backend.equals("database") ? "database: FOR UPDATE SKIP LOCKED" : "embedded " + backend + ", 127.0.0.1:1", "release=sync durable-claims",
+                "candidates 1.00 ms, acquire 0.50 ms", 2.25);
     }
 
     @Test
@@ -43,7 +44,8 @@ class BenchReportTest {
                 "claim_p50_ms,claim_p99_ms", "claim_p50_ms,claim_p90_ms,claim_p99_ms"));
         assertThat(lines[1]).startsWith("database,4,100,1000.0,1.000,1.250,2.500,10.000,10.00,10000,40,900,900,0,0,0,");
         assertThat(lines[2]).startsWith("redis,4,100,750.0,0.750,");
-        assertThat(lines[2]).endsWith(",\"embedded redis, 127.0.0.1:1\",release=sync durable-claims");
+        assertThat(lines[2]).endsWith(",\"embedded redis, 127.0.0.1:1\",release=sync durable-claims,"
+                + "\"candidates 1.00 ms, acquire 0.50 ms\",2.25");
         assertThat(lines[3]).as("no baseline: an empty ratio field").startsWith("zookeeper,8,10,100.0,,");
         for (String line : lines) {
             assertThat(line.replaceAll("\"[^\"]*\"", "x").split(",", -1)).hasSize(BenchReport.COLUMNS.size());
@@ -59,8 +61,8 @@ class BenchReportTest {
     @Test
     void checksFailWhenAnEntryWasFinalizedTwiceOrTheTableDisagrees() {
         BenchResult ok = result("redis", 4, 100, 1, 1);
-        BenchResult twice = new BenchResult("redis", 4, 100, 1, 1, 1, 1, 1, 1, 900, 900, 1, 1, 0, "x", "v");
-        BenchResult disagree = new BenchResult("redis", 4, 100, 1, 1, 1, 1, 1, 1, 899, 900, 0, 0, 0, "x", "v");
+        BenchResult twice = new BenchResult("redis", 4, 100, 1, 1, 1, 1, 1, 1, 900, 900, 1, 1, 0, "x", "v", "claim 1.00 ms", 1.5);
+        BenchResult disagree = new BenchResult("redis", 4, 100, 1, 1, 1, 1, 1, 1, 899, 900, 0, 0, 0, "x", "v", "claim 1.00 ms", 1.5);
         assertThat(ok.checksHeld()).isTrue();
         assertThat(twice.checksHeld()).isFalse();
         assertThat(twice.checkFailures()).contains("1 entries finalized twice");

@@ -27,6 +27,23 @@ class CommandLineErrorsTest {
     }
 
     @Test
+    void anUnknownClaimModeOrReleasePolicyNamesTheChoices() {
+        CliRun mode = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--claim-mode", "fast");
+        assertThat(mode.exitCode()).isEqualTo(2);
+        assertThat(mode.err()).contains("Invalid claim mode 'fast': choose recorded or lean");
+        CliRun release = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--release-after-completion", "never");
+        assertThat(release.exitCode()).isEqualTo(2);
+        assertThat(release.err()).contains("choose always or non-terminal");
+    }
+
+    @Test
+    void theDatabaseBackendRefusesTheLeanClaimModeSayingWhy() {
+        CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--claim-mode", "lean");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("apply to external lease backends only").contains("claims in the row itself");
+    }
+
+    @Test
     void aBadDurationSaysHowToWriteOne() {
         CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--lease-ttl", "soon");
         assertThat(run.exitCode()).isEqualTo(2);

@@ -34,6 +34,9 @@ public final class InMemoryLeaseManager implements LeaseManager {
     private record Holder(String owner, long fence, Instant expiresAt) {
     }
 
+    /** Expired holders are dropped once this many are kept, so unreleased leases do not accumulate. */
+    private static final int PRUNE_AT = 4096;
+
     private final Clock clock;
     private final Map<String, Holder> holders = new HashMap<>();
     private final List<LeaseLossListener> listeners = new CopyOnWriteArrayList<>();
@@ -50,6 +53,9 @@ public final class InMemoryLeaseManager implements LeaseManager {
         List<Lease> granted = new ArrayList<>();
         synchronized (this) {
             ensureOpen();
+            if (holders.size() >= PRUNE_AT) {
+                holders.values().removeIf(h -> !now.isBefore(h.expiresAt()));
+            }
             for (String key : request.keys()) {
                 Holder current = holders.get(key);
                 if (current != null && now.isBefore(current.expiresAt())) {
@@ -137,6 +143,12 @@ public final class InMemoryLeaseManager implements LeaseManager {
     public synchronized int heldCount() {
         Instant now = clock.instant();
         return (int) holders.values().stream().filter(h -> now.isBefore(h.expiresAt())).count();
+    }
+
+    /** True: an unreleased lease is forgotten once expired (expired holders are pruned as leases are granted). */
+    @Override
+    public boolean unreleasedLeasesLapse() {
+        return true;
     }
 
     @Override

@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.NoSuchElementException;
@@ -78,6 +79,18 @@ public final class InMemoryOutboxStore implements OutboxClaimStore, FencedOutbox
     @Override
     public List<OutboxEntry> findClaimCandidates(ClaimSelection selection, int limit) {
         return select(selection, limit);
+    }
+
+    @Override
+    public List<Long> findClaimCandidateIds(ClaimSelection selection, int limit) {
+        return select(selection, limit).stream().map(OutboxEntry::id).toList();
+    }
+
+    @Override
+    public synchronized List<OutboxEntry> findEligible(ClaimSelection selection, Collection<Long> ids) {
+        Instant now = clock.instant();
+        return new java.util.TreeSet<>(ids).stream().map(rows::get)
+                .filter(e -> e != null && e.isEligibleAt(selection, now)).toList();
     }
 
     private synchronized List<OutboxEntry> select(ClaimSelection selection, int limit) {
@@ -183,6 +196,29 @@ public final class InMemoryOutboxStore implements OutboxClaimStore, FencedOutbox
         List<CompletionOutcome> outcomes = new ArrayList<>(completions.size());
         for (ClaimCompletion c : completions) {
             outcomes.add(complete(c.claim(), c.completion()));
+        }
+        return outcomes;
+    }
+
+    @Override
+    public synchronized List<CompletionOutcome> completeAllFenced(List<ClaimCompletion> completions) {
+        List<CompletionOutcome> outcomes = new ArrayList<>(completions.size());
+        for (ClaimCompletion c : completions) {
+            OutboxClaim claim = c.claim();
+            OutboxEntry current = rows.get(claim.entryId());
+            if (current == null) {
+                outcomes.add(new CompletionOutcome.Missing(claim.token(), claim.entryId()));
+                continue;
+            }
+            Optional<CompletionOutcome> refusal = CompletionOutcome.fencedRefusalFor(current, claim.token());
+            if (refusal.isPresent()) {
+                outcomes.add(refusal.get());
+                continue;
+            }
+            OutboxEntry completed = Completion.apply(c.completion(), current).toBuilder()
+                    .fenceHighWater(claim.token()).claimAttemptCount(current.claimAttemptCount() + 1).build();
+            rows.put(completed.id(), completed);
+            outcomes.add(new CompletionOutcome.Completed(completed));
         }
         return outcomes;
     }

@@ -9,6 +9,7 @@ import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxStore;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -19,13 +20,31 @@ import java.util.List;
  * <p>Guarantees: {@link #recordClaims} writes a claim only when the grant's token is strictly above
  * the row's fence high-water mark and the row is eligible, raising the mark to the token; an equal
  * token is refused too (after a coordinator's data loss a different grant can carry the same
- * number). Completions are written only while the row's claim token equals the presented one.
- * Each method is one round trip per batch.
+ * number). Completions are written only while the row's claim token equals the presented one;
+ * fenced completions ({@link #completeAllFenced}, the lean claim mode's) only while the presented
+ * fence is strictly above the row's high-water mark, which they raise to it. Each method is one round
+ * trip per batch.
  */
 public interface FencedOutboxStore extends OutboxStore {
 
     /** Eligible rows of {@code selection} (due, unclaimed or claim expired), oldest first. Reads only. */
     List<OutboxEntry> findClaimCandidates(ClaimSelection selection, int limit);
+
+    /**
+     * The ids of the rows {@link #findClaimCandidates} would return, without the rows: all the claim
+     * path needs to ask for leases, since it gets the rows themselves from {@link #recordClaims} or
+     * {@link #findEligible} after the grant. Reads only, one round trip.
+     */
+    List<Long> findClaimCandidateIds(ClaimSelection selection, int limit);
+
+    /**
+     * Those of {@code ids} whose rows are eligible for {@code selection} now (due, claim-completable,
+     * unclaimed or claim expired), oldest first; unknown ids are left out. Reads only, one round trip.
+     * The lean claim path reads the rows it was granted leases for with it, after the grant: a row
+     * whose previous holder completed (and released its lease) between the candidate read and the
+     * grant is no longer eligible, and is dropped before anything is emitted.
+     */
+    List<OutboxEntry> findEligible(ClaimSelection selection, Collection<Long> ids);
 
     /** Records each grant as its row's claim where the fence and eligibility allow, in one statement. */
     ClaimRecording recordClaims(ClaimSelection selection, List<ClaimGrant> grants);
@@ -35,6 +54,19 @@ public interface FencedOutboxStore extends OutboxStore {
 
     /** Token-checked completion of many claims in one round trip; outcomes in the order given. */
     List<CompletionOutcome> completeAll(List<ClaimCompletion> completions);
+
+    /**
+     * The lean claim mode's completion ({@link ClaimMode#LEAN}): writes each completion, in one round
+     * trip, only where the row is claim-completable (PENDING, DEFERRED, RETRYABLE_FAILURE) and the
+     * presented claim's token (its lease's fence) is strictly above the row's {@code fence_high_water}.
+     * The row need not carry the claim: its {@code claim_token} is neither required nor compared. A
+     * written completion does what {@link dev.leasebox.outbox.Completion#apply} says (claim fields
+     * cleared), sets {@code fence_high_water} to the fence and adds one to {@code claim_attempt_count}
+     * (so under lean claims the count is of claims that completed). Refusals change nothing and are
+     * decided by {@link CompletionOutcome#fencedRefusalFor}; outcomes come in the order given. Of two
+     * completions of one row under one fence in a batch, only the first can be written.
+     */
+    List<CompletionOutcome> completeAllFenced(List<ClaimCompletion> completions);
 
     /** Moves each claim's expiry to {@code expiresAt} while its token still matches; returns those moved. */
     List<OutboxClaim> extendClaims(List<OutboxClaim> claims, Instant expiresAt);

@@ -24,7 +24,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -36,22 +38,29 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * An {@link OutboxClaimStore} whose claims are leases held in an external {@link LeaseManager},
- * recorded on rows of a {@link FencedOutboxStore}: the claim path of the architecture note.
+ * over the rows of a {@link FencedOutboxStore}: the claim path of the architecture note.
  *
  * <pre>
- * candidates = store.findClaimCandidates(selection, batch)   -- 1 database read
- * leases     = leaseManager.acquire(keys(candidates))        -- 1 coordinator round trip
- * claims     = store.recordClaims(leases)                     -- 1 database write, fence &gt; high-water
- * release(leases that did not become claims)                  -- 1 coordinator round trip, only if any
+ *              RECORDED (default)                           LEAN
+ * candidates   store.findClaimCandidateIds(selection, batch)  same                          -- 1 database read (ids)
+ * leases       leaseManager.acquire(keys(candidates))         same                          -- 1 coordinator round trip
+ * claims       store.recordClaims(grants)  (a write)          store.findEligible(granted)   -- 1 database round trip
+ *              release(leases that did not become claims)     same                          -- only if any
+ * ... emit, renewing the leases (and, RECORDED only, the rows' claim expiry) ...
+ * completion   store.completeAll  token == claim_token        store.completeAllFenced  fence &gt; fence_high_water
+ * release      the leases {@link ReleaseAfterCompletion} names  same                          -- 1 coordinator round trip
  * </pre>
  *
- * <p>Guarantees: a claim is returned only when its lease was granted <em>and</em> the row accepted the
- * lease's fence as its new claim token; every completion is token-checked by the row, then the
- * lease is released. When the row refuses a fence because it is not above its high-water mark (the
- * coordinator's counter went back after data loss), the store raises the manager's fence floor to
- * that mark and tries those keys once more in the same call. The floor is raised at
- * {@link #open} to the outbox's highest recorded fence as well. Lease losses reported by the manager
- * are forwarded to {@link ClaimLossListener}s as the entry ids concerned.
+ * <p>Guarantees, {@link ClaimMode#RECORDED}: a claim is returned only when its lease was granted
+ * <em>and</em> the row accepted the lease's fence as its new claim token; every completion is
+ * token-checked by the row. {@link ClaimMode#LEAN}: a claim is returned only when its lease was granted
+ * <em>and</em> a read of the row after the grant found it eligible with a high-water mark below the
+ * lease's fence; nothing is written until the completion, which is fence-checked by the row
+ * ({@link FencedOutboxStore#completeAllFenced}); {@link ClaimMode} spells out what that weakens. In both modes, when a fence is not above a row's high-water mark (the
+ * coordinator's counter went back after data loss), the store raises the manager's fence floor to that
+ * mark and tries those keys once more in the same call. The floor is raised at open to the outbox's
+ * highest recorded fence as well. Lease losses reported by the manager are forwarded to
+ * {@link ClaimLossListener}s as the entry ids concerned.
  *
  * <p>Lease keys are {@code row-<id>}.
  */
@@ -63,27 +72,41 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore {
     private final FencedOutboxStore store;
     private final LeaseManager leases;
     private final Clock clock;
+    private final ClaimMode mode;
+    private final ReleaseAfterCompletion release;
     private final Map<Long, Lease> held = new ConcurrentHashMap<>();
     private final List<ClaimLossListener> listeners = new CopyOnWriteArrayList<>();
 
-    private LeasedOutboxClaimStore(FencedOutboxStore store, LeaseManager leases, Clock clock) {
-        this.store = Objects.requireNonNull(store, "store");
-        this.leases = Objects.requireNonNull(leases, "leases");
-        this.clock = Objects.requireNonNull(clock, "clock");
+    private LeasedOutboxClaimStore(Builder b) {
+        this.store = b.store;
+        this.leases = b.leases;
+        this.clock = b.clock;
+        this.mode = b.mode;
+        this.release = b.release;
         leases.addLeaseLossListener(new Forwarder());
     }
 
     /**
-     * Layers {@code leases} over {@code store} and raises the manager's fence floor to the outbox's
-     * highest recorded fence, so that a coordinator that lost its counter starts above every row.
+     * Layers {@code leases} over {@code store} with the defaults ({@link ClaimMode#RECORDED},
+     * {@link ReleaseAfterCompletion#ALWAYS}); see {@link Builder#open()}.
      */
     public static LeasedOutboxClaimStore open(FencedOutboxStore store, LeaseManager leases, Clock clock) {
-        LeasedOutboxClaimStore claimStore = new LeasedOutboxClaimStore(store, leases, clock);
-        long highWater = store.highestFenceHighWater();
-        if (highWater > 0 && leases.raiseFenceFloor(highWater)) {
-            log.info("Raised the fence floor of {} to the outbox's highest fence {}", leases.describe(), highWater);
-        }
-        return claimStore;
+        return builder(store, leases, clock).open();
+    }
+
+    /** Starts configuring a store that layers {@code leases} over {@code store}. */
+    public static Builder builder(FencedOutboxStore store, LeaseManager leases, Clock clock) {
+        return new Builder(store, leases, clock);
+    }
+
+    /** How this store claims. */
+    public ClaimMode claimMode() {
+        return mode;
+    }
+
+    /** Which leases this store releases after completion. */
+    public ReleaseAfterCompletion releaseAfterCompletion() {
+        return release;
     }
 
     /** The lease key of an outbox row. */
@@ -105,12 +128,92 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore {
 
     @Override
     public List<OutboxClaim> claim(ClaimSelection selection, ClaimRequest request) {
-        List<OutboxEntry> candidates = store.findClaimCandidates(selection, request.batchSize());
+        List<Long> candidates = store.findClaimCandidateIds(selection, request.batchSize());
         if (candidates.isEmpty()) {
             return List.of();
         }
-        List<String> keys = candidates.stream().map(e -> leaseKey(e.id())).toList();
-        return acquireAndRecord(selection, request, keys, true);
+        List<String> keys = candidates.stream().map(LeasedOutboxClaimStore::leaseKey).toList();
+        return mode == ClaimMode.LEAN
+                ? acquireLean(selection, request, keys, true)
+                : acquireAndRecord(selection, request, keys, true);
+    }
+
+    /**
+     * The lean claim: leases for {@code keys}, then one read of the granted rows. A row no longer
+     * eligible (its previous holder completed it, or a retry time was set, between the candidate read
+     * and the grant) and a fence at or below the row's high-water mark (which could never complete)
+     * both have their lease released before anything is emitted; for the latter the floor is raised and
+     * those keys are tried once more. Nothing is written.
+     */
+    private List<OutboxClaim> acquireLean(ClaimSelection selection, ClaimRequest request, List<String> keys,
+                                          boolean mayRaiseFloor) {
+        List<Lease> granted = leases.acquire(new LeaseRequest(keys, request.owner(), request.leaseDuration()));
+        if (granted.isEmpty()) {
+            return List.of();
+        }
+        Map<Long, Lease> byEntry = new LinkedHashMap<>();
+        for (Lease lease : granted) {
+            long id = entryIdOf(lease.key()).orElseThrow(
+                    () -> new IllegalStateException("lease manager granted an unrequested key " + lease.key()));
+            byEntry.put(id, lease);
+        }
+        Map<Long, OutboxEntry> eligible = new HashMap<>();
+        try {
+            store.findEligible(selection, byEntry.keySet()).forEach(e -> eligible.put(e.id(), e));
+        } catch (RuntimeException e) {
+            releaseQuietly(List.copyOf(byEntry.values()));
+            throw e;
+        }
+        List<OutboxClaim> claims = new ArrayList<>(eligible.size());
+        List<Lease> refused = new ArrayList<>();
+        List<String> retryKeys = new ArrayList<>();
+        long highWater = 0;
+        for (Map.Entry<Long, Lease> grant : byEntry.entrySet()) {
+            long id = grant.getKey();
+            Lease lease = grant.getValue();
+            OutboxEntry entry = eligible.get(id);
+            if (entry == null) {
+                refused.add(lease);
+            } else if (lease.fence() <= entry.fenceHighWater()) {
+                refused.add(lease);
+                retryKeys.add(lease.key());
+                highWater = Math.max(highWater, entry.fenceHighWater());
+            } else {
+                Instant expiresAt = lease.grantedAt().plus(lease.ttl());
+                int attempt = entry.claimAttemptCount() + 1;
+                OutboxEntry asClaimed = entry.toBuilder()
+                        .claim(lease.owner(), lease.fence(), lease.grantedAt(), expiresAt, attempt).build();
+                claims.add(new OutboxClaim(asClaimed, lease.owner(), lease.fence(), lease.grantedAt(), expiresAt, attempt));
+                held.put(id, lease);
+            }
+        }
+        releaseQuietly(refused);
+        if (!retryKeys.isEmpty() && raiseFloorForRetry(highWater, retryKeys.size(), mayRaiseFloor)) {
+            claims.addAll(acquireLean(selection, request, retryKeys, false));
+        }
+        claims.sort(Comparator.comparingLong(OutboxClaim::entryId));
+        return claims;
+    }
+
+    /**
+     * After fences at or below a row's high-water mark: raises the manager's floor to {@code highWater}
+     * and says whether to retry those {@code keys} keys (once per claim call).
+     */
+    private boolean raiseFloorForRetry(long highWater, int keys, boolean mayRaiseFloor) {
+        if (!mayRaiseFloor) {
+            log.warn("{} granted fences not above the outbox's high-water mark for {} rows even after raising "
+                    + "its fence floor; those rows are skipped this round", leases.describe(), keys);
+            return false;
+        }
+        if (!leases.raiseFenceFloor(highWater)) {
+            log.warn("{} granted fences at or below the outbox's high-water mark {} and cannot raise its fence floor: "
+                    + "{} rows refused (no stale write was accepted). Was the coordinator's data wiped?",
+                    leases.describe(), highWater, keys);
+            return false;
+        }
+        log.info("{}: fences were not above the outbox's high-water mark {}; raised the fence floor and retrying {} rows",
+                leases.describe(), highWater, keys);
+        return true;
     }
 
     private List<OutboxClaim> acquireAndRecord(ClaimSelection selection, ClaimRequest request, List<String> keys,
@@ -147,21 +250,9 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore {
             }
         }
         releaseQuietly(refusedLeases);
-        if (retryKeys.isEmpty() || !mayRaiseFloor) {
-            if (!retryKeys.isEmpty()) {
-                log.warn("{} granted fences not above the outbox's high-water mark for {} rows even after raising "
-                        + "its fence floor; those rows are skipped this round", leases.describe(), retryKeys.size());
-            }
+        if (retryKeys.isEmpty() || !raiseFloorForRetry(highWater, retryKeys.size(), mayRaiseFloor)) {
             return recording.recorded();
         }
-        if (!leases.raiseFenceFloor(highWater)) {
-            log.warn("{} granted fences at or below the outbox's high-water mark {} and cannot raise its fence floor: "
-                    + "{} rows refused (no stale write was accepted). Was the coordinator's data wiped?",
-                    leases.describe(), highWater, retryKeys.size());
-            return recording.recorded();
-        }
-        log.info("{}: fences were not above the outbox's high-water mark {}; raised the fence floor and retrying {} rows",
-                leases.describe(), highWater, retryKeys.size());
         List<OutboxClaim> all = new ArrayList<>(recording.recorded());
         all.addAll(acquireAndRecord(selection, request, retryKeys, false));
         return all;
@@ -169,18 +260,31 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore {
 
     @Override
     public CompletionOutcome complete(OutboxClaim claim, Completion completion) {
-        CompletionOutcome outcome = store.complete(claim, completion);
-        releaseQuietly(takeLeases(List.of(claim)));
-        return outcome;
+        return completeAll(List.of(new ClaimCompletion(claim, completion))).get(0);
     }
 
+    /**
+     * Writes the batch's completions in one round trip (token-checked when {@link ClaimMode#RECORDED},
+     * fence-checked when {@link ClaimMode#LEAN}), then releases in one more the leases that
+     * {@link ReleaseAfterCompletion} says to release; the others are forgotten here and lapse at their ttl.
+     */
     @Override
     public List<CompletionOutcome> completeAll(List<ClaimCompletion> completions) {
         if (completions.isEmpty()) {
             return List.of();
         }
-        List<CompletionOutcome> outcomes = store.completeAll(completions);
-        releaseQuietly(takeLeases(completions.stream().map(ClaimCompletion::claim).toList()));
+        List<CompletionOutcome> outcomes = mode == ClaimMode.LEAN
+                ? store.completeAllFenced(completions)
+                : store.completeAll(completions);
+        List<OutboxClaim> toRelease = new ArrayList<>(completions.size());
+        List<OutboxClaim> toForget = new ArrayList<>();
+        for (int i = 0; i < completions.size(); i++) {
+            OutboxClaim claim = completions.get(i).claim();
+            boolean releases = i >= outcomes.size() || release.releases(outcomes.get(i));
+            (releases ? toRelease : toForget).add(claim);
+        }
+        takeLeases(toForget);
+        releaseQuietly(takeLeases(toRelease));
         return outcomes;
     }
 
@@ -207,6 +311,10 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore {
         List<OutboxClaim> keep = claims.stream().filter(c -> stillHeld.contains(c.entryId())).toList();
         if (keep.isEmpty()) {
             return List.of();
+        }
+        if (mode == ClaimMode.LEAN) {
+            Instant expiresAt = sentAt.plus(leaseDuration);
+            return keep.stream().map(c -> c.withExpiresAt(expiresAt)).toList(); // the rows carry no claim to move
         }
         return store.extendClaims(keep, sentAt.plus(leaseDuration));
     }
@@ -273,6 +381,54 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore {
     @Override
     public Optional<OutboxEntry> find(long id) {
         return store.find(id);
+    }
+
+    /** Configures a {@link LeasedOutboxClaimStore}; {@link #open()} builds it. */
+    public static final class Builder {
+        private final FencedOutboxStore store;
+        private final LeaseManager leases;
+        private final Clock clock;
+        private ClaimMode mode = ClaimMode.RECORDED;
+        private ReleaseAfterCompletion release = ReleaseAfterCompletion.ALWAYS;
+
+        private Builder(FencedOutboxStore store, LeaseManager leases, Clock clock) {
+            this.store = Objects.requireNonNull(store, "store");
+            this.leases = Objects.requireNonNull(leases, "leases");
+            this.clock = Objects.requireNonNull(clock, "clock");
+        }
+
+        /** Default {@link ClaimMode#RECORDED}. */
+        public Builder claimMode(ClaimMode mode) {
+            this.mode = Objects.requireNonNull(mode, "mode");
+            return this;
+        }
+
+        /** Default {@link ReleaseAfterCompletion#ALWAYS}. */
+        public Builder releaseAfterCompletion(ReleaseAfterCompletion release) {
+            this.release = Objects.requireNonNull(release, "release");
+            return this;
+        }
+
+        /**
+         * Builds the store and raises the manager's fence floor to the outbox's highest recorded fence,
+         * so that a coordinator that lost its counter starts above every row.
+         *
+         * @throws IllegalArgumentException when {@link ReleaseAfterCompletion#NON_TERMINAL} is asked of a
+         *         manager whose unreleased leases do not lapse by themselves
+         */
+        public LeasedOutboxClaimStore open() {
+            if (release == ReleaseAfterCompletion.NON_TERMINAL && !leases.unreleasedLeasesLapse()) {
+                throw new IllegalArgumentException("Release after completion 'non-terminal' needs a lease backend whose "
+                        + "unreleased leases lapse by themselves (redis); " + leases.describe() + " keeps them "
+                        + "until released or until its session ends. Use 'always' with this backend.");
+            }
+            LeasedOutboxClaimStore claimStore = new LeasedOutboxClaimStore(this);
+            long highWater = store.highestFenceHighWater();
+            if (highWater > 0 && leases.raiseFenceFloor(highWater)) {
+                log.info("Raised the fence floor of {} to the outbox's highest fence {}", leases.describe(), highWater);
+            }
+            return claimStore;
+        }
     }
 
     /** The manager this store leases through. */

@@ -9,18 +9,21 @@ import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A fenced store that lets a test act as a concurrent writer between candidate search and claim
- * recording, the window in which a leased claim can find its row no longer eligible.
+ * recording (or, on the lean path, the post-grant read), the window in which a leased claim can find
+ * its row no longer eligible.
  */
 final class InterferingFencedStore implements FencedOutboxStore {
 
     private final FencedOutboxStore delegate;
     private final AtomicReference<Runnable> beforeNextRecording = new AtomicReference<>();
+    private final AtomicReference<Runnable> beforeNextEligibilityCheck = new AtomicReference<>();
 
     InterferingFencedStore(FencedOutboxStore delegate) {
         this.delegate = delegate;
@@ -29,6 +32,25 @@ final class InterferingFencedStore implements FencedOutboxStore {
     /** Runs {@code writer} once, just before the next {@link #recordClaims}. */
     void beforeNextRecording(Runnable writer) {
         beforeNextRecording.set(writer);
+    }
+
+    @Override
+    public List<Long> findClaimCandidateIds(ClaimSelection selection, int limit) {
+        return delegate.findClaimCandidateIds(selection, limit);
+    }
+
+    @Override
+    public List<OutboxEntry> findEligible(ClaimSelection selection, Collection<Long> ids) {
+        Runnable writer = beforeNextEligibilityCheck.getAndSet(null);
+        if (writer != null) {
+            writer.run();
+        }
+        return delegate.findEligible(selection, ids);
+    }
+
+    /** Runs {@code writer} once, just before the next {@link #findEligible} (the lean path's post-grant read). */
+    void beforeNextEligibilityCheck(Runnable writer) {
+        beforeNextEligibilityCheck.set(writer);
     }
 
     @Override
@@ -53,6 +75,11 @@ final class InterferingFencedStore implements FencedOutboxStore {
     @Override
     public List<CompletionOutcome> completeAll(List<ClaimCompletion> completions) {
         return delegate.completeAll(completions);
+    }
+
+    @Override
+    public List<CompletionOutcome> completeAllFenced(List<ClaimCompletion> completions) {
+        return delegate.completeAllFenced(completions);
     }
 
     @Override

@@ -225,6 +225,12 @@ public final class RedisLeaseManager implements LeaseManager {
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
+    /** True: an unreleased lease's key expires in Redis at its ttl ({@code PX}) and this client keeps no state for it. */
+    @Override
+    public boolean unreleasedLeasesLapse() {
+        return true;
+    }
+
     @Override
     public String describe() {
         return "Redis lease manager at " + config.address() + " (namespace " + config.namespace() + ")";

@@ -3,9 +3,11 @@
 -- cleared and fence_high_water is kept. Each completion says per column whether to set it (set_*)
 -- or keep it, so that one statement carries every kind of completion. Each returned row names the
 -- token that wrote it, which tells two completions of one row in a batch apart.
+-- Plan: rows are found by primary key only (the status condition in a CASE, the ids once more as
+-- "t.id = ANY"), so only the batch's rows are touched whatever the statistics say (see record_claims.sql).
 -- Parameters (arrays): id, token, status (null keeps), attempt_count (null: add attempt_increment),
 -- attempt_increment, set_next_attempt, next_attempt_at, set_delivered, delivered_at,
--- set_last_error, last_error, set_dead_letter_reason, dead_letter_reason.
+-- set_last_error, last_error, set_dead_letter_reason, dead_letter_reason; then the ids again.
 UPDATE ${table} AS t
 SET status             = COALESCE(c.status, t.status),
     attempt_count      = COALESCE(c.attempt_count, t.attempt_count + c.attempt_increment),
@@ -23,5 +25,6 @@ FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::integer[], ?::integer[], ?::
           set_delivered, delivered_at, set_last_error, last_error, set_dead_letter_reason, dead_letter_reason)
 WHERE t.id = c.id
   AND t.claim_token = c.token
-  AND t.status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
+  AND CASE WHEN t.status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE') THEN TRUE ELSE FALSE END
+  AND t.id = ANY (?::bigint[])
 RETURNING t.*, c.token AS presented_token

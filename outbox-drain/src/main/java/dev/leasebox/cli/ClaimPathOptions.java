@@ -1,0 +1,56 @@
+package dev.leasebox.cli;
+
+import dev.leasebox.outbox.leased.ClaimMode;
+import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
+import picocli.CommandLine.Option;
+
+/**
+ * How a worker on an external lease backend turns leases into claims ({@code --claim-mode}) and which
+ * leases it releases after completing ({@code --release-after-completion}). The {@code database}
+ * backend claims in the row itself and takes neither option.
+ */
+final class ClaimPathOptions {
+
+    @Option(names = "--claim-mode", paramLabel = "recorded|lean", defaultValue = "recorded",
+            description = {"External backends: recorded (default) writes each claim to its row before emitting and checks",
+                    "completions against it; lean writes no claim and checks the lease's fence in the completion",
+                    "(fewer writes; a stale holder is refused only once a newer one has completed, and rows in flight",
+                    "show no claim). See docs/benchmarks.md."})
+    String claimMode;
+
+    @Option(names = "--release-after-completion", paramLabel = "always|non-terminal", defaultValue = "always",
+            description = {"External backends: release every lease after its completion (default), or let the leases of",
+                    "DELIVERED and DEAD_LETTERED rows lapse at the ttl (non-terminal: one coordinator round trip less per",
+                    "batch; redis only)."})
+    String releaseAfterCompletion;
+
+    ClaimMode claimMode() {
+        return ClaimMode.parse(claimMode);
+    }
+
+    ReleaseAfterCompletion releaseAfterCompletion() {
+        return ReleaseAfterCompletion.parse(releaseAfterCompletion);
+    }
+
+    /** Fails with one line when a value is unknown, or when the database backend is given either option. */
+    void validate(boolean databaseBackend) {
+        ClaimMode mode = claimMode();
+        ReleaseAfterCompletion release = releaseAfterCompletion();
+        if (databaseBackend && (mode != ClaimMode.RECORDED || release != ReleaseAfterCompletion.ALWAYS)) {
+            throw new IllegalArgumentException("--claim-mode and --release-after-completion apply to external lease "
+                    + "backends only: the database backend claims in the row itself. Drop them, or choose --backend redis, "
+                    + "zookeeper or hazelcast.");
+        }
+    }
+
+    /** Whether both options are at their defaults (recorded claims, release always). */
+    boolean isDefault() {
+        return claimMode() == ClaimMode.RECORDED && releaseAfterCompletion() == ReleaseAfterCompletion.ALWAYS;
+    }
+
+    /** For the worker's start-up line. */
+    String describe() {
+        return "claim mode " + claimMode().name().toLowerCase(java.util.Locale.ROOT) + ", release after completion "
+                + releaseAfterCompletion().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+}

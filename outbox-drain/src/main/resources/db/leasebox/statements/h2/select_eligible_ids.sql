@@ -1,0 +1,9 @@
+-- The claim-candidate query of the leased claim path, ids only (see the PostgreSQL statement).
+-- Parameters: three statuses, now (due), now (claim expiry), limit.
+SELECT id FROM ${table}
+WHERE status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
+  AND status IN (?, ?, ?)
+  AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
+  AND (claim_expires_at IS NULL OR claim_expires_at <= ?)
+ORDER BY id
+LIMIT ?

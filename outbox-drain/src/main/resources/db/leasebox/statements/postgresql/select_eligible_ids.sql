@@ -1,0 +1,13 @@
+-- The claim-candidate query of the leased claim path, ids only: the path asks the coordinator for
+-- leases by id and gets the rows themselves after the grant (record_claims.sql RETURNING, or
+-- select_eligible_by_ids.sql), so the window of candidates it chooses from (batch x candidate spread)
+-- costs an id per row, not a row. Same predicate and order as select_eligible.sql, which the
+-- claim-candidate index serves.
+-- Parameters: three statuses, now (due), now (claim expiry), limit.
+SELECT id FROM ${table}
+WHERE status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
+  AND status IN (?, ?, ?)
+  AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
+  AND (claim_expires_at IS NULL OR claim_expires_at <= ?)
+ORDER BY id
+LIMIT ?
