@@ -236,26 +236,10 @@ public final class JdbcSlotStore implements SlotOutboxStore {
             return List.of();
         }
         completions.forEach(sc -> checkSlot(sc.slot()));
-        List<CompletionWrite> writes = completions.stream()
-                .map(sc -> CompletionWrite.of(sc.claim().entryId(), sc.claim().token(), sc.completion())).toList();
         Instant now = clock.instant();
         Map<Long, OutboxEntry> written = run("complete in slots", c -> {
             try (PreparedStatement ps = c.prepareStatement(dialect.sql("slot_complete"))) {
-                ps.setArray(1, c.createArrayOf("bigint", writes.stream().map(CompletionWrite::entryId).toArray()));
-                ps.setArray(2, c.createArrayOf("integer", completions.stream().map(SlotCompletion::slot).toArray()));
-                ps.setArray(3, c.createArrayOf("bigint", writes.stream().map(CompletionWrite::token).toArray()));
-                ps.setArray(4, c.createArrayOf("text", writes.stream().map(CompletionWrite::status).toArray()));
-                ps.setArray(5, c.createArrayOf("integer", writes.stream().map(CompletionWrite::attemptCount).toArray()));
-                ps.setArray(6, c.createArrayOf("integer", writes.stream().map(CompletionWrite::attemptIncrement).toArray()));
-                ps.setArray(7, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setNextAttempt).toArray()));
-                ps.setArray(8, c.createArrayOf("text", writes.stream().map(w -> EntryRows.text(w.nextAttemptAt())).toArray()));
-                ps.setArray(9, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setDeliveredAt).toArray()));
-                ps.setArray(10, c.createArrayOf("text", writes.stream().map(w -> EntryRows.text(w.deliveredAt())).toArray()));
-                ps.setArray(11, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setLastError).toArray()));
-                ps.setArray(12, c.createArrayOf("text", writes.stream().map(CompletionWrite::lastError).toArray()));
-                ps.setArray(13, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setDeadLetterReason).toArray()));
-                ps.setArray(14, c.createArrayOf("text", writes.stream().map(CompletionWrite::deadLetterReason).toArray()));
-                EntryRows.setInstant(ps, 15, now);
+                bindSlotCompletions(c, ps, completions, now);
                 Map<Long, OutboxEntry> rowsWritten = new HashMap<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -300,6 +284,29 @@ public final class JdbcSlotStore implements SlotOutboxStore {
             }
         }
         return List.of(outcomes);
+    }
+
+    /** Binds slot_complete.sql's parameters for {@code completions} (package-private for the plan tests). */
+    static void bindSlotCompletions(Connection c, PreparedStatement ps, List<SlotCompletion> completions, Instant now)
+            throws SQLException {
+        List<CompletionWrite> writes = completions.stream()
+                .map(sc -> CompletionWrite.of(sc.claim().entryId(), sc.claim().token(), sc.completion())).toList();
+        ps.setArray(1, c.createArrayOf("bigint", writes.stream().map(CompletionWrite::entryId).toArray()));
+        ps.setArray(2, c.createArrayOf("integer", completions.stream().map(SlotCompletion::slot).toArray()));
+        ps.setArray(3, c.createArrayOf("bigint", writes.stream().map(CompletionWrite::token).toArray()));
+        ps.setArray(4, c.createArrayOf("text", writes.stream().map(CompletionWrite::status).toArray()));
+        ps.setArray(5, c.createArrayOf("integer", writes.stream().map(CompletionWrite::attemptCount).toArray()));
+        ps.setArray(6, c.createArrayOf("integer", writes.stream().map(CompletionWrite::attemptIncrement).toArray()));
+        ps.setArray(7, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setNextAttempt).toArray()));
+        ps.setArray(8, c.createArrayOf("text", writes.stream().map(w -> EntryRows.text(w.nextAttemptAt())).toArray()));
+        ps.setArray(9, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setDeliveredAt).toArray()));
+        ps.setArray(10, c.createArrayOf("text", writes.stream().map(w -> EntryRows.text(w.deliveredAt())).toArray()));
+        ps.setArray(11, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setLastError).toArray()));
+        ps.setArray(12, c.createArrayOf("text", writes.stream().map(CompletionWrite::lastError).toArray()));
+        ps.setArray(13, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setDeadLetterReason).toArray()));
+        ps.setArray(14, c.createArrayOf("text", writes.stream().map(CompletionWrite::deadLetterReason).toArray()));
+        EntryRows.setInstant(ps, 15, now);
+        ps.setArray(16, c.createArrayOf("bigint", writes.stream().map(CompletionWrite::entryId).toArray()));
     }
 
     private void checkSlot(int slot) {

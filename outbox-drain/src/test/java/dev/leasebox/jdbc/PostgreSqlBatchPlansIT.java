@@ -19,6 +19,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -102,6 +103,33 @@ class PostgreSqlBatchPlansIT {
                 (c, ps) -> dialect.bindCompletions(c, ps, completions)));
         assertProbesOnlyTheBatch(table, "extend_claims", true, explain(table, dialect, "extend_claims", true,
                 (c, ps) -> dialect.bindExtendClaims(c, ps, claims, now.plusSeconds(60))));
+
+        // lean partition completions, under grants of fence 5000 registered for every slot
+        List<dev.leasebox.outbox.partition.SlotOutboxStore.SlotCompletion> slotCompletions = new ArrayList<>();
+        Map<Long, Integer> slots = slotsOf(table, ids);
+        for (long id : ids) {
+            OutboxEntry row = store.find(id).orElseThrow();
+            OutboxClaim claim = new OutboxClaim(row, "w1", 5_000, now, now.plusSeconds(30), 0);
+            slotCompletions.add(new dev.leasebox.outbox.partition.SlotOutboxStore.SlotCompletion(claim, slots.get(id),
+                    new Completion.Delivered(EmissionResult.at(now))));
+        }
+        PostgreSqlTestServer.execute(ds, "UPDATE " + table.qualified() + "_lease_slots SET fence_high_water = 5000");
+        assertProbesOnlyTheBatch(table, "slot_complete", false, explain(table, dialect, "slot_complete", false,
+                (c, ps) -> JdbcSlotStore.bindSlotCompletions(c, ps, slotCompletions, now)));
+    }
+
+    private static Map<Long, Integer> slotsOf(TableName table, List<Long> ids) throws SQLException {
+        Map<Long, Integer> slots = new java.util.HashMap<>();
+        try (Connection c = ds.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT id, lease_slot FROM " + table.qualified() + " WHERE id = ANY (?)")) {
+            ps.setArray(1, c.createArrayOf("bigint", ids.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    slots.put(rs.getLong(1), rs.getInt(2));
+                }
+            }
+        }
+        return slots;
     }
 
     private static void assertProbesOnlyTheBatch(TableName table, String statement, boolean claimed, List<String> plan) {

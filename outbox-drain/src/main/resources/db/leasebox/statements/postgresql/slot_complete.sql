@@ -4,9 +4,12 @@
 -- older grant is refused), the row's fence_high_water is not above the grant's fence (a retry under
 -- the same grant completes again; a newer grant's completion has raised it), the row is
 -- claim-completable, and no unexpired recorded claim is on it. fence_high_water becomes the fence.
+-- Plan: rows are found by primary key only (the row conditions in a CASE, the ids once more as
+-- "t.id = ANY"), so only the batch's rows are touched whatever the statistics say (see record_claims.sql).
 -- Parameters (arrays): id, slot, token (the grant's fence), status (null keeps), attempt_count (null:
 -- add attempt_increment), attempt_increment, set_next_attempt, next_attempt_at, set_delivered,
--- delivered_at, set_last_error, last_error, set_dead_letter_reason, dead_letter_reason; then now.
+-- delivered_at, set_last_error, last_error, set_dead_letter_reason, dead_letter_reason; then now, then
+-- the ids again.
 WITH c AS (
     SELECT * FROM unnest(?::bigint[], ?::integer[], ?::bigint[], ?::text[], ?::integer[], ?::integer[], ?::boolean[],
                          ?::text[], ?::boolean[], ?::text[], ?::boolean[], ?::text[], ?::boolean[], ?::text[])
@@ -28,8 +31,10 @@ SET status             = COALESCE(c.status, t.status),
     fence_high_water   = c.token
 FROM c JOIN held AS h ON h.slot = c.slot AND h.fence = c.token
 WHERE t.id = c.id
-  AND t.lease_slot = c.slot
-  AND t.fence_high_water <= c.token
-  AND t.status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
-  AND (t.claim_expires_at IS NULL OR t.claim_expires_at <= ?)
+  AND CASE WHEN t.lease_slot = c.slot
+             AND t.fence_high_water <= c.token
+             AND t.status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
+             AND (t.claim_expires_at IS NULL OR t.claim_expires_at <= ?::timestamptz)
+           THEN TRUE ELSE FALSE END
+  AND t.id = ANY (?::bigint[])
 RETURNING t.*, c.token AS presented_token
