@@ -415,6 +415,17 @@ class HistoryCheckerTest {
     }
 
     @Test
+    void aLeanRowLeftUnfinishedAfterAReadIsLostNotRegressed() {
+        claim(1000, "a", 1, 500); // read, never completed: nothing was written
+        FinalState end = new FinalState(List.of(new FinalState.Row(1, "k1", "PENDING", 0, 100, 0)), Map.of());
+
+        CheckResult r = HistoryChecker.check(h, faults, end, LEAN);
+
+        assertThat(r.lost()).isEqualTo(1);
+        assertThat(r.fenceRegressions()).isZero();
+    }
+
+    @Test
     void aZombiesStaleLeanReadIsAnExplainedDuplicateAndItsRefusedCompletionNoViolation() {
         claim(1000, "a", 1, 10);         // a's slot grant (fence 10): lease until 4000
         emitOk(1010, "a", 1, 10);
