@@ -20,8 +20,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-/** What a worker leases: rows (the default) or slots of the table (partition leases), and per-key ordering. */
-final class GranularityOptions {
+/**
+ * What a worker leases: rows (the default) or slots of the table (partition leases), and per-key ordering.
+ * Public so that a harness running the same drain ({@code chaos-tests}' worker) builds its claim store
+ * exactly as {@code leasebox worker} does: as a picocli mixin (the same options), or through {@link #of}.
+ */
+public final class GranularityOptions {
 
     @Option(names = "--lease-granularity", paramLabel = "row|partition", defaultValue = "row",
             description = {"row: lease each claimed row through the backend (default).",
@@ -47,12 +51,25 @@ final class GranularityOptions {
                     + "or retried forever, the backoff at its cap (with --ordered its key waits).")
     String whenAttemptsExhausted;
 
-    boolean isPartition() {
+    /**
+     * The options as {@code leasebox worker --lease-granularity G [--ordered] --partition-claims C} would have
+     * them ({@code --slots} unchecked, {@code --when-attempts-exhausted dead-letter}); call {@link #validate}.
+     */
+    public static GranularityOptions of(String granularity, boolean ordered, String partitionClaims) {
+        GranularityOptions o = new GranularityOptions();
+        o.granularity = granularity;
+        o.ordered = ordered;
+        o.partitionClaims = partitionClaims;
+        o.whenAttemptsExhausted = "dead-letter";
+        return o;
+    }
+
+    public boolean isPartition() {
         return "partition".equals(granularity);
     }
 
-    /** Checks the combination before anything is opened. */
-    void validate() {
+    /** Checks the combination before anything is opened; an IllegalArgumentException says what to change. */
+    public void validate() {
         if (!"row".equals(granularity) && !"partition".equals(granularity)) {
             throw new IllegalArgumentException("unknown --lease-granularity '" + granularity + "': use row or partition");
         }
@@ -64,7 +81,7 @@ final class GranularityOptions {
         claimMode();
     }
 
-    PartitionClaims claimMode() {
+    public PartitionClaims claimMode() {
         return switch (partitionClaims.toLowerCase(Locale.ROOT)) {
             case "recorded" -> PartitionClaims.RECORDED;
             case "lean" -> PartitionClaims.LEAN;
@@ -73,7 +90,7 @@ final class GranularityOptions {
         };
     }
 
-    DrainOptions.AttemptsExhausted attemptsExhausted() {
+    public DrainOptions.AttemptsExhausted attemptsExhausted() {
         return switch (whenAttemptsExhausted.toLowerCase(Locale.ROOT)) {
             case "dead-letter" -> DrainOptions.AttemptsExhausted.DEAD_LETTER;
             case "keep-retrying" -> DrainOptions.AttemptsExhausted.KEEP_RETRYING;
@@ -88,7 +105,7 @@ final class GranularityOptions {
      * the table's {@code _workers} table. The returned store must be closed after the drain.
      */
     PartitionedOutboxClaimStore openPartitioned(DataSource dataSource, JdbcOutboxStore jdbc,
-                                                Optional<MeteredLeaseManager> external, MeterRegistry registry,
+                                                Optional<? extends LeaseManager> external, MeterRegistry registry,
                                                 String owner, Duration leaseTtl, Clock clock, List<AutoCloseable> resources) {
         JdbcSlotStore slotStore = JdbcSlotStore.open(dataSource, jdbc, clock);
         if (slots != null && slots != slotStore.slotCount()) {
@@ -112,8 +129,13 @@ final class GranularityOptions {
         return store;
     }
 
-    /** The claim store for the chosen granularity. */
-    OutboxClaimStore claimStore(DataSource dataSource, JdbcOutboxStore jdbc, Optional<MeteredLeaseManager> external,
+    /**
+     * The claim store for the chosen granularity: {@code jdbc} itself ({@code database} backend, row leases),
+     * {@code jdbc} layered with row leases of {@code external}, or a {@link PartitionedOutboxClaimStore}
+     * (slots leased through {@code external} or, without one, in the table's {@code _leases}). What must be
+     * closed after the drain is added to {@code resources}, in opening order.
+     */
+    public OutboxClaimStore claimStore(DataSource dataSource, JdbcOutboxStore jdbc, Optional<? extends LeaseManager> external,
                                 MeterRegistry registry, String owner, Duration leaseTtl, Clock clock,
                                 List<AutoCloseable> resources) {
         if (isPartition()) {
@@ -122,7 +144,7 @@ final class GranularityOptions {
         return BackendOptions.claimStore(jdbc, external, clock);
     }
 
-    String describe() {
+    public String describe() {
         return isPartition() ? "partition leases, " + claimMode().name().toLowerCase(Locale.ROOT) + " claims"
                 + (ordered ? ", ordered per key" : "") : "row leases";
     }

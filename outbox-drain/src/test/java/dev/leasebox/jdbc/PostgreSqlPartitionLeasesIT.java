@@ -370,6 +370,104 @@ class PostgreSqlPartitionLeasesIT {
     }
 
     @Test
+    void aLeanClaimTheDrainGaveUpOnIsReadAgainOnceItsDeadlineIsALeaseTtlPast() {
+        // found by the chaos harness (PartitionChaosIT): a drain abandons a claim whose local deadline passed
+        // (a starved renewal) and writes nothing for it; the row must not stay in flight forever
+        InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
+        PartitionedOutboxClaimStore lean = PartitionedOutboxClaimStore.open(rows, slots, manager,
+                new JdbcWorkerGroup(DB.ds(), rows, clock), "w", TTL, Duration.ofSeconds(10), true, PartitionClaims.LEAN, clock);
+        closing.add(lean);
+        OutboxEntry head = enqueue("abandoned", 0);
+        enqueue("abandoned", 1);
+        OutboxClaim claim = lean.claim(ClaimSelection.ELIGIBLE, request("w", 10)).get(0);
+        assertThat(claim.entryId()).isEqualTo(head.id());
+
+        clock.advance(TTL.minusSeconds(5));
+        lean.keeper().tick(); // the slot lease is renewed; the claim is not (the drain's renewal never ran)
+        clock.advance(Duration.ofSeconds(10)); // past the claim's deadline: the drain abandons it
+        assertThat(lean.claim(ClaimSelection.ELIGIBLE, request("w", 10))).as("within a ttl of the deadline").isEmpty();
+        clock.advance(TTL.minusSeconds(15));
+        lean.keeper().tick(); // the slot lease stays held by the same grant throughout
+        clock.advance(Duration.ofSeconds(15)); // the claim's deadline is more than a ttl past
+
+        List<OutboxClaim> again = lean.claim(ClaimSelection.ELIGIBLE, request("w", 10));
+        assertThat(again).extracting(OutboxClaim::entryId).as("the head is read again, not stuck in flight (ordered: "
+                + "its key would be stuck too)").containsExactly(head.id());
+        assertThat(again.get(0).token()).as("the same grant: the same token").isEqualTo(claim.token());
+        assertThat(lean.complete(again.get(0), new Completion.Delivered(new EmissionResult(clock.instant(), "ok")))
+                .isCompleted()).isTrue();
+        assertThat(lean.complete(claim, new Completion.Delivered(new EmissionResult(clock.instant(), "ok")))
+                .isCompleted()).as("the abandoned claim writes nothing").isFalse();
+    }
+
+    @Test
+    void aLeanReadRacingARebalanceNeverReturnsRowsOfASlotTheKeeperReleased() throws Exception {
+        // found by the chaos harness (PartitionChaosIT): the keeper released a slot between a claim loop's
+        // validGrants() and its in-flight mark, so the slot's next holder read the same rows while this worker
+        // emitted them, with no lease expired
+        InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
+        JdbcWorkerGroup group = new JdbcWorkerGroup(DB.ds(), rows, clock);
+        java.util.concurrent.CountDownLatch reading = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch proceed = new java.util.concurrent.CountDownLatch(1);
+        SlotOutboxStore slowReads = new SlotOutboxStore() {
+            public int slotCount() { return slots.slotCount(); }
+            public long highestSlotFence() { return slots.highestSlotFence(); }
+            public SlotRegistration registerGrants(List<SlotGrant> grants) { return slots.registerGrants(grants); }
+            public List<OutboxClaim> claimInSlots(ClaimSelection s, ClaimRequest r, List<SlotGrant> g, boolean o) {
+                return slots.claimInSlots(s, r, g, o);
+            }
+            public List<CompletionOutcome> completeInSlots(List<SlotCompletion> c) { return slots.completeInSlots(c); }
+            public List<SlottedEntry> selectInSlots(ClaimSelection s, int limit, List<SlotGrant> g, boolean o,
+                                                    java.util.Collection<Long> inFlight) {
+                List<SlottedEntry> read = slots.selectInSlots(s, limit, g, o, inFlight);
+                reading.countDown();
+                try {
+                    proceed.await(); // the read returned; its rows are not marked in flight yet
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return read;
+            }
+        };
+        PartitionedOutboxClaimStore w1 = PartitionedOutboxClaimStore.open(rows, slowReads, manager, group, "w1", TTL,
+                Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
+        closing.add(w1);
+        for (int i = 0; i < 64; i++) {
+            enqueue("k" + i, 0);
+        }
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            java.util.concurrent.Future<List<OutboxClaim>> claim = threads.submit(
+                    () -> w1.claim(ClaimSelection.ELIGIBLE, request("w1", 100)));
+            assertThat(reading.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            PartitionedOutboxClaimStore w2 = PartitionedOutboxClaimStore.open(rows, slots, manager, group, "w2", TTL,
+                    Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
+            closing.add(w2);
+            Thread[] ticker = new Thread[1];
+            java.util.concurrent.Future<?> tick = threads.submit(() -> {
+                ticker[0] = Thread.currentThread();
+                w1.keeper().tick(); // w2 joined: half of w1's slots are no longer its share
+            });
+            // the tick either ran through (releasing slots under the read) or waits for the read to finish
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> tick.isDone()
+                    || (ticker[0] != null && ticker[0].getState() == Thread.State.BLOCKED));
+            proceed.countDown();
+            List<OutboxClaim> claims = claim.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            tick.get(30, java.util.concurrent.TimeUnit.SECONDS);
+
+            assertThat(claims).hasSize(64);
+            assertThat(w1.renewClaims(claims, TTL)).as("every row read is in a slot w1 still holds under the same grant")
+                    .hasSize(64);
+            w2.keeper().tick();
+            assertThat(w2.claim(ClaimSelection.ELIGIBLE, request("w2", 100))).as("w2 reads nothing w1 has in flight")
+                    .isEmpty();
+        } finally {
+            proceed.countDown();
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
     void aStaleLeanCompletionIsRefusedOnceANewerGrantOfTheSlotIsRegistered() {
         InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
         OutboxEntry e = enqueue("zombie", 0);

@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * What the checker found. The run passes when nothing was lost, no stale completion was accepted,
- * no fence went backwards, every duplicate emission is explained, and at least one fault happened.
+ * no fence went backwards, every duplicate emission is explained, at least one fault happened, and —
+ * in an ordered run — every partition key's entries were first delivered in id order.
  *
  * @param entries                  outbox rows at the end
  * @param delivered                rows DELIVERED
@@ -23,12 +24,14 @@ import java.util.Map;
  * @param reclaimSeconds           per entry held by a killed, paused or partitioned worker: seconds until another worker claimed it
  * @param violations               one line per broken invariant instance (capped)
  * @param spans                    every claim as a time span, for the timeline
+ * @param orderViolations          entries first delivered before an earlier entry of their partition key (inbox order)
+ * @param orderChecked             whether the run was ordered, so that order violations break it
  */
 public record CheckResult(int entries, int delivered, int deadLettered, int lost, int staleCompletionsAccepted,
                           int fenceRegressions, int emissions, int duplicateEmissions,
                           Map<String, Integer> duplicatesByCause, int unexplainedDuplicates, int inboxDuplicates,
                           int completionsRefused, int faultsInjected, List<Double> reclaimSeconds,
-                          List<String> violations, List<ClaimSpan> spans) {
+                          List<String> violations, List<ClaimSpan> spans, int orderViolations, boolean orderChecked) {
 
     public CheckResult {
         duplicatesByCause = Map.copyOf(duplicatesByCause);
@@ -44,7 +47,7 @@ public record CheckResult(int entries, int delivered, int deadLettered, int lost
     /** Whether every invariant held and the scenario's faults really happened. */
     public boolean passed() {
         return lost == 0 && staleCompletionsAccepted == 0 && fenceRegressions == 0 && unexplainedDuplicates == 0
-                && faultsInjected > 0;
+                && faultsInjected > 0 && (!orderChecked || orderViolations == 0);
     }
 
     public double reclaimSecondsP50() {
@@ -81,6 +84,9 @@ public record CheckResult(int entries, int delivered, int deadLettered, int lost
         }
         if (faultsInjected == 0) {
             broken.add("the scenario's fault happened (none was injected)");
+        }
+        if (orderChecked && orderViolations > 0) {
+            broken.add("per-key order of first deliveries (" + orderViolations + " entries delivered before an earlier one)");
         }
         return broken;
     }

@@ -16,12 +16,26 @@ public record FinalState(List<Row> rows, Map<String, Received> inbox) {
         inbox = Map.copyOf(inbox);
     }
 
-    /** One outbox row; {@code claimToken} 0 when no claim stands. */
+    /** One outbox row; {@code claimToken} 0 when no claim stands; {@code partitionKey} null when it has none. */
     public record Row(long id, String idempotencyKey, String status, int attemptCount, long fenceHighWater,
-                      long claimToken) {
+                      long claimToken, String partitionKey) {
+
+        /** A row without a partition key. */
+        public Row(long id, String idempotencyKey, String status, int attemptCount, long fenceHighWater, long claimToken) {
+            this(id, idempotencyKey, status, attemptCount, fenceHighWater, claimToken, null);
+        }
     }
 
-    /** One inbox row: how often the key was delivered, and the highest fence it came with. */
-    public record Received(String idempotencyKey, long entryId, int deliveries, long lastFence) {
+    /**
+     * One inbox row: how often the key was delivered, the highest fence it came with, and {@code firstSeq},
+     * the inbox sequence value its first delivery took (first deliveries are numbered in the order their
+     * inserts ran; a repeat keeps the first number).
+     */
+    public record Received(String idempotencyKey, long entryId, int deliveries, long lastFence, long firstSeq) {
+
+        /** A delivery whose place in the order of first deliveries is unknown (0). */
+        public Received(String idempotencyKey, long entryId, int deliveries, long lastFence) {
+            this(idempotencyKey, entryId, deliveries, lastFence, 0);
+        }
     }
 }

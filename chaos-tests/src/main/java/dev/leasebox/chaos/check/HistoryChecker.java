@@ -29,13 +29,60 @@ import java.util.TreeMap;
  *       already have delivered (ok, info, or an invocation without outcome). Explained when, before
  *       g was granted, f had been completed (a retry), reported lost or abandoned by its holder
  *       (loss), or had expired as recorded on the row (expiry); otherwise unexplained.</li>
+ *   <li><b>Order violation</b> ({@link Rules#ordered()} runs): for each partition key, the order of first
+ *       deliveries must be the id order. It is read from the inbox, not from the histories: the
+ *       jdbc-inbox provider numbers each key's first insert from a database sequence
+ *       ({@code first_seq}), in the order those inserts ran, and a repeat keeps the number. An entry
+ *       whose number is below that of an earlier entry of its key (lower id) was first delivered before
+ *       it: one violation. (History times would only bracket each delivery between an invocation and
+ *       an outcome line; the sequence is exact, because with {@code --ordered} an entry is claimed only
+ *       after its predecessor's completion, hence after its predecessor's insert committed.) Counted
+ *       for every run; a broken invariant only when the run was ordered.</li>
  * </ul>
+ *
+ * <p><b>Fences with lean partition claims</b> ({@link Rules#leanPartitionClaims()}). A lean claim is a
+ * read: nothing is written on the row before the emission, and the claim's token is the slot grant's
+ * fence. So one grant may claim (read) a row again with the <em>same</em> token after a retryable
+ * failure, and reads — which the database does not order — are not what fencing orders; a zombie may
+ * even read a row under its old grant after a newer grant was registered (its completion is then
+ * refused). What the database records is each accepted completion, which sets the row's
+ * {@code fence_high_water} to its token and is refused when the mark is above it. For such runs a
+ * fence regression is therefore:
+ * <ul>
+ *   <li>two accepted completions of a row, the first ended before the second was sent, whose tokens
+ *       go down, or stay equal although they came from different grants (another owner): per row,
+ *       recorded tokens are non-decreasing, and strictly increasing between different grants;</li>
+ *   <li>as for row claims, a final fence high-water mark below a fence any claim of the row carried,
+ *       for rows that ended DELIVERED or DEAD_LETTERED (every grant that read a row is registered before
+ *       the read, and only a completion under that grant or a newer one can finish the row; a row left
+ *       unfinished is counted lost instead).</li>
+ * </ul>
+ * Row leases and recorded partition claims are held to the strict rule above, unchanged. Duplicates
+ * with lean claims are counted between claims in history order, a same-token re-read after a retry
+ * included; an emission under a lower fence than an earlier delivering claim (a zombie's stale read)
+ * is explained by expiry only if the zombie's own slot lease had expired before the newer claim.
+ * Stale completions are checked exactly as for row claims.
  */
 public final class HistoryChecker {
 
     private static final int MAX_VIOLATION_LINES = 50;
 
     private HistoryChecker() {
+    }
+
+    /**
+     * What the run promised beyond the invariants every run is held to.
+     *
+     * @param ordered             per-key ordering ({@code --ordered}): order violations break the run
+     * @param leanPartitionClaims lean partition claims: fences are checked on accepted completions (see above)
+     */
+    public record Rules(boolean ordered, boolean leanPartitionClaims) {
+        /** Row leases (and recorded partition claims without ordering). */
+        public static final Rules ROW_CLAIMS = new Rules(false, false);
+    }
+
+    /** A completion the store accepted, with when it was sent (its invocation) on the common clock. */
+    private record Accepted(HistoryEvent done, long sentAt) {
     }
 
     private static final class Claim {
@@ -65,15 +112,21 @@ public final class HistoryChecker {
         }
     }
 
+    /** Checks a run of row claims ({@link Rules#ROW_CLAIMS}). */
     public static CheckResult check(List<HistoryEvent> history, List<FaultEvent> faults, FinalState end) {
+        return check(history, faults, end, Rules.ROW_CLAIMS);
+    }
+
+    public static CheckResult check(List<HistoryEvent> history, List<FaultEvent> faults, FinalState end, Rules rules) {
         List<String> violations = new ArrayList<>();
         List<HistoryEvent> events = new ArrayList<>(history);
         events.sort(Comparator.comparingLong(HistoryEvent::t));
 
-        Map<String, Claim> claims = new LinkedHashMap<>(); // by entry/fence
+        Map<String, Claim> claims = new LinkedHashMap<>(); // by entry/fence: the latest such claim (lean: a re-read)
+        List<Claim> allClaims = new ArrayList<>();
         Map<Long, List<Claim>> byEntry = new TreeMap<>();
         Map<String, Long> completeInvokedAt = new HashMap<>();
-        List<HistoryEvent> completions = new ArrayList<>();
+        List<Accepted> completions = new ArrayList<>();
         int emissions = 0;
         int refused = 0;
         for (HistoryEvent e : events) {
@@ -83,6 +136,7 @@ public final class HistoryChecker {
                 case HistoryEvent.CLAIM -> {
                     Claim claim = new Claim(e);
                     claims.put(key, claim);
+                    allClaims.add(claim);
                     byEntry.computeIfAbsent(e.entry(), x -> new ArrayList<>()).add(claim);
                 }
                 case HistoryEvent.RENEW -> {
@@ -109,7 +163,7 @@ public final class HistoryChecker {
                 }
                 case HistoryEvent.COMPLETE_INVOKE -> completeInvokedAt.put(key, e.t());
                 case HistoryEvent.COMPLETED -> {
-                    completions.add(e);
+                    completions.add(new Accepted(e, completeInvokedAt.getOrDefault(key, e.t())));
                     if (c != null) {
                         end(c, e.t(), e.detail());
                         if (!isTerminal(e.detail())) {
@@ -138,10 +192,12 @@ public final class HistoryChecker {
             }
         }
         // An invocation with no outcome (killed or paused mid-call) may have delivered.
-        claims.values().forEach(c -> c.mayHaveDelivered |= c.invoked && !c.outcomeSeen);
+        allClaims.forEach(c -> c.mayHaveDelivered |= c.invoked && !c.outcomeSeen);
 
-        int regressions = fenceRegressions(byEntry, end, violations);
-        int stale = staleCompletions(completions, byEntry, completeInvokedAt, violations);
+        int regressions = rules.leanPartitionClaims()
+                ? leanFenceRegressions(byEntry, completions, end, violations)
+                : fenceRegressions(byEntry, end, violations);
+        int stale = staleCompletions(completions, byEntry, violations);
 
         int duplicates = 0;
         int unexplained = 0;
@@ -149,7 +205,10 @@ public final class HistoryChecker {
         for (List<Claim> entryClaims : byEntry.values()) {
             Claim lastDelivering = null;
             for (Claim g : inRowOrder(entryClaims)) {
-                if (g.invoked && lastDelivering != null && lastDelivering.fence < g.fence) {
+                // Row claims: a later claim of the row has a higher fence (a lower one is a regression, counted
+                // apart). Lean claims: any other claim, a same-grant re-read or a zombie's stale read included.
+                if (g.invoked && lastDelivering != null && lastDelivering != g
+                        && (lastDelivering.fence < g.fence || rules.leanPartitionClaims())) {
                     duplicates++;
                     String cause = explain(lastDelivering, g);
                     if (cause.isEmpty()) {
@@ -186,6 +245,7 @@ public final class HistoryChecker {
                         + row.attemptCount() + ", claim token " + row.claimToken() + ")");
             }
         }
+        int orderViolations = orderViolations(end, rules.ordered() ? violations : new ArrayList<>());
         int inboxDuplicates = end.inbox().values().stream().mapToInt(r -> Math.max(0, r.deliveries() - 1)).sum();
         int injected = (int) faults.stream().filter(FaultEvent::isInjection).count();
         if (injected == 0) {
@@ -193,7 +253,7 @@ public final class HistoryChecker {
         }
         return new CheckResult(end.rows().size(), delivered, deadLettered, lost, stale, regressions, emissions,
                 duplicates, causes, unexplained, inboxDuplicates, refused, injected,
-                reclaimSeconds(events, faults, byEntry), violations, spans(claims));
+                reclaimSeconds(events, faults, byEntry), violations, spans(allClaims), orderViolations, rules.ordered());
     }
 
     /**
@@ -241,6 +301,11 @@ public final class HistoryChecker {
         if (f.expiresAt > 0 && g.claimedAt > 0 && f.expiresAt <= g.claimedAt) {
             return "expiry";
         }
+        // Lean claims only (row claims never get here with a lower fence): g read the row under an older grant
+        // than f's, a zombie's stale read, which is explained when g's own slot lease had expired before f's claim.
+        if (g.fence < f.fence && g.expiresAt > 0 && f.claimedAt > 0 && g.expiresAt <= f.claimedAt) {
+            return "expiry";
+        }
         return "";
     }
 
@@ -272,11 +337,92 @@ public final class HistoryChecker {
         return regressions;
     }
 
-    private static int staleCompletions(List<HistoryEvent> completions, Map<Long, List<Claim>> byEntry,
-                                        Map<String, Long> completeInvokedAt, List<String> violations) {
+    /**
+     * Lean partition claims: per row, accepted completions whose order is certain (the first had ended before
+     * the second was sent) must not lower the token, nor repeat it under another owner; and the final
+     * high-water mark must not be below any fence a claim of the row carried.
+     */
+    private static int leanFenceRegressions(Map<Long, List<Claim>> byEntry, List<Accepted> completions, FinalState end,
+                                            List<String> violations) {
+        Map<Long, Long> highWater = new HashMap<>();
+        end.rows().forEach(r -> highWater.put(r.id(), r.fenceHighWater()));
+        Map<Long, List<Accepted>> acceptedByEntry = new TreeMap<>();
+        completions.forEach(a -> acceptedByEntry.computeIfAbsent(a.done().entry(), x -> new ArrayList<>()).add(a));
+        java.util.Set<Long> regressed = new java.util.TreeSet<>();
+        for (Map.Entry<Long, List<Accepted>> e : acceptedByEntry.entrySet()) {
+            List<Accepted> row = e.getValue();
+            for (Accepted first : row) {
+                for (Accepted second : row) {
+                    if (first == second || first.done().t() >= second.sentAt()) {
+                        continue; // the same write, or not certainly before it
+                    }
+                    long f = first.done().fence();
+                    long g = second.done().fence();
+                    boolean sameOwner = first.done().owner().equals(second.done().owner());
+                    if (g < f || (g == f && !sameOwner)) {
+                        regressed.add(e.getKey());
+                        addViolation(violations, "fence regression: entry " + e.getKey() + " completed ("
+                                + second.done().detail() + ") under fence " + g + " by " + second.done().owner()
+                                + " after a completion under fence " + f + " by " + first.done().owner()
+                                + (g == f ? " (the same token from another grant)" : ""));
+                    }
+                }
+            }
+        }
+        Set<Long> finished = new java.util.HashSet<>();
+        end.rows().stream().filter(r -> isTerminal(r.status())).forEach(r -> finished.add(r.id()));
+        for (Map.Entry<Long, List<Claim>> e : byEntry.entrySet()) {
+            long max = e.getValue().stream().mapToLong(c -> c.fence).max().orElse(0);
+            Long mark = highWater.get(e.getKey());
+            // Only finished rows: a read writes nothing, so an unfinished row's mark is below its last reader's
+            // fence (and the row is counted lost, not regressed).
+            if (mark != null && mark < max && finished.contains(e.getKey())) {
+                regressed.add(e.getKey());
+                addViolation(violations, "fence regression: entry " + e.getKey() + " ends with fence high-water " + mark
+                        + " below claimed fence " + max);
+            }
+        }
+        return regressed.size();
+    }
+
+    /**
+     * Per partition key, entries whose first delivery (the inbox's {@code first_seq}) came before that of an
+     * earlier entry (lower id) of the key. Entries never delivered, or without a key, are not ordered.
+     */
+    static int orderViolations(FinalState end, List<String> violations) {
+        Map<String, List<FinalState.Row>> byKey = new TreeMap<>();
+        for (FinalState.Row row : end.rows()) {
+            FinalState.Received received = end.inbox().get(row.idempotencyKey());
+            if (row.partitionKey() != null && received != null && received.firstSeq() > 0) {
+                byKey.computeIfAbsent(row.partitionKey(), k -> new ArrayList<>()).add(row);
+            }
+        }
+        int violationsFound = 0;
+        for (Map.Entry<String, List<FinalState.Row>> e : byKey.entrySet()) {
+            List<FinalState.Row> rows = new ArrayList<>(e.getValue());
+            rows.sort(Comparator.comparingLong(FinalState.Row::id));
+            FinalState.Row latest = null; // the earlier entry first delivered last so far
+            for (FinalState.Row row : rows) {
+                long seq = end.inbox().get(row.idempotencyKey()).firstSeq();
+                if (latest != null && seq < end.inbox().get(latest.idempotencyKey()).firstSeq()) {
+                    violationsFound++;
+                    addViolation(violations, "order violation: key " + e.getKey() + ": entry " + row.id()
+                            + " was first delivered (inbox first_seq " + seq + ") before the earlier entry "
+                            + latest.id() + " (first_seq " + end.inbox().get(latest.idempotencyKey()).firstSeq() + ")");
+                } else {
+                    latest = row;
+                }
+            }
+        }
+        return violationsFound;
+    }
+
+    private static int staleCompletions(List<Accepted> completions, Map<Long, List<Claim>> byEntry,
+                                        List<String> violations) {
         int stale = 0;
-        for (HistoryEvent done : completions) {
-            long sentAt = completeInvokedAt.getOrDefault(done.entry() + "/" + done.fence(), done.t());
+        for (Accepted accepted : completions) {
+            HistoryEvent done = accepted.done();
+            long sentAt = accepted.sentAt();
             boolean terminal = isTerminal(done.detail());
             for (Claim later : byEntry.getOrDefault(done.entry(), List.of())) {
                 if (later.fence > done.fence() && (terminal || later.t < sentAt)) {
@@ -332,9 +478,9 @@ public final class HistoryChecker {
         return held.keySet();
     }
 
-    private static List<CheckResult.ClaimSpan> spans(Map<String, Claim> claims) {
+    private static List<CheckResult.ClaimSpan> spans(List<Claim> claims) {
         List<CheckResult.ClaimSpan> spans = new ArrayList<>();
-        for (Claim c : claims.values()) {
+        for (Claim c : claims) {
             long endAt = c.endedAt != Long.MAX_VALUE ? c.endedAt : Math.max(c.t, c.t + (c.expiresAt - c.claimedAt));
             spans.add(new CheckResult.ClaimSpan(c.entry, c.owner, c.fence, c.t, endAt,
                     c.ending.isEmpty() ? "expired" : c.ending));

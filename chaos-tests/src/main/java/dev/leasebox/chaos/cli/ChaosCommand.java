@@ -1,5 +1,6 @@
 package dev.leasebox.chaos.cli;
 
+import dev.leasebox.chaos.harness.Granularity;
 import dev.leasebox.chaos.scenario.Coordinators;
 import dev.leasebox.chaos.scenario.RunSettings;
 import dev.leasebox.chaos.scenario.Scenario;
@@ -66,6 +67,19 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--keep-schema", description = "Leave each run's schema in the database.")
     boolean keepSchema;
 
+    @Option(names = "--lease-granularity", paramLabel = "row|partition", defaultValue = "row",
+            description = {"What the workers lease, as leasebox worker --lease-granularity (default: ${DEFAULT-VALUE}).",
+                    "partition: slots of the table; the workload then spreads entries over 32 partition keys."})
+    String leaseGranularity;
+
+    @Option(names = "--ordered", description = "With partition: workers run --ordered, and the checker requires each key's "
+            + "entries to be first delivered in id order (orderViolations = 0).")
+    boolean ordered;
+
+    @Option(names = "--partition-claims", paramLabel = "lean|recorded", defaultValue = "lean",
+            description = "With partition: the workers' --partition-claims (default: ${DEFAULT-VALUE}).")
+    String partitionClaims;
+
     @Override
     public Integer call() {
         if (System.getProperty("logback.configurationFile") == null) {
@@ -89,9 +103,15 @@ public final class ChaosCommand implements Callable<Integer> {
             scenarios = List.of(Scenario.named(scenario).orElseThrow(() -> new CommandLine.ParameterException(
                     spec.commandLine(), "unknown --scenario '" + scenario + "': choose one of " + Scenario.names())));
         }
+        Granularity granularity;
+        try {
+            granularity = new Granularity(leaseGranularity, ordered, partitionClaims).validated();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
         List<String> runOn = backend != null ? List.of(backend) : backends;
         RunSettings settings = new RunSettings(jdbcUrl, duration, lease, 300, rate, Duration.ofSeconds(40),
-                reportDir, unsafeNoFence, keepSchema);
+                reportDir, unsafeNoFence, keepSchema, granularity);
         List<ScenarioRunner.Outcome> outcomes = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
         for (String b : runOn) {
@@ -118,15 +138,15 @@ public final class ChaosCommand implements Callable<Integer> {
 
     static void printTable(PrintStream out, List<ScenarioRunner.Outcome> outcomes, List<String> skipped) {
         out.println();
-        out.printf("%-10s %-20s %-7s %5s %6s %6s %6s %6s %7s %6s %8s %8s %6s%n", "backend", "scenario", "result",
-                "lost", "stale", "fence", "dups", "unexpl", "refused", "faults", "reclP50", "reclMax", "secs");
+        out.printf("%-10s %-20s %-7s %5s %6s %6s %6s %6s %7s %6s %6s %8s %8s %6s%n", "backend", "scenario", "result",
+                "lost", "stale", "fence", "dups", "unexpl", "refused", "faults", "order", "reclP50", "reclMax", "secs");
         for (ScenarioRunner.Outcome o : outcomes) {
             Map<String, Object> s = o.summary();
-            out.printf(Locale.ROOT, "%-10s %-20s %-7s %5s %6s %6s %6s %6s %7s %6s %8s %8s %6.0f%n", o.backend(), o.scenario(),
+            out.printf(Locale.ROOT, "%-10s %-20s %-7s %5s %6s %6s %6s %6s %7s %6s %6s %8s %8s %6.0f%n", o.backend(), o.scenario(),
                     o.exitCode() == 0 ? "pass" : o.exitCode() == 1 ? "FAIL" : "ERROR", s.get("lost"),
                     s.get("staleCompletionsAccepted"), s.get("fenceRegressions"), s.get("duplicateEmissions"),
                     s.get("unexplainedDuplicates"), s.get("completionsRefused"), s.get("faultsInjected"),
-                    s.get("reclaimSecondsP50"), s.get("reclaimSecondsMax"), ((Number) s.get("seconds")).doubleValue());
+                    s.get("orderViolations"), s.get("reclaimSecondsP50"), s.get("reclaimSecondsMax"), ((Number) s.get("seconds")).doubleValue());
         }
         skipped.forEach(s -> out.println("skipped: " + s));
         out.flush();

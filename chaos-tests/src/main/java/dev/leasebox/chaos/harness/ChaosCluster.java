@@ -21,12 +21,13 @@ public final class ChaosCluster implements AutoCloseable {
     private final Duration lease;
     private final Path providerControl;
     private final boolean unsafeNoFence;
+    private final Granularity granularity;
     private final List<WorkerProcess> workers = new ArrayList<>();
     private final List<WorkerProcess> retired = new ArrayList<>();
     private int generation;
 
     public ChaosCluster(Path runDir, OutboxDatabase database, Coordinator coordinator, FaultLog faults, Duration lease,
-                        boolean unsafeNoFence) {
+                        boolean unsafeNoFence, Granularity granularity) {
         this.runDir = runDir;
         this.database = database;
         this.coordinator = coordinator;
@@ -34,6 +35,7 @@ public final class ChaosCluster implements AutoCloseable {
         this.lease = lease;
         this.providerControl = runDir.resolve("provider-control.properties");
         this.unsafeNoFence = unsafeNoFence;
+        this.granularity = granularity;
     }
 
     /** Starts a worker named {@code owner} and waits until it has reached the database and coordinator. */
@@ -47,7 +49,8 @@ public final class ChaosCluster implements AutoCloseable {
         byOwner.forEach((owner, options) -> {
             WorkerProcess.Options effective = new WorkerProcess.Options(options.groupId(), options.clockFile(),
                     options.writeLatency(), options.unsafeNoFence() || unsafeNoFence, providerControl);
-            WorkerProcess worker = WorkerProcess.start(owner, runDir, database, coordinator, lease, effective);
+            WorkerProcess worker = WorkerProcess.start(owner, runDir, database, coordinator, lease, granularity,
+                    effective);
             workers.add(worker);
             started.add(worker);
         });
@@ -106,6 +109,11 @@ public final class ChaosCluster implements AutoCloseable {
 
     public Duration lease() {
         return lease;
+    }
+
+    /** What every worker of this run leases. */
+    public Granularity granularity() {
+        return granularity;
     }
 
     public Path runDir() {

@@ -35,20 +35,24 @@ public final class OutboxDatabase implements AutoCloseable {
     private final TableName table;
     private final HikariDataSource dataSource;
     private final boolean keep;
+    private final int aggregates;
 
-    private OutboxDatabase(String baseUrl, String schema, boolean keep) {
+    private OutboxDatabase(String baseUrl, String schema, boolean keep, int aggregates) {
         this.baseUrl = baseUrl;
         this.schema = schema;
         this.table = new TableName(schema, "leasebox_outbox");
         this.keep = keep;
+        this.aggregates = aggregates;
         this.dataSource = JdbcDataSources.pooled(workerUrlFor(baseUrl, schema), "", "", 3);
     }
 
     /**
      * Creates a schema {@code chaos_<random>} at {@code baseUrl} (e.g.
-     * {@code jdbc:postgresql://127.0.0.1:5432/test?user=postgres}) and applies the outbox migrations.
+     * {@code jdbc:postgresql://127.0.0.1:5432/test?user=postgres}) and applies the outbox migrations, V1 to
+     * V3 (V3: lease slots, 256 of them, for partition leases). Entries are spread over {@code aggregates}
+     * partition keys.
      */
-    public static OutboxDatabase create(String baseUrl, boolean keep) {
+    public static OutboxDatabase create(String baseUrl, boolean keep, int aggregates) {
         String schema = "chaos_" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffffL);
         try (HikariDataSource admin = JdbcDataSources.pooled(baseUrl, "", "", 1);
              Connection c = admin.getConnection(); Statement s = c.createStatement()) {
@@ -57,7 +61,7 @@ public final class OutboxDatabase implements AutoCloseable {
             throw new IllegalStateException("cannot create schema " + schema + " at " + JdbcDataSources.redact(baseUrl)
                     + ": " + e.getMessage(), e);
         }
-        OutboxDatabase db = new OutboxDatabase(baseUrl, schema, keep);
+        OutboxDatabase db = new OutboxDatabase(baseUrl, schema, keep, aggregates);
         new LeaseboxSchema(DatabaseKind.POSTGRESQL, db.table).applyAll(db.dataSource);
         // The inbox table, made once here: workers starting together would race PostgreSQL's
         // CREATE TABLE IF NOT EXISTS (a unique violation on pg_type) and one would exit.
@@ -82,14 +86,18 @@ public final class OutboxDatabase implements AutoCloseable {
         return schema;
     }
 
-    /** Enqueues {@code count} entries in one transaction; keys {@code chaos-<n>} from {@code first}, partition keys over 16 aggregates. */
+    /**
+     * Enqueues {@code count} entries in one transaction; idempotency keys {@code chaos-<n>} from {@code first},
+     * partition keys {@code aggregate-<n mod aggregates>}. One producer, one transaction at a time: each key's
+     * ids are committed in enqueue order, which is the order {@code --ordered} promises.
+     */
     public void enqueue(int first, int count) {
         OutboxWriter writer = OutboxWriter.of(DatabaseKind.POSTGRESQL, table, Clock.systemUTC());
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             for (int i = first; i < first + count; i++) {
                 writer.enqueue(c, OutboxMessage.of("chaos.event", ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8))
-                        .withIdempotencyKey("chaos-" + i).withPartitionKey("aggregate-" + (i % 16)));
+                        .withIdempotencyKey("chaos-" + i).withPartitionKey("aggregate-" + (i % aggregates)));
             }
             c.commit();
             c.setAutoCommit(true);
@@ -117,15 +125,18 @@ public final class OutboxDatabase implements AutoCloseable {
             try (ResultSet rs = s.executeQuery(ChaosSql.load("final_outbox.sql", table.qualified()))) {
                 while (rs.next()) {
                     long token = rs.getLong("claim_token");
+                    boolean noToken = rs.wasNull();
                     rows.add(new FinalState.Row(rs.getLong("id"), rs.getString("idempotency_key"), rs.getString("status"),
-                            rs.getInt("attempt_count"), rs.getLong("fence_high_water"), rs.wasNull() ? 0 : token));
+                            rs.getInt("attempt_count"), rs.getLong("fence_high_water"), noToken ? 0 : token,
+                            rs.getString("partition_key")));
                 }
             }
             if (hasInbox(c)) {
                 try (ResultSet rs = s.executeQuery(ChaosSql.load("final_inbox.sql", table.qualified()))) {
                     while (rs.next()) {
                         inbox.put(rs.getString("idempotency_key"), new FinalState.Received(rs.getString("idempotency_key"),
-                                rs.getLong("entry_id"), rs.getInt("deliveries"), rs.getLong("last_fence")));
+                                rs.getLong("entry_id"), rs.getInt("deliveries"), rs.getLong("last_fence"),
+                                rs.getLong("first_seq")));
                     }
                 }
             }

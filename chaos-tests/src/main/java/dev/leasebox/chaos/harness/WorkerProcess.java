@@ -55,11 +55,12 @@ public final class WorkerProcess implements AutoCloseable {
     }
 
     public static WorkerProcess start(String owner, Path runDir, OutboxDatabase db, Coordinator coordinator,
-                                      Duration lease, Options options) {
+                                      Duration lease, Granularity granularity, Options options) {
         Path history = runDir.resolve("history-" + owner + ".jsonl");
         List<String> args = new ArrayList<>(List.of("--jdbc-url", db.workerUrl(), "--table", db.table().qualified(),
                 "--backend", coordinator.backend(), "--owner", owner, "--lease-ms", Long.toString(lease.toMillis()),
                 "--history", history.toString(), "--namespace", "chaos-" + db.schema()));
+        args.addAll(granularity.workerArgs());
         if (coordinator.isExternal()) {
             args.add("--address");
             args.add(coordinator.address());

@@ -23,9 +23,20 @@ public final class RunReport {
     private RunReport() {
     }
 
-    /** What a scenario run was, for the report's header. */
+    /**
+     * What a scenario run was, for the report's header.
+     *
+     * @param granularity what the workers leased, as {@code leasebox worker --lease-granularity} says it
+     * @param ordered     per-key ordering ({@code --ordered})
+     * @param partitionClaims {@code lean} or {@code recorded} with partition leases; empty with row leases
+     */
     public record Run(String backend, String scenario, String proves, double seconds, boolean unsafeNoFence,
-                      String error) {
+                      String error, String granularity, boolean ordered, String partitionClaims) {
+
+        /** A row-lease run. */
+        public Run(String backend, String scenario, String proves, double seconds, boolean unsafeNoFence, String error) {
+            this(backend, scenario, proves, seconds, unsafeNoFence, error, "row", false, "");
+        }
     }
 
     public static Map<String, Object> summary(Run run, CheckResult r) {
@@ -34,6 +45,9 @@ public final class RunReport {
         m.put("scenario", run.scenario());
         m.put("passed", run.error().isEmpty() && r.passed());
         m.put("unsafeNoFence", run.unsafeNoFence());
+        m.put("leaseGranularity", run.granularity());
+        m.put("ordered", run.ordered());
+        m.put("partitionClaims", run.partitionClaims());
         m.put("seconds", round(run.seconds()));
         m.put("entries", r.entries());
         m.put("delivered", r.delivered());
@@ -50,6 +64,7 @@ public final class RunReport {
         m.put("inboxDuplicates", r.inboxDuplicates());
         m.put("completionsRefused", r.completionsRefused());
         m.put("faultsInjected", r.faultsInjected());
+        m.put("orderViolations", r.orderViolations());
         m.put("reclaimSamples", r.reclaimSeconds().size());
         m.put("reclaimSecondsP50", round(r.reclaimSecondsP50()));
         m.put("reclaimSecondsMax", round(r.reclaimSecondsMax()));
@@ -76,6 +91,8 @@ public final class RunReport {
         StringBuilder b = new StringBuilder();
         boolean passed = run.error().isEmpty() && r.passed();
         b.append("# Chaos run: ").append(run.scenario()).append(" on ").append(run.backend())
+                .append("partition".equals(run.granularity()) ? ", partition leases (" + run.partitionClaims() + " claims"
+                        + (run.ordered() ? ", ordered" : "") + ")" : "")
                 .append(run.unsafeNoFence() ? " (UNSAFE: no fence)" : "").append("\n\n");
         b.append("**").append(passed ? "PASSED" : "FAILED").append("** in ")
                 .append(String.format(Locale.ROOT, "%.1f", run.seconds())).append(" s. ").append(run.proves()).append("\n\n");

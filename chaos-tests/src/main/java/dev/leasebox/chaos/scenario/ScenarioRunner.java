@@ -7,6 +7,7 @@ import dev.leasebox.chaos.fault.FaultInjector;
 import dev.leasebox.chaos.fault.FaultLog;
 import dev.leasebox.chaos.harness.ChaosCluster;
 import dev.leasebox.chaos.harness.Coordinator;
+import dev.leasebox.chaos.harness.Granularity;
 import dev.leasebox.chaos.harness.OutboxDatabase;
 import dev.leasebox.chaos.harness.Poll;
 import dev.leasebox.chaos.harness.WorkerProcess;
@@ -46,10 +47,12 @@ public final class ScenarioRunner {
     }
 
     public static Outcome run(String backend, Scenario scenario, RunSettings settings, PrintStream progress) {
-        Path dir = settings.reportDir().resolve(backend + "-" + scenario.name());
+        Granularity granularity = settings.granularity();
+        Path dir = settings.reportDir().resolve(directoryName(backend, scenario.name(), granularity));
         long started = System.nanoTime();
-        progress.printf("chaos: %s on %s (%s window, lease %s)%s%n", scenario.name(), backend,
-                settings.duration(), settings.lease(), settings.unsafeNoFence() ? " UNSAFE: no fence" : "");
+        progress.printf("chaos: %s on %s (%s window, lease %s, %s)%s%n", scenario.name(), backend,
+                settings.duration(), settings.lease(), granularity.describe(),
+                settings.unsafeNoFence() ? " UNSAFE: no fence" : "");
         progress.flush();
         CheckResult result = null;
         String error = "";
@@ -60,10 +63,11 @@ public final class ScenarioRunner {
             FinalState end;
             FaultInjector injector = scenario.injector().get();
             try (FaultLog faults = new FaultLog(dir.resolve("faults.jsonl"), progress);
-                 OutboxDatabase db = OutboxDatabase.create(settings.jdbcBaseUrl(), settings.keepSchema());
+                 OutboxDatabase db = OutboxDatabase.create(settings.jdbcBaseUrl(), settings.keepSchema(),
+                         granularity.aggregates());
                  Coordinator coordinator = Coordinators.start(backend, dir);
                  ChaosCluster cluster = new ChaosCluster(dir, db, coordinator, faults, settings.lease(),
-                         settings.unsafeNoFence())) {
+                         settings.unsafeNoFence(), granularity)) {
                 progress.printf("  [%5.1fs] %s%n", secondsSince(started), coordinator.address().isEmpty()
                         ? "database backend: leases in the outbox table"
                         : backend + " servers listening at " + coordinator.address());
@@ -101,7 +105,8 @@ public final class ScenarioRunner {
                     history.addAll(JsonLinesFile.read(w.historyFile(), HistoryEvent::parse));
                 }
                 faultEvents = JsonLinesFile.read(faults.path(), FaultEvent::parse);
-                result = HistoryChecker.check(history, faultEvents, end);
+                result = HistoryChecker.check(history, faultEvents, end,
+                        new HistoryChecker.Rules(granularity.ordered(), granularity.isLeanPartition()));
             }
         } catch (RuntimeException | IOException | Error e) {
             error = e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
@@ -109,22 +114,31 @@ public final class ScenarioRunner {
         }
         double seconds = secondsSince(started);
         RunReport.Run run = new RunReport.Run(backend, scenario.name(), scenario.proves(), seconds,
-                settings.unsafeNoFence(), error);
+                settings.unsafeNoFence(), error, granularity.leaseGranularity(), granularity.ordered(),
+                granularity.isPartition() ? granularity.partitionClaims() : "");
         if (result == null) {
-            result = new CheckResult(0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, List.of(), List.of(), List.of());
+            result = new CheckResult(0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, List.of(), List.of(), List.of(), 0,
+                    granularity.ordered());
         }
         RunReport.write(dir, run, result, faultEvents);
         int exit = !error.isEmpty() ? 2 : result.passed() ? 0 : 1;
         Map<String, Object> summary = RunReport.summary(run, result);
         progress.printf("  %s: lost %d, stale accepted %d, fence regressions %d, duplicates %d (unexplained %d), "
-                        + "refused %d, faults %d, reclaim p50 %.2fs max %.2fs (%.0fs)%n",
+                        + "refused %d, faults %d, order violations %d%s, reclaim p50 %.2fs max %.2fs (%.0fs)%n",
                 exit == 0 ? "PASSED" : exit == 1 ? "FAILED" : "ERROR", result.lost(), result.staleCompletionsAccepted(),
                 result.fenceRegressions(), result.duplicateEmissions(), result.unexplainedDuplicates(),
-                result.completionsRefused(), result.faultsInjected(), result.reclaimSecondsP50(),
+                result.completionsRefused(), result.faultsInjected(), result.orderViolations(),
+                granularity.ordered() ? "" : " (not ordered: reported only)", result.reclaimSecondsP50(),
                 result.reclaimSecondsMax(), seconds);
         result.brokenInvariants().forEach(b -> progress.println("    broken: " + b));
         progress.flush();
         return new Outcome(backend, scenario.name(), exit, summary, dir, result.brokenInvariants());
+    }
+
+    /** {@code <backend>-<scenario>}, with {@code -partition-<claims>[-ordered]} for partition leases. */
+    static String directoryName(String backend, String scenario, Granularity g) {
+        return backend + "-" + scenario + (g.isPartition() ? "-partition-" + g.partitionClaims() + (g.ordered() ? "-ordered" : "")
+                : "");
     }
 
     private static double secondsSince(long nanos) {

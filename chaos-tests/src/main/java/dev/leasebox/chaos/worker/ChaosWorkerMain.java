@@ -2,6 +2,7 @@ package dev.leasebox.chaos.worker;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.chaos.history.JsonLinesFile;
+import dev.leasebox.cli.GranularityOptions;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxDrain;
 import dev.leasebox.drain.OutboxProvider;
@@ -13,9 +14,13 @@ import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
+import dev.leasebox.outbox.partition.PartitionClaims;
+import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
 import dev.leasebox.provider.JdbcInboxProvider;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -25,8 +30,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A chaos worker JVM: the same drain as {@code leasebox worker} (a {@link JdbcOutboxStore} on
@@ -34,6 +41,11 @@ import java.util.concurrent.CountDownLatch;
  * {@link LeasedOutboxClaimStore#open}, the jdbc-inbox provider), plus a {@link HistoryRecorder}
  * writing its history. Runs until SIGTERM (graceful) or SIGKILL. Started by the harness with
  * {@code java} directly, so a signal to its pid reaches this JVM.
+ *
+ * <p>The lease granularity options are {@code leasebox worker}'s own ({@link GranularityOptions} as a
+ * mixin: {@code --lease-granularity row|partition}, {@code --ordered}, {@code --partition-claims
+ * lean|recorded}, {@code --slots}, {@code --when-attempts-exhausted}), and the claim store is built by
+ * the same code ({@link GranularityOptions#claimStore}): partition mode here is the worker's.
  *
  * <p>Chaos-only options: {@code --provider-control} (faults switched from outside),
  * {@code --write-latency} (a slow completion path) and {@code --unsafe-no-fence} (completions bypass
@@ -87,6 +99,12 @@ public final class ChaosWorkerMain implements Callable<Integer> {
     @Option(names = "--unsafe-no-fence", description = "Completions bypass the token check (chaos harness only).")
     boolean unsafeNoFence;
 
+    @Mixin
+    GranularityOptions granularity;
+
+    /** Counted down once every resource is closed: SIGTERM's hook waits for it (slots released, group left). */
+    private final CountDownLatch cleanedUp = new CountDownLatch(1);
+
     public static void main(String[] args) {
         int code = new CommandLine(new ChaosWorkerMain()).execute(args);
         System.exit(code);
@@ -94,6 +112,7 @@ public final class ChaosWorkerMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        granularity.validate();
         TableName tableName = TableName.parse(table);
         Clock clock = Clock.systemUTC();
         List<AutoCloseable> resources = new ArrayList<>();
@@ -106,15 +125,17 @@ public final class ChaosWorkerMain implements Callable<Integer> {
             JdbcOutboxStore jdbc = JdbcOutboxStore.builder(dataSource).table(tableName).clock(clock)
                     .useClaimLeases(true).open();
             Duration lease = Duration.ofMillis(leaseMillis);
-            OutboxClaimStore store = jdbc;
+            Optional<LeaseManager> manager = Optional.empty();
             if (!"database".equals(backend)) {
-                LeaseManager manager = LeaseBackends.named(backend)
-                        .open(new LeaseBackendSettings(address, namespace, lease, backendOptions));
-                resources.add(manager);
-                store = LeasedOutboxClaimStore.open(jdbc, manager, clock);
+                manager = Optional.of(LeaseBackends.named(backend)
+                        .open(new LeaseBackendSettings(address, namespace, lease, backendOptions)));
+                resources.add(manager.get());
             }
+            OutboxClaimStore store = granularity.claimStore(dataSource, jdbc, manager, new SimpleMeterRegistry(), owner,
+                    lease, clock, resources);
             if (unsafeNoFence) {
-                store = new UnfencedClaimStore(store, dataSource, tableName.qualified());
+                boolean lean = store instanceof PartitionedOutboxClaimStore p && p.mode() == PartitionClaims.LEAN;
+                store = new UnfencedClaimStore(store, lean ? jdbc : null, dataSource, tableName.qualified());
             }
             store = new RecordingClaimStore(store, recorder, clock, Duration.ofMillis(writeLatencyMillis));
             OutboxProvider provider = new JdbcInboxProvider(dataSource);
@@ -122,18 +143,25 @@ public final class ChaosWorkerMain implements Callable<Integer> {
                 provider = new FaultyProvider(provider, providerControl);
             }
             DrainOptions options = DrainOptions.builder().owner(owner).batchSize(batch).leaseDuration(lease)
-                    .concurrency(concurrency).maxAttempts(maxAttempts)
+                    .concurrency(concurrency).maxAttempts(maxAttempts).whenAttemptsExhausted(granularity.attemptsExhausted())
                     .backoff(Duration.ofMillis(50), Duration.ofMillis(400))
                     .idlePolling(Duration.ofMillis(20), Duration.ofMillis(200))
                     .shutdownTimeout(Duration.ofSeconds(3)).build();
             OutboxDrain drain = OutboxDrain.builder().store(store).provider(provider).options(options).clock(clock)
                     .listener(recorder).build();
             recorder.started("backend " + backend + (address.isEmpty() ? "" : " at " + address) + ", lease " + lease
-                    + (unsafeNoFence ? ", UNSAFE: no fence" : "") + ", pid " + ProcessHandle.current().pid());
+                    + ", " + granularity.describe() + (unsafeNoFence ? ", UNSAFE: no fence" : "") + ", pid "
+                    + ProcessHandle.current().pid());
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 drain.close();
                 stopped.countDown();
+                try {
+                    // the JVM exits when the hooks end: let the main thread release slots and leave the group first
+                    cleanedUp.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }, "chaos-worker-shutdown"));
             drain.start();
             System.out.println("chaos worker " + owner + " draining (pid " + ProcessHandle.current().pid() + ")");
@@ -148,6 +176,7 @@ public final class ChaosWorkerMain implements Callable<Integer> {
                     // on the way out; the history already has every line
                 }
             }
+            cleanedUp.countDown();
         }
     }
 }

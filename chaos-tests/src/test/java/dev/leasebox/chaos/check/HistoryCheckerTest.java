@@ -296,4 +296,188 @@ class HistoryCheckerTest {
         assertThat(r.reclaimSecondsP50()).isEqualTo(2.8);
         assertThat(r.reclaimSecondsMax()).isEqualTo(4.0);
     }
+
+    // ---- ordered runs: first deliveries per key in id order (the inbox's first_seq) ----
+
+    private static final HistoryChecker.Rules ORDERED_LEAN = new HistoryChecker.Rules(true, true);
+    private static final HistoryChecker.Rules LEAN = new HistoryChecker.Rules(false, true);
+
+    /** Rows 1..n of one key, DELIVERED with high-water {@code mark}, in the inbox with the given first_seq values. */
+    private static FinalState keyed(long mark, long... firstSeqs) {
+        List<FinalState.Row> rows = new ArrayList<>();
+        Map<String, FinalState.Received> inbox = new java.util.HashMap<>();
+        for (int i = 0; i < firstSeqs.length; i++) {
+            long id = i + 1;
+            rows.add(new FinalState.Row(id, "k" + id, "DELIVERED", 1, mark, 0, "aggregate-1"));
+            inbox.put("k" + id, new FinalState.Received("k" + id, id, 1, mark, firstSeqs[i]));
+        }
+        return new FinalState(rows, inbox);
+    }
+
+    @Test
+    void anEntryFirstDeliveredBeforeAnEarlierEntryOfItsKeyIsAnOrderViolation() {
+        CheckResult r = HistoryChecker.check(h, faults, keyed(100, 1, 3, 2, 4), ORDERED_LEAN);
+
+        assertThat(r.orderViolations()).isEqualTo(1);
+        assertThat(r.passed()).isFalse();
+        assertThat(r.brokenInvariants()).anyMatch(b -> b.startsWith("per-key order"));
+        assertThat(r.violations()).anyMatch(v -> v.contains("entry 3 was first delivered (inbox first_seq 2) before the earlier entry 2"));
+    }
+
+    @Test
+    void firstDeliveriesInIdOrderPassWhateverOtherKeysDid() {
+        List<FinalState.Row> rows = new ArrayList<>(keyed(100, 5, 9, 12).rows());
+        Map<String, FinalState.Received> inbox = new java.util.HashMap<>(keyed(100, 5, 9, 12).inbox());
+        // another key, interleaved with the first: only each key's own order counts
+        rows.add(new FinalState.Row(4, "k4", "DELIVERED", 1, 100, 0, "aggregate-2"));
+        inbox.put("k4", new FinalState.Received("k4", 4, 2, 100, 1));
+
+        CheckResult r = HistoryChecker.check(h, faults, new FinalState(rows, inbox), ORDERED_LEAN);
+
+        assertThat(r.orderViolations()).isZero();
+        assertThat(r.passed()).isTrue();
+    }
+
+    @Test
+    void everyEntryThatOvertookAnEarlierOneCountsOnce() {
+        // entry 1 first delivered last (a zombie held it): entries 2, 3 and 4 each overtook it
+        CheckResult r = HistoryChecker.check(h, faults, keyed(100, 10, 2, 3, 4), ORDERED_LEAN);
+
+        assertThat(r.orderViolations()).isEqualTo(3);
+    }
+
+    @Test
+    void anUnorderedRunReportsOrderViolationsWithoutFailing() {
+        CheckResult r = HistoryChecker.check(h, faults, keyed(100, 2, 1), LEAN);
+
+        assertThat(r.orderViolations()).isEqualTo(1);
+        assertThat(r.orderChecked()).isFalse();
+        assertThat(r.passed()).isTrue();
+        assertThat(r.violations()).isEmpty();
+    }
+
+    // ---- lean partition claims: the slot grant's fence is every claim's token ----
+
+    @Test
+    void aLeanReReadUnderTheSameGrantAfterARetryIsNoRegressionAndItsDuplicateIsARetry() {
+        claim(1000, "a", 1, 10);
+        event(1010, "a", HistoryEvent.INVOKE, 1, 10, "");
+        event(1300, "a", HistoryEvent.INFO, 1, 10, "timeout after 300 ms");
+        complete(1310, "a", 1, 10, "RETRYABLE_FAILURE");
+        claim(1400, "a", 1, 10); // the same grant reads the row again: the same token
+        emitOk(1410, "a", 1, 10);
+        complete(1420, "a", 1, 10, "DELIVERED");
+
+        CheckResult lean = HistoryChecker.check(h, faults, delivered(1), LEAN);
+
+        assertThat(lean.fenceRegressions()).isZero();
+        assertThat(lean.duplicatesByCause()).containsEntry("retry", 1);
+        assertThat(lean.staleCompletionsAccepted()).isZero();
+        assertThat(lean.spans()).hasSize(2);
+        assertThat(lean.passed()).isTrue();
+        // the same history under row claims: a token repeated on a row is a regression there
+        assertThat(check(delivered(1)).fenceRegressions()).isEqualTo(1);
+    }
+
+    @Test
+    void leanCompletionsWhoseTokenGoesDownAreARegression() {
+        claim(1000, "b", 1, 11);
+        complete(1020, "b", 1, 11, "RETRYABLE_FAILURE");
+        claim(2000, "a", 1, 10);
+        complete(2020, "a", 1, 10, "DELIVERED"); // accepted although fence 11 had completed before it was sent
+
+        CheckResult r = HistoryChecker.check(h, faults, delivered(1), LEAN);
+
+        assertThat(r.fenceRegressions()).isEqualTo(1);
+        assertThat(r.violations()).anyMatch(v -> v.contains("completed (DELIVERED) under fence 10 by a after a completion under fence 11 by b"));
+    }
+
+    @Test
+    void theSameLeanTokenFromAnotherGrantIsARegression() {
+        claim(1000, "a", 1, 10);
+        complete(1020, "a", 1, 10, "RETRYABLE_FAILURE");
+        claim(2000, "b", 1, 10);
+        complete(2020, "b", 1, 10, "DELIVERED");
+
+        CheckResult r = HistoryChecker.check(h, faults, delivered(1), LEAN);
+
+        assertThat(r.fenceRegressions()).isEqualTo(1);
+        assertThat(r.violations()).anyMatch(v -> v.contains("the same token from another grant"));
+    }
+
+    @Test
+    void aLeanRowEndingBelowAClaimedFenceIsARegression() {
+        claim(1000, "a", 1, 500);
+        complete(1020, "a", 1, 500, "DELIVERED");
+
+        assertThat(HistoryChecker.check(h, faults, delivered(1), LEAN).fenceRegressions())
+                .as("row high-water 100 < fence 500").isEqualTo(1);
+    }
+
+    @Test
+    void aLeanRowLeftUnfinishedAfterAReadIsLostNotRegressed() {
+        claim(1000, "a", 1, 500); // read, never completed: nothing was written
+        FinalState end = new FinalState(List.of(new FinalState.Row(1, "k1", "PENDING", 0, 100, 0)), Map.of());
+
+        CheckResult r = HistoryChecker.check(h, faults, end, LEAN);
+
+        assertThat(r.lost()).isEqualTo(1);
+        assertThat(r.fenceRegressions()).isZero();
+    }
+
+    @Test
+    void aZombiesStaleLeanReadIsAnExplainedDuplicateAndItsRefusedCompletionNoViolation() {
+        claim(1000, "a", 1, 10);         // a's slot grant (fence 10): lease until 4000
+        emitOk(1010, "a", 1, 10);
+        claim(4500, "b", 1, 11);         // b holds the slot now (claimedAt 4500)
+        emitOk(4510, "b", 1, 11);
+        complete(4520, "b", 1, 11, "DELIVERED");
+        // a, frozen between taking its grants and reading, reads under its expired grant afterwards
+        h.add(new HistoryEvent(6000, 6000, "a", HistoryEvent.CLAIM, 2, 10, 6000, 4000, ""));
+        h.add(new HistoryEvent(6000, 6000, "a", HistoryEvent.CLAIM, 1, 10, 6000, 4000, ""));
+        emitOk(6010, "a", 1, 10);
+        event(6020, "a", HistoryEvent.COMPLETE_INVOKE, 1, 10, "DELIVERED");
+        event(6021, "a", HistoryEvent.REFUSED, 1, 10, "StaleToken");
+
+        CheckResult r = HistoryChecker.check(h, faults, keyed(100, 1, 2), LEAN);
+
+        assertThat(r.fenceRegressions()).isZero();
+        assertThat(r.staleCompletionsAccepted()).isZero();
+        assertThat(r.unexplainedDuplicates()).isZero();
+        assertThat(r.duplicatesByCause()).containsEntry("expiry", 2);
+        assertThat(r.passed()).isTrue();
+    }
+
+    @Test
+    void aZombiesStaleLeanReadWhileItsLeaseStoodIsUnexplained() {
+        claim(1000, "a", 1, 10);
+        emitOk(1010, "a", 1, 10);
+        h.add(new HistoryEvent(2000, 2000, "b", HistoryEvent.CLAIM, 1, 11, 2000, 5000, "")); // before a's lease ended
+        emitOk(2010, "b", 1, 11);
+        complete(2020, "b", 1, 11, "DELIVERED");
+        h.add(new HistoryEvent(2500, 2500, "a", HistoryEvent.CLAIM, 1, 10, 2500, 4000, ""));
+        emitOk(2510, "a", 1, 10);
+
+        CheckResult r = HistoryChecker.check(h, faults, delivered(1), LEAN);
+
+        assertThat(r.unexplainedDuplicates()).isEqualTo(2);
+        assertThat(r.passed()).isFalse();
+    }
+
+    @Test
+    void aLeanTerminalCompletionAfterANewerGrantReadTheRowIsStale() {
+        claim(1000, "a", 1, 10);
+        emitOk(1010, "a", 1, 10);
+        event(1020, "a", HistoryEvent.COMPLETE_INVOKE, 1, 10, "DELIVERED"); // sent, then frozen
+        claim(5000, "b", 1, 11);
+        emitOk(5010, "b", 1, 11);
+        event(5100, "a", HistoryEvent.COMPLETED, 1, 10, "DELIVERED");      // accepted: no fence
+        event(5400, "b", HistoryEvent.COMPLETE_INVOKE, 1, 11, "DELIVERED");
+        event(5401, "b", HistoryEvent.REFUSED, 1, 11, "AlreadyTerminal");
+
+        CheckResult r = HistoryChecker.check(h, faults, delivered(1), LEAN);
+
+        assertThat(r.staleCompletionsAccepted()).isEqualTo(1);
+        assertThat(r.passed()).isFalse();
+    }
 }

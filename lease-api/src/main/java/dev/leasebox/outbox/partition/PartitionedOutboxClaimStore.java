@@ -34,7 +34,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * are read, emitted under the slot grant's fence, and completed by a statement that checks the
  * slot's recorded grant (see {@link SlotOutboxStore}); renewing a lean claim is checking that its slot
  * is still held with the same fence (no round trip). The worker keeps its rows in flight out of its
- * next reads.
+ * next reads, and keeps their slots (see {@link SlotLeaseKeeper#setSlotsInUse(java.util.function.IntPredicate,
+ * Object)}: the keeper's release decision and a claim's read exclude each other). A row in flight whose
+ * claim deadline (as last handed out by {@link #claim} or {@link #renewClaims}) passed more than a lease
+ * ttl ago is no longer in flight: the drain gave up on it at that deadline and writes nothing for it, so it
+ * is read again (under the same grant, with the same token) rather than held back forever.
  *
  * <p>With {@code ordered}, an entry is claimed (and so emitted) only after every earlier entry with
  * the same partition key is terminal: one key's entries are emitted one at a time, in id order, and
@@ -47,8 +51,14 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
     private final boolean ordered;
     private final PartitionClaims mode;
     private final Clock clock;
-    /** Lean mode: the rows this worker is emitting, by id, with their slots. */
-    private final Map<Long, Integer> inFlight = new ConcurrentHashMap<>();
+    /** Lean mode: the rows this worker is emitting, by id, with their slots and claim deadlines. */
+    private final Map<Long, InFlight> inFlight = new ConcurrentHashMap<>();
+    /** Lean mode: how long after its claim's deadline a row abandoned by the drain stays out of reads. */
+    private final Duration abandonedAfter;
+
+    /** A lean claim in flight: its slot, and the deadline its claim was last given. */
+    private record InFlight(int slot, Instant deadline) {
+    }
     /**
      * Lean mode: one read at a time per worker, so that two claim loops do not read the same rows
      * before either has marked them in flight (the database marks nothing in lean mode); the
@@ -57,8 +67,9 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
     private final Object leanReads = new Object();
 
     private PartitionedOutboxClaimStore(OutboxClaimStore rows, SlotOutboxStore slots, SlotLeaseKeeper keeper, boolean ordered,
-                                        PartitionClaims mode, Clock clock) {
+                                        PartitionClaims mode, Duration leaseTtl, Clock clock) {
         super(rows);
+        this.abandonedAfter = leaseTtl;
         this.slots = slots;
         this.keeper = keeper;
         this.ordered = ordered;
@@ -86,9 +97,9 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
         Objects.requireNonNull(rows, "rows");
         Objects.requireNonNull(mode, "mode");
         SlotLeaseKeeper keeper = new SlotLeaseKeeper(slots, manager, group, owner, leaseTtl, tickInterval, clock);
-        PartitionedOutboxClaimStore store = new PartitionedOutboxClaimStore(rows, slots, keeper, ordered, mode, clock);
+        PartitionedOutboxClaimStore store = new PartitionedOutboxClaimStore(rows, slots, keeper, ordered, mode, leaseTtl, clock);
         if (mode == PartitionClaims.LEAN) {
-            keeper.setSlotsInUse(store.inFlight::containsValue);
+            keeper.setSlotsInUse(store::hasRowsInFlight, store.leanReads);
         }
         keeper.start();
         return store;
@@ -101,29 +112,45 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
 
     @Override
     public List<OutboxClaim> claim(ClaimSelection selection, ClaimRequest request) {
-        List<SlotGrant> grants = keeper.validGrants();
-        if (grants.isEmpty()) {
-            return List.of();
-        }
         if (mode == PartitionClaims.RECORDED) {
-            return slots.claimInSlots(selection, request, grants, ordered);
+            List<SlotGrant> grants = keeper.validGrants();
+            return grants.isEmpty() ? List.of() : slots.claimInSlots(selection, request, grants, ordered);
         }
-        Map<Integer, SlotGrant> bySlot = new java.util.HashMap<>();
-        grants.forEach(g -> bySlot.put(g.slot(), g));
         List<OutboxClaim> claims = new ArrayList<>();
+        // From the grants to the rows marked in flight, under the monitor the keeper decides releases under:
+        // no slot is released between being chosen here and its rows being in flight.
         synchronized (leanReads) {
+            List<SlotGrant> grants = keeper.validGrants();
+            if (grants.isEmpty()) {
+                return List.of();
+            }
+            Map<Integer, SlotGrant> bySlot = new java.util.HashMap<>();
+            grants.forEach(g -> bySlot.put(g.slot(), g));
             Instant now = clock.instant();
+            inFlight.values().removeIf(f -> abandoned(f, now));
             for (SlotOutboxStore.SlottedEntry e : slots.selectInSlots(selection, request.batchSize(), grants, ordered,
                     List.copyOf(inFlight.keySet()))) {
                 SlotGrant g = bySlot.get(e.slot());
-                if (g == null || inFlight.putIfAbsent(e.entry().id(), e.slot()) != null) {
+                Instant deadline = g == null ? null : g.lease().localDeadline();
+                if (g == null || inFlight.putIfAbsent(e.entry().id(), new InFlight(e.slot(), deadline)) != null) {
                     continue; // not one of these slots, or already in flight in another claim loop
                 }
-                claims.add(new OutboxClaim(e.entry(), request.owner(), g.fence(), now, g.lease().localDeadline(),
+                claims.add(new OutboxClaim(e.entry(), request.owner(), g.fence(), now, deadline,
                         e.entry().claimAttemptCount()));
             }
         }
         return claims;
+    }
+
+    /** Whether the drain has certainly given up on this row: its claim's deadline is a lease ttl past. */
+    private boolean abandoned(InFlight f, Instant now) {
+        return !f.deadline().plus(abandonedAfter).isAfter(now);
+    }
+
+    /** Lean mode: whether {@code slot} has rows in flight (the keeper keeps such a slot until they are done). */
+    private boolean hasRowsInFlight(int slot) {
+        Instant now = clock.instant();
+        return inFlight.values().stream().anyMatch(f -> f.slot() == slot && !abandoned(f, now));
     }
 
     @Override
@@ -141,12 +168,12 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
         List<Integer> knownAt = new ArrayList<>();
         for (int i = 0; i < completions.size(); i++) {
             ClaimCompletion c = completions.get(i);
-            Integer slot = inFlight.get(c.claim().entryId());
-            if (slot == null) {
-                // not a lean claim of this worker (or already completed): nothing to write under
+            InFlight f = inFlight.get(c.claim().entryId());
+            if (f == null) {
+                // not a lean claim of this worker (or already completed, or abandoned): nothing to write under
                 outcomes[i] = new CompletionOutcome.StaleToken(c.claim().token(), c.claim().entry());
             } else {
-                known.add(new SlotOutboxStore.SlotCompletion(c.claim(), slot, c.completion()));
+                known.add(new SlotOutboxStore.SlotCompletion(c.claim(), f.slot(), c.completion()));
                 knownAt.add(i);
             }
         }
@@ -168,10 +195,12 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
         }
         List<OutboxClaim> held = new ArrayList<>();
         for (OutboxClaim c : claims) {
-            Integer slot = inFlight.get(c.entryId());
-            Optional<SlotGrant> g = slot == null ? Optional.empty() : keeper.validGrant(slot);
+            InFlight f = inFlight.get(c.entryId());
+            Optional<SlotGrant> g = f == null ? Optional.empty() : keeper.validGrant(f.slot());
             if (g.isPresent() && g.get().fence() == c.token()) {
-                held.add(c.withExpiresAt(g.get().lease().localDeadline()));
+                Instant deadline = g.get().lease().localDeadline();
+                inFlight.replace(c.entryId(), f, new InFlight(f.slot(), deadline));
+                held.add(c.withExpiresAt(deadline));
             } else {
                 inFlight.remove(c.entryId()); // lost: the drain will not finalize it
             }

@@ -57,6 +57,7 @@ public final class SlotLeaseKeeper implements AutoCloseable {
     /** Slots held but no longer this worker's share, kept only until their rows in flight are done. */
     private final Set<Integer> draining = ConcurrentHashMap.newKeySet();
     private volatile java.util.function.IntPredicate inUse = slot -> false;
+    private volatile Object claimGate = new Object();
     private volatile List<String> members = List.of();
     private volatile boolean closed;
     private ScheduledExecutorService ticker;
@@ -102,6 +103,18 @@ public final class SlotLeaseKeeper implements AutoCloseable {
      * holder emit them again without any lease having expired.
      */
     public void setSlotsInUse(java.util.function.IntPredicate slotsInUse) {
+        this.inUse = Objects.requireNonNull(slotsInUse, "slotsInUse");
+    }
+
+    /**
+     * As {@link #setSlotsInUse(java.util.function.IntPredicate)}, and {@code claimGate} is the monitor the
+     * claim path holds from {@link #validGrants} until the rows it read are in use: the keeper decides which
+     * slots to release, and drops them from its held set, while holding it. Otherwise a slot could be found
+     * unused and released between a claim's {@code validGrants()} and its rows being marked in flight, and
+     * the slot's next holder could read and emit those rows while this worker emits them.
+     */
+    public void setSlotsInUse(java.util.function.IntPredicate slotsInUse, Object claimGate) {
+        this.claimGate = Objects.requireNonNull(claimGate, "claimGate");
         this.inUse = Objects.requireNonNull(slotsInUse, "slotsInUse");
     }
 
@@ -183,21 +196,23 @@ public final class SlotLeaseKeeper implements AutoCloseable {
 
             List<Lease> surplus = new ArrayList<>();
             List<Lease> keep = new ArrayList<>();
-            java.util.function.IntPredicate busy = inUse;
-            for (SlotGrant g : held.values()) {
-                if (target.contains(g.slot())) {
-                    draining.remove(g.slot());
-                    keep.add(g.lease());
-                } else if (busy.test(g.slot())) {
-                    draining.add(g.slot()); // no new claims here; released once its rows in flight are done
-                    keep.add(g.lease());
-                } else {
-                    draining.remove(g.slot());
-                    surplus.add(g.lease());
+            synchronized (claimGate) { // no claim reads between the in-use check and the surplus leaving `held`
+                java.util.function.IntPredicate busy = inUse;
+                for (SlotGrant g : held.values()) {
+                    if (target.contains(g.slot())) {
+                        draining.remove(g.slot());
+                        keep.add(g.lease());
+                    } else if (busy.test(g.slot())) {
+                        draining.add(g.slot()); // no new claims here; released once its rows in flight are done
+                        keep.add(g.lease());
+                    } else {
+                        draining.remove(g.slot());
+                        surplus.add(g.lease());
+                    }
                 }
+                surplus.forEach(l -> held.remove(SlotGrant.slotOf(l.key())));
             }
             if (!surplus.isEmpty()) {
-                surplus.forEach(l -> held.remove(SlotGrant.slotOf(l.key())));
                 manager.release(surplus);
             }
             if (!keep.isEmpty()) {
