@@ -52,7 +52,9 @@ import java.util.concurrent.ThreadLocalRandom;
  *       With {@code candidateSpread(n > 1)} it spreads concurrent workers instead: it reads the
  *       oldest {@code limit × n} eligible rows in the same one statement and returns a random
  *       {@code limit} of them, oldest first, so workers racing for external leases mostly ask for
- *       different rows. The {@code database} backend needs no spread: SKIP LOCKED does it.</li>
+ *       different rows; rows whose claim lapsed (a dead holder's) fill up to half of that sample
+ *       first, so they fail over within a claim cycle ({@link CandidateSample}). The {@code database}
+ *       backend needs no spread: SKIP LOCKED does it.</li>
  *   <li>With {@code durableClaimRecords(false)}, {@link #recordClaims} commits without waiting for
  *       durability (PostgreSQL: {@code SET LOCAL synchronous_commit = off}, in a transaction of its
  *       own). A database crash may lose the last claim records: such a row shows its previous claim
@@ -173,20 +175,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         Instant now = clock.instant();
         int window = (int) Math.min((long) limit * candidateSpread, Math.max(limit, MAX_CANDIDATE_WINDOW));
         List<OutboxEntry> oldest = run("find claim candidates", c -> dialect.selectEligible(c, selection, now, window, true));
-        if (oldest.size() <= limit) {
-            return oldest;
-        }
-        List<OutboxEntry> pool = new ArrayList<>(oldest);
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        for (int i = 0; i < limit; i++) {
-            int j = i + random.nextInt(pool.size() - i);
-            OutboxEntry swap = pool.get(i);
-            pool.set(i, pool.get(j));
-            pool.set(j, swap);
-        }
-        List<OutboxEntry> chosen = new ArrayList<>(pool.subList(0, limit));
-        chosen.sort(Comparator.comparingLong(OutboxEntry::id));
-        return chosen;
+        return CandidateSample.choose(oldest, limit, ThreadLocalRandom.current());
     }
 
     @Override
