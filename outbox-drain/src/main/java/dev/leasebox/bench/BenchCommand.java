@@ -140,7 +140,8 @@ public final class BenchCommand implements Callable<Integer> {
                 if (!backend.equals(BenchReport.DATABASE)) {
                     err.println("starting the " + backend + " coordinator...");
                     err.flush();
-                    coordinators.put(backend, BenchCoordinator.start(backend, addressOf(backend)));
+                    coordinators.put(backend, BenchCoordinator.start(backend, addressOf(backend), failover
+                            ? FailoverBench.embeddedOptions(backend, Duration.ofSeconds(leaseTtlSeconds)) : Map.of()));
                 }
             }
             if (failover) {

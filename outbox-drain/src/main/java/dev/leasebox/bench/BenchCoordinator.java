@@ -22,6 +22,14 @@ record BenchCoordinator(String backend, String address, Map<String, String> clie
 
     /** The coordinator for {@code backend}: at {@code given} if present, else started here. */
     static BenchCoordinator start(String backend, Optional<String> given) {
+        return start(backend, given, Map.of());
+    }
+
+    /**
+     * The coordinator for {@code backend}: at {@code given} if present, else started here with
+     * {@code embeddedOptions} (the backend's {@code startEmbedded} options; ignored when given).
+     */
+    static BenchCoordinator start(String backend, Optional<String> given, Map<String, String> embeddedOptions) {
         if (given.isPresent()) {
             LeaseBackends.named(backend);
             return new BenchCoordinator(backend, given.get(), Map.of(), backend + " at " + given.get() + " (given)", () -> {
@@ -34,7 +42,7 @@ record BenchCoordinator(String backend, String address, Map<String, String> clie
             return new BenchCoordinator(backend, server.uri(), Map.of(),
                     "embedded redis-server " + server.uri() + " (pid " + server.pid() + ", no persistence)", server);
         }
-        EmbeddedCoordinator embedded = LeaseBackends.named(backend).startEmbedded(Map.of()).orElseThrow(() ->
+        EmbeddedCoordinator embedded = LeaseBackends.named(backend).startEmbedded(embeddedOptions).orElseThrow(() ->
                 new IllegalArgumentException("the " + backend + " backend cannot run embedded: give its address with --"
                         + backend));
         String shape = backend.equals("hazelcast") ? "three in-process CP members " : "in-process server ";

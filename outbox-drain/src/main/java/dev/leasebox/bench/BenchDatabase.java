@@ -131,18 +131,22 @@ final class BenchDatabase implements AutoCloseable {
         }
     }
 
-    /** The ids of rows {@code owner} still holds a claim on. */
-    java.util.List<Long> claimedBy(TableName table, String owner) {
-        java.util.List<Long> ids = new java.util.ArrayList<>();
+    /** A claim as recorded on its row: when it was granted and when it expires (renewals move it). */
+    record HeldClaim(long id, Instant claimedAt, Instant expiresAt) {
+    }
+
+    /** The rows {@code owner} still holds a claim on, with the claims as recorded. */
+    java.util.List<HeldClaim> claimedBy(TableName table, String owner) {
+        java.util.List<HeldClaim> claims = new java.util.ArrayList<>();
         try (Connection c = admin.getConnection();
              PreparedStatement st = c.prepareStatement(statement("claimed_by.sql", table))) {
             st.setString(1, owner);
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
-                    ids.add(rs.getLong(1));
+                    claims.add(new HeldClaim(rs.getLong(1), rs.getTimestamp(2).toInstant(), rs.getTimestamp(3).toInstant()));
                 }
             }
-            return ids;
+            return claims;
         } catch (SQLException e) {
             throw new IllegalStateException("Reading the claims of " + owner + " in " + table + " failed: " + e.getMessage(), e);
         }

@@ -25,21 +25,80 @@ import java.util.concurrent.TimeUnit;
  * fresh table with a 20 ms provider; once all emit, the first is killed with SIGKILL right after it
  * reports an emission (mid-batch, so it holds recorded claims). The rows it
  * still claims are its orphans; for each, the failover time is from the kill to the first emission
- * of that row by another worker. The target is lease ttl + 1 s.
+ * of that row by another worker, broken into phases from the workers' traces ({@link FailoverTrace}):
+ * what was left of the claim, candidate selection, waiting for the coordinator's grant, and the
+ * orphan's turn in its batch. The target is lease ttl + 1 s; for Hazelcast, whose crashed clients'
+ * locks are freed only by CP session expiry, session TTL + 1 s ({@link #targetSeconds}).
  */
 final class FailoverBench {
 
     private static final int WORKERS = 3;
     private static final long EMIT_MILLIS = 20;
 
+    /**
+     * One orphan's failover, in epoch microseconds: killed at {@code killedAt}; its claim as recorded
+     * expired at {@code expiresAt}; a surviving worker first asked for its lease at {@code requested}
+     * and was first granted it at {@code granted} (for the database backend, whose claim statement
+     * asks and grants at once, both are the claim's return); it was first emitted at {@code emitted}.
+     * {@code refusedRequests} counts the survivors' requests for it that were not granted. A phase
+     * not reached is -1.
+     */
+    record Orphan(long id, long killedAt, long expiresAt, long requested, long granted, long emitted,
+                  int refusedRequests) {
+
+        boolean reemitted() {
+            return emitted >= 0;
+        }
+
+        long delayMicros() {
+            return emitted - killedAt;
+        }
+
+        /** Kill to the claim's recorded expiry: what was left of the dead holder's lease. */
+        long expiryMicros() {
+            return expiresAt - killedAt;
+        }
+
+        /** Expiry to the first request by a survivor: candidate selection and claim-loop pacing. */
+        long selectionMicros() {
+            return requested - expiresAt;
+        }
+
+        /** First request to grant: the coordinator not granting yet (or a lost race with the other survivor). */
+        long leaseMicros() {
+            return granted - requested;
+        }
+
+        /** Grant to emission: recording the claim, then the orphan's turn in its batch. */
+        long emitMicros() {
+            return emitted - granted;
+        }
+    }
+
     /** One round's figures; {@code delaysMicros} sorted, one per orphan re-emitted. */
-    record Round(String backend, int round, int orphans, long[] delaysMicros, int notReemitted) {
+    record Round(String backend, int round, int orphans, long[] delaysMicros, int notReemitted, List<Orphan> detail) {
+
+        Round(String backend, int round, int orphans, long[] delaysMicros, int notReemitted) {
+            this(backend, round, orphans, delaysMicros, notReemitted, List.of());
+        }
+
         double medianSeconds() {
             return Percentiles.nearestRank(delaysMicros, 50) / 1e6;
         }
 
         double maxSeconds() {
             return delaysMicros.length == 0 ? Double.NaN : delaysMicros[delaysMicros.length - 1] / 1e6;
+        }
+
+        /** The median of one phase over the re-emitted orphans, in seconds. */
+        double medianSeconds(java.util.function.ToLongFunction<Orphan> phase) {
+            long[] values = detail.stream().filter(Orphan::reemitted).mapToLong(phase).sorted().toArray();
+            return Percentiles.nearestRank(values, 50) / 1e6;
+        }
+
+        /** The re-emitted orphan that took longest, if any. */
+        java.util.Optional<Orphan> worst() {
+            return detail.stream().filter(Orphan::reemitted).max(java.util.Comparator.comparingLong(Orphan::delayMicros));
         }
     }
 
@@ -62,7 +121,37 @@ final class FailoverBench {
         this.err = err;
     }
 
-    /** Runs every round; true when every orphan was re-emitted by another worker within ttl + 1 s. */
+    /**
+     * The embedded coordinator options a failover run wants: Hazelcast's CP members get a session TTL
+     * of lease ttl + 1 s with a 1 s heartbeat, the shortest the lease manager accepts for that ttl and
+     * what its start-up warning recommends, since a crashed client's locks are freed only when its CP
+     * session expires. Other backends need nothing.
+     */
+    static Map<String, String> embeddedOptions(String backend, Duration leaseTtl) {
+        if (!backend.equals("hazelcast")) {
+            return Map.of();
+        }
+        long seconds = (leaseTtl.toMillis() + 999) / 1000;
+        return Map.of("sessionTtl", (seconds + 1) + "s", "heartbeat", "1s");
+    }
+
+    /**
+     * The failover target for {@code backend}, in seconds: lease ttl + 1 s; for Hazelcast, when its
+     * CP session TTL is known and longer than the lease, session TTL + 1 s (the CP leader looks for
+     * expired sessions once a second, and only an expired session frees a crashed client's locks).
+     */
+    double targetSeconds(String backend) {
+        double ttlTarget = leaseTtl.toMillis() / 1000.0 + 1;
+        BenchCoordinator c = coordinators.get(backend);
+        if (!backend.equals("hazelcast") || c == null || !c.clientOptions().containsKey("sessionTtl")) {
+            return ttlTarget;
+        }
+        String session = c.clientOptions().get("sessionTtl");
+        double sessionTarget = Long.parseLong(session.substring(0, session.length() - 1)) + 1;
+        return Math.max(ttlTarget, sessionTarget);
+    }
+
+    /** Runs every round; true when every orphan was re-emitted by another worker within its backend's target. */
     boolean run() throws Exception {
         List<Round> all = new ArrayList<>();
         for (String backend : backends) {
@@ -74,17 +163,32 @@ final class FailoverBench {
                 all.add(r);
             }
         }
-        double target = leaseTtl.toMillis() / 1000.0 + 1;
-        out.printf(Locale.ROOT, "%nFailover: SIGKILL of a worker JVM holding leases -> first emission of its rows by another worker (lease ttl %d s, target <= %.0f s)%n",
-                leaseTtl.toSeconds(), target);
-        out.printf(Locale.ROOT, "%-10s %5s %7s %10s %10s %8s%n", "backend", "round", "orphans", "median s", "max s", "target");
+        out.printf(Locale.ROOT, "%nFailover: SIGKILL of a worker JVM holding leases -> first emission of its rows by another worker "
+                + "(lease ttl %d s, target <= ttl + 1 s = %.0f s", leaseTtl.toSeconds(), leaseTtl.toMillis() / 1000.0 + 1);
+        for (String backend : backends) {
+            BenchCoordinator c = coordinators.get(backend);
+            if (c != null && targetSeconds(backend) != leaseTtl.toMillis() / 1000.0 + 1) {
+                out.printf(Locale.ROOT, "; %s: CP session TTL %s + 1 s = %.0f s", backend, c.clientOptions().get("sessionTtl"),
+                        targetSeconds(backend));
+            }
+        }
+        out.printf(Locale.ROOT, ")%n");
+        out.printf(Locale.ROOT, "%-10s %5s %7s %8s %8s %9s | %s | %s%n", "backend", "round", "orphans", "median s",
+                "max s", "target", "medians s: expiry select lease emit", "worst orphan s: expiry select lease emit (refused)");
         boolean ok = true;
         for (Round r : all) {
+            double target = targetSeconds(r.backend());
             boolean met = r.notReemitted() == 0 && r.orphans() > 0 && r.maxSeconds() <= target;
             ok &= met;
-            out.printf(Locale.ROOT, "%-10s %5d %7d %10.2f %10.2f %8s%n", r.backend(), r.round(), r.orphans(),
-                    r.medianSeconds(), r.maxSeconds(), met ? "met" : r.orphans() == 0 ? "no orphan" : "MISSED");
+            String verdict = String.format(Locale.ROOT, "%.0f %s", target, met ? "met" : r.orphans() == 0 ? "none" : "MISSED");
+            out.printf(Locale.ROOT, "%-10s %5d %7d %8.2f %8.2f %9s | %6.2f %6.2f %5.2f %4.2f | %s%n", r.backend(), r.round(),
+                    r.orphans(), r.medianSeconds(), r.maxSeconds(), verdict,
+                    r.medianSeconds(Orphan::expiryMicros), r.medianSeconds(Orphan::selectionMicros),
+                    r.medianSeconds(Orphan::leaseMicros), r.medianSeconds(Orphan::emitMicros),
+                    r.worst().map(FailoverBench::phases).orElse("-"));
         }
+        out.printf(Locale.ROOT, "Phases: expiry = kill to the claim's recorded expiry; select = expiry to a survivor's first lease "
+                + "request for the row; lease = first request to grant (refused: requests not granted); emit = grant to emission.%n");
         out.flush();
         return ok;
     }
@@ -118,22 +222,24 @@ final class FailoverBench {
             long killedAt = nowMicros();
             victim.process.destroyForcibly(); // SIGKILL
             victim.process.waitFor(10, TimeUnit.SECONDS);
-            List<Long> orphans = database.claimedBy(table, victim.owner);
+            List<BenchDatabase.HeldClaim> orphans = database.claimedBy(table, victim.owner);
+            List<Long> orphanIds = orphans.stream().map(BenchDatabase.HeldClaim::id).toList();
             long giveUp = System.nanoTime() + leaseTtl.toNanos() + TimeUnit.SECONDS.toNanos(30);
-            while (System.nanoTime() < giveUp && !allReemitted(orphans, workers, killedAt)) {
+            while (System.nanoTime() < giveUp && !allReemitted(orphanIds, workers, killedAt)) {
                 pacing.await(100, TimeUnit.MILLISECONDS);
             }
-            List<Long> delays = new ArrayList<>();
-            int missing = 0;
-            for (long id : orphans) {
-                long first = firstAfter(id, workers, killedAt);
-                if (first < 0) {
-                    missing++;
-                } else {
-                    delays.add(first - killedAt);
-                }
+            List<WorkerProcess> survivors = workers.subList(1, workers.size());
+            List<Orphan> detail = new ArrayList<>();
+            for (BenchDatabase.HeldClaim claim : orphans) {
+                Orphan orphan = orphan(backend, claim, survivors, killedAt);
+                detail.add(orphan);
+                err.printf(Locale.ROOT, "[failover %s round %d] orphan %d: %s%n", backend, round, claim.id(),
+                        orphan.reemitted() ? String.format(Locale.ROOT, "re-emitted after %.2f s = %s", orphan.delayMicros() / 1e6,
+                                phases(orphan)) : "NOT re-emitted");
             }
-            return new Round(backend, round, orphans.size(), delays.stream().mapToLong(Long::longValue).sorted().toArray(), missing);
+            long[] delays = detail.stream().filter(Orphan::reemitted).mapToLong(Orphan::delayMicros).sorted().toArray();
+            int missing = (int) detail.stream().filter(o -> !o.reemitted()).count();
+            return new Round(backend, round, orphans.size(), delays, missing, detail);
         } finally {
             workers.forEach(WorkerProcess::kill);
             database.drop(table);
@@ -157,19 +263,62 @@ final class FailoverBench {
     }
 
     private static boolean allReemitted(List<Long> orphans, List<WorkerProcess> workers, long killedAt) {
-        return orphans.stream().allMatch(id -> firstAfter(id, workers, killedAt) >= 0);
+        return orphans.stream().allMatch(id -> first(workers.subList(1, workers.size()), w -> w.emissions, id, killedAt) >= 0);
     }
 
-    /** The first emission of {@code id} by a surviving worker after {@code killedAt}, or -1. */
-    private static long firstAfter(long id, List<WorkerProcess> workers, long killedAt) {
+    /** One orphan's phases, from the survivors' traces. */
+    private static Orphan orphan(String backend, BenchDatabase.HeldClaim claim, List<WorkerProcess> survivors, long killedAt) {
+        long id = claim.id();
+        long expiresAt = micros(claim.expiresAt());
+        long emitted = first(survivors, w -> w.emissions, id, killedAt);
+        long claimed = first(survivors, w -> w.claims, id, killedAt);
+        if (backend.equals(BenchReport.DATABASE)) {
+            // one statement asks and grants: both phases end when it returns
+            return new Orphan(id, killedAt, expiresAt, claimed, claimed, emitted, 0);
+        }
+        long granted = first(survivors, w -> w.grants, id, killedAt);
+        // a request sent before the claim expired came from candidates read before the dead worker claimed the row
+        long since = Math.max(killedAt, expiresAt);
+        long requested = first(survivors, w -> w.requests, id, since);
+        int refused = 0;
+        for (WorkerProcess w : survivors) {
+            List<Long> times = w.requests.getOrDefault(id, List.of());
+            synchronized (times) {
+                for (long at : times) {
+                    if (at >= since && (granted < 0 || at < granted)) {
+                        refused++;
+                    }
+                }
+            }
+        }
+        // the granting request itself was sent before the grant returned: it is not a refusal
+        return new Orphan(id, killedAt, expiresAt, requested, granted, emitted, granted >= 0 ? Math.max(0, refused - 1) : refused);
+    }
+
+    private static String phases(Orphan o) {
+        return String.format(Locale.ROOT, "%.2f + %.2f + %.2f + %.2f (%d)", o.expiryMicros() / 1e6, o.selectionMicros() / 1e6,
+                o.leaseMicros() / 1e6, o.emitMicros() / 1e6, o.refusedRequests());
+    }
+
+    /** The first time at or after {@code since} that any of {@code workers} traced {@code id} in the chosen map, or -1. */
+    private static long first(List<WorkerProcess> workers, java.util.function.Function<WorkerProcess, Map<Long, List<Long>>> events,
+                              long id, long since) {
         long first = -1;
-        for (WorkerProcess w : workers.subList(1, workers.size())) {
-            Long at = w.emissions.get(id);
-            if (at != null && at >= killedAt && (first < 0 || at < first)) {
-                first = at;
+        for (WorkerProcess w : workers) {
+            List<Long> times = events.apply(w).getOrDefault(id, List.of());
+            synchronized (times) {
+                for (long at : times) {
+                    if (at >= since && (first < 0 || at < first)) {
+                        first = at;
+                    }
+                }
             }
         }
         return first;
+    }
+
+    private static long micros(Instant at) {
+        return at.getEpochSecond() * 1_000_000 + at.getNano() / 1_000;
     }
 
     private static long nowMicros() {
@@ -177,12 +326,15 @@ final class FailoverBench {
         return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
     }
 
-    /** A worker JVM and the latest emission time it reported per entry. */
+    /** A worker JVM and the times of what it traced, per entry ({@link FailoverTrace}). */
     private static final class WorkerProcess {
         final Process process;
         final String owner;
         final Path log;
-        final Map<Long, Long> emissions = new ConcurrentHashMap<>();
+        final Map<Long, List<Long>> emissions = new ConcurrentHashMap<>();
+        final Map<Long, List<Long>> requests = new ConcurrentHashMap<>();
+        final Map<Long, List<Long>> grants = new ConcurrentHashMap<>();
+        final Map<Long, List<Long>> claims = new ConcurrentHashMap<>();
 
         private WorkerProcess(Process process, String owner, Path log) {
             this.process = process;
@@ -204,14 +356,35 @@ final class FailoverBench {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = in.readLine()) != null) {
-                    if (line.startsWith("EMIT ")) {
-                        String[] parts = line.split(" ");
-                        emissions.merge(Long.parseLong(parts[1]), Long.parseLong(parts[2]), Math::min);
+                    String[] parts = line.split(" ");
+                    if (parts.length != 3) {
+                        continue;
+                    }
+                    switch (parts[0]) {
+                        case "EMIT" -> add(emissions, Long.parseLong(parts[1]), Long.parseLong(parts[2]));
+                        case "REQ" -> addAll(requests, parts[2], Long.parseLong(parts[1]));
+                        case "GOT" -> addAll(grants, parts[2], Long.parseLong(parts[1]));
+                        case "CLAIM" -> addAll(claims, parts[2], Long.parseLong(parts[1]));
+                        default -> {
+                        }
                     }
                 }
             } catch (IOException | RuntimeException e) {
                 // the process was killed: its output ends here
             }
+        }
+
+        private static void addAll(Map<Long, List<Long>> events, String ids, long at) {
+            if (!ids.equals("-")) {
+                for (String id : ids.split(",")) {
+                    add(events, Long.parseLong(id), at);
+                }
+            }
+        }
+
+        private static void add(Map<Long, List<Long>> events, long id, long at) {
+            List<Long> times = events.computeIfAbsent(id, k -> java.util.Collections.synchronizedList(new ArrayList<>()));
+            times.add(at);
         }
 
         void kill() {

@@ -11,22 +11,22 @@ import dev.leasebox.jdbc.JdbcOutboxStore;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
+import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 
-import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
  * One worker JVM of the failover measurement: a drain whose provider takes {@code emitMillis} per
- * entry, printing {@code EMIT <entryId> <epochMicros>} on stdout as each emission starts, until it is
- * killed. Arguments: jdbcUrl table backend address namespace leaseTtlSeconds owner emitMillis
+ * entry, tracing its lease requests, grants, recorded claims and emissions on stdout
+ * ({@link FailoverTrace}), until it is killed. Arguments: jdbcUrl table backend address namespace leaseTtlSeconds owner emitMillis
  * [option=value ...]; backend {@code database} ignores address and namespace.
  */
 public final class FailoverWorker {
@@ -52,9 +52,10 @@ public final class FailoverWorker {
         HikariDataSource pool = JdbcDataSources.pooled(args[0], "", "", 3);
         JdbcOutboxStore jdbc = JdbcOutboxStore.builder(pool).table(TableName.parse(args[1])).clock(clock)
                 .candidateSpread(backend.equals(BenchReport.DATABASE) ? 1 : 4).open();
+        FailoverTrace trace = new FailoverTrace(System.out);
         OutboxClaimStore store = backend.equals(BenchReport.DATABASE) ? jdbc : LeasedOutboxClaimStore.open(jdbc,
-                LeaseBackends.named(backend).open(new LeaseBackendSettings(args[3], args[4], ttl, options)), clock);
-        PrintStream out = System.out;
+                FailoverTrace.tracing(LeaseBackends.named(backend).open(new LeaseBackendSettings(args[3], args[4], ttl, options)),
+                        trace), clock);
         CountDownLatch pacing = new CountDownLatch(1);
         OutboxDrain drain = OutboxDrain.builder().store(store)
                 .provider(envelope -> {
@@ -66,12 +67,13 @@ public final class FailoverWorker {
                 .clock(clock)
                 .listener(new DrainListener() {
                     @Override
+                    public void claimed(List<OutboxClaim> claims) {
+                        trace.ids("CLAIM", FailoverTrace.nowMicros(), claims.stream().map(OutboxClaim::entryId).toList());
+                    }
+
+                    @Override
                     public void emitting(Envelope envelope) {
-                        Instant at = Instant.now();
-                        synchronized (out) {
-                            out.println("EMIT " + envelope.entryId() + " " + (at.getEpochSecond() * 1_000_000 + at.getNano() / 1_000));
-                            out.flush();
-                        }
+                        trace.emit(envelope.entryId(), FailoverTrace.nowMicros());
                     }
                 }).build();
         drain.start();

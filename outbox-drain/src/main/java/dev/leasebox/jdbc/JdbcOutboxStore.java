@@ -57,7 +57,9 @@ import java.util.concurrent.ThreadLocalRandom;
  *       With {@code candidateSpread(n > 1)} they spread concurrent workers instead: they read the
  *       oldest {@code limit × n} eligible rows (ids) in the same one statement and return a random
  *       {@code limit} of them, oldest first, so workers racing for external leases mostly ask for
- *       different rows. The {@code database} backend needs no spread: SKIP LOCKED does it.</li>
+ *       different rows; rows whose claim lapsed (a dead holder's) fill up to half of that sample
+ *       first, so they fail over within a claim cycle ({@link CandidateSample}). The {@code database}
+ *       backend needs no spread: SKIP LOCKED does it.</li>
  *   <li>The batched PostgreSQL statements (claim records, completions, fenced completions,
  *       renewals, the lean path's post-grant read) find their rows by primary key only, so each
  *       touches the batch's rows and no others whatever the table's statistics say.</li>
@@ -181,9 +183,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         Instant now = clock.instant();
         int window = candidateWindow(limit);
         List<OutboxEntry> oldest = run("find claim candidates", c -> dialect.selectEligible(c, selection, now, window, true));
-        List<OutboxEntry> chosen = chooseAtRandom(oldest, limit);
-        chosen.sort(Comparator.comparingLong(OutboxEntry::id));
-        return chosen;
+        return CandidateSample.choose(oldest, limit, ThreadLocalRandom.current());
     }
 
     /** As {@link #findClaimCandidates}, ids only: the window of candidates costs an id per row, not a row. */
@@ -193,10 +193,9 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         requirePositive(limit);
         Instant now = clock.instant();
         int window = candidateWindow(limit);
-        List<Long> oldest = run("find claim candidates", c -> dialect.selectEligibleIds(c, selection, now, window));
-        List<Long> chosen = chooseAtRandom(oldest, limit);
-        chosen.sort(Comparator.naturalOrder());
-        return chosen;
+        List<CandidateSample.Candidate> oldest = run("find claim candidates",
+                c -> dialect.selectEligibleIds(c, selection, now, window));
+        return CandidateSample.chooseIds(oldest, limit, ThreadLocalRandom.current());
     }
 
     @Override
@@ -211,22 +210,6 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
 
     private int candidateWindow(int limit) {
         return (int) Math.min((long) limit * candidateSpread, Math.max(limit, MAX_CANDIDATE_WINDOW));
-    }
-
-    /** A random {@code limit} of {@code oldest} (all of them when there are no more), as a mutable list. */
-    private static <T> List<T> chooseAtRandom(List<T> oldest, int limit) {
-        if (oldest.size() <= limit) {
-            return new ArrayList<>(oldest);
-        }
-        List<T> pool = new ArrayList<>(oldest);
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        for (int i = 0; i < limit; i++) {
-            int j = i + random.nextInt(pool.size() - i);
-            T swap = pool.get(i);
-            pool.set(i, pool.get(j));
-            pool.set(j, swap);
-        }
-        return new ArrayList<>(pool.subList(0, limit));
     }
 
     @Override

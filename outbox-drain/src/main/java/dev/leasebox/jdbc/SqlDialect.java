@@ -126,16 +126,17 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
     }
 
     /** The ids of {@link #selectEligible}'s rows (with claims), oldest first, at most {@code limit}. */
-    List<Long> selectEligibleIds(Connection c, ClaimSelection selection, Instant now, int limit) throws SQLException {
+    List<CandidateSample.Candidate> selectEligibleIds(Connection c, ClaimSelection selection, Instant now, int limit)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql("select_eligible_ids"))) {
             int i = EntryRows.bindSelection(ps, 1, selection);
             EntryRows.setInstant(ps, i++, now);
             EntryRows.setInstant(ps, i++, now);
             ps.setInt(i, limit);
-            List<Long> ids = new java.util.ArrayList<>();
+            List<CandidateSample.Candidate> ids = new java.util.ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    ids.add(rs.getLong(1));
+                    ids.add(new CandidateSample.Candidate(rs.getLong(1), rs.getBoolean(2)));
                 }
             }
             return ids;

@@ -293,6 +293,55 @@ abstract class JdbcOutboxStoreScenarios {
     }
 
     @Test
+    void spreadCandidatesTakeLapsedClaimsFirstForUpToHalfTheBatch() {
+        List<OutboxEntry> rows = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            rows.add(enqueue("e" + i));
+        }
+        // a dead worker's claims on three rows in the middle of the window, then on six more
+        Instant now = clock.instant();
+        List<Long> orphans = List.of(rows.get(12).id(), rows.get(17).id(), rows.get(19).id());
+        long token = 100;
+        List<ClaimGrant> grants = new java.util.ArrayList<>();
+        for (long id : orphans) {
+            grants.add(new ClaimGrant(id, "dead", token++, now, now.plus(LEASE)));
+        }
+        assertThat(store.recordClaims(ClaimSelection.ELIGIBLE, grants).recorded()).hasSize(3);
+        JdbcOutboxStore spread = JdbcOutboxStore.builder(dataSource()).table(table).clock(clock).candidateSpread(4).open();
+        assertThat(spread.findClaimCandidates(ClaimSelection.ELIGIBLE, 6)).extracting(OutboxEntry::id)
+                .as("claimed rows are not candidates before their expiry").doesNotContainAnyElementsOf(orphans);
+
+        clock.advance(LEASE);
+        for (int round = 0; round < 20; round++) {
+            List<OutboxEntry> chosen = spread.findClaimCandidates(ClaimSelection.ELIGIBLE, 6);
+            assertThat(chosen).hasSize(6).isSortedAccordingTo(java.util.Comparator.comparingLong(OutboxEntry::id));
+            assertThat(chosen).extracting(OutboxEntry::id).as("every lapsed claim, in every sample of 6 from 24")
+                    .containsAll(orphans);
+        }
+
+        List<ClaimGrant> more = new java.util.ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            more.add(new ClaimGrant(rows.get(i).id(), "dead", token++, clock.instant(), clock.instant().plus(LEASE)));
+        }
+        assertThat(store.recordClaims(ClaimSelection.ELIGIBLE, more).recorded()).hasSize(6);
+        clock.advance(LEASE);
+        int withUnclaimedRows = 0;
+        for (int round = 0; round < 20; round++) {
+            List<OutboxEntry> chosen = spread.findClaimCandidates(ClaimSelection.ELIGIBLE, 6);
+            assertThat(chosen).hasSize(6);
+            assertThat(chosen.stream().filter(e -> e.claimExpiresAt().isPresent()).count())
+                    .as("9 lapsed claims among 24: half of a batch of 6 is theirs, the other half a random draw")
+                    .isGreaterThanOrEqualTo(3L);
+            if (chosen.stream().anyMatch(e -> e.claimExpiresAt().isEmpty())) {
+                withUnclaimedRows++;
+            }
+        }
+        // the other half is drawn from 6 lapsed and 15 unclaimed rows: all lapsed in 1.5 % of draws
+        assertThat(withUnclaimedRows).as("samples that are not made of lapsed claims only (a lapsed claim's lease may still "
+                + "be held, and a batch of those claims nothing)").isGreaterThanOrEqualTo(15);
+    }
+
+    @Test
     void missingTableAndMissingClaimColumnsFailAtOpenWithOneLine() {
         TableName absent = new TableName(schema(), "no_such_outbox");
         assertThatThrownBy(() -> JdbcOutboxStore.builder(dataSource()).table(absent).open())

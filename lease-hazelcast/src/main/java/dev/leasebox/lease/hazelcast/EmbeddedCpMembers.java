@@ -15,7 +15,7 @@ import java.util.Map;
 /**
  * Hazelcast CP members in this JVM, for the demo and local trials: bound to 127.0.0.1, multicast
  * off, TCP-IP join to an explicit member list, a short CP session TTL (so a dead holder's locks are
- * freed in seconds, not the default five minutes). Stopped with {@code terminate()}: a graceful
+ * freed in seconds, not the default five minutes: 10 s with a 1 s heartbeat unless given). Stopped with {@code terminate()}: a graceful
  * shutdown of CP members can take minutes. Never for production.
  */
 final class EmbeddedCpMembers implements EmbeddedCoordinator {
@@ -27,23 +27,41 @@ final class EmbeddedCpMembers implements EmbeddedCoordinator {
     private final List<String> allAddresses;
 
     private final String clusterName;
+    private final Duration sessionTtl;
+    private final Duration heartbeat;
 
-    private EmbeddedCpMembers(String clusterName, List<HazelcastInstance> members, List<String> allAddresses) {
+    private EmbeddedCpMembers(String clusterName, List<HazelcastInstance> members, List<String> allAddresses,
+                              Duration sessionTtl, Duration heartbeat) {
         this.clusterName = clusterName;
         this.members = members;
         this.allAddresses = allAddresses;
+        this.sessionTtl = sessionTtl;
+        this.heartbeat = heartbeat;
+    }
+
+    /** {@link #start(String, List, List, Duration, Duration)} with {@link #SESSION_TTL} and {@link #HEARTBEAT}. */
+    static EmbeddedCpMembers start(String clusterName, List<Integer> localPorts, List<Integer> allPorts) {
+        return start(clusterName, localPorts, allPorts, SESSION_TTL, HEARTBEAT);
     }
 
     /**
      * Starts the members on {@code localPorts} (in parallel: CP discovery waits for all CP members) of a
-     * cluster whose members are {@code allPorts} on 127.0.0.1.
+     * cluster whose members are {@code allPorts} on 127.0.0.1, with this CP session timing (whole
+     * seconds; the TTL above the heartbeat). A crashed client's locks are freed when its session
+     * expires: {@code sessionTtl} after its last heartbeat, found by the CP leader's check once a second.
      */
-    static EmbeddedCpMembers start(String clusterName, List<Integer> localPorts, List<Integer> allPorts) {
+    static EmbeddedCpMembers start(String clusterName, List<Integer> localPorts, List<Integer> allPorts,
+                                   Duration sessionTtl, Duration heartbeat) {
+        if (heartbeat.toSeconds() < 1 || sessionTtl.compareTo(heartbeat) <= 0 || sessionTtl.toMillis() % 1000 != 0
+                || heartbeat.toMillis() % 1000 != 0) {
+            throw new IllegalArgumentException("CP session TTL " + sessionTtl + " and heartbeat " + heartbeat
+                    + " must be whole seconds, the heartbeat at least 1 s and the TTL above it");
+        }
         List<HazelcastInstance> started = Collections.synchronizedList(new ArrayList<>());
         List<Thread> starters = new ArrayList<>();
         List<RuntimeException> failures = Collections.synchronizedList(new ArrayList<>());
         for (int port : localPorts) {
-            Config config = memberConfig(clusterName, port, allPorts, 3);
+            Config config = memberConfig(clusterName, port, allPorts, 3, sessionTtl, heartbeat);
             Thread starter = new Thread(() -> {
                 try {
                     started.add(Hazelcast.newHazelcastInstance(config));
@@ -62,7 +80,7 @@ final class EmbeddedCpMembers implements EmbeddedCoordinator {
             Thread.currentThread().interrupt();
         }
         EmbeddedCpMembers members = new EmbeddedCpMembers(clusterName, new ArrayList<>(started),
-                allPorts.stream().map(p -> "127.0.0.1:" + p).toList());
+                allPorts.stream().map(p -> "127.0.0.1:" + p).toList(), sessionTtl, heartbeat);
         if (!failures.isEmpty() || started.size() != localPorts.size()) {
             members.close();
             throw new IllegalStateException("Hazelcast members on 127.0.0.1 ports " + localPorts + " did not start: "
@@ -73,6 +91,12 @@ final class EmbeddedCpMembers implements EmbeddedCoordinator {
 
     /** A member of {@code clusterName} on 127.0.0.1:{@code port} joining {@code memberPorts} by TCP-IP (0 CP members: no CP Subsystem). */
     static Config memberConfig(String clusterName, int port, List<Integer> memberPorts, int cpMemberCount) {
+        return memberConfig(clusterName, port, memberPorts, cpMemberCount, SESSION_TTL, HEARTBEAT);
+    }
+
+    /** As {@link #memberConfig(String, int, List, int)}, with this CP session timing. */
+    static Config memberConfig(String clusterName, int port, List<Integer> memberPorts, int cpMemberCount,
+                               Duration sessionTtl, Duration heartbeat) {
         Config config = new Config();
         config.setClusterName(clusterName);
         config.setInstanceName(clusterName + "-" + port);
@@ -89,15 +113,15 @@ final class EmbeddedCpMembers implements EmbeddedCoordinator {
         memberPorts.forEach(p -> join.getTcpIpConfig().addMember("127.0.0.1:" + p));
         config.getCPSubsystemConfig()
                 .setCPMemberCount(cpMemberCount)
-                .setSessionTimeToLiveSeconds((int) SESSION_TTL.toSeconds())
-                .setSessionHeartbeatIntervalSeconds((int) HEARTBEAT.toSeconds());
+                .setSessionTimeToLiveSeconds((int) sessionTtl.toSeconds())
+                .setSessionHeartbeatIntervalSeconds((int) heartbeat.toSeconds());
         return config;
     }
 
     @Override
     public Map<String, String> clientOptions() {
-        return Map.of("clusterName", clusterName, "sessionTtl", SESSION_TTL.toSeconds() + "s",
-                "heartbeat", HEARTBEAT.toSeconds() + "s");
+        return Map.of("clusterName", clusterName, "sessionTtl", sessionTtl.toSeconds() + "s",
+                "heartbeat", heartbeat.toSeconds() + "s");
     }
 
     @Override

@@ -75,14 +75,27 @@ public final class HazelcastLeaseBackend implements LeaseBackend {
     /**
      * Options: none — three CP members on free ports (the demo); or {@code port} and {@code members}
      * ({@code host:port,…}, all members of the cluster) — one member (the {@code hazelcast-member}
-     * command, started once per member); {@code clusterName} (default {@code leasebox}).
+     * command, started once per member); {@code clusterName} (default {@code leasebox});
+     * {@code sessionTtl} and {@code heartbeat} (whole seconds, default 10s and 1s): the CP session
+     * timing, which bounds how long a crashed client's locks stay held (session TTL after its last
+     * heartbeat, plus up to the 1 s expiry check).
      */
     @Override
     public Optional<EmbeddedCoordinator> startEmbedded(Map<String, String> options) {
+        for (String option : options.keySet()) {
+            if (!Set.of("clusterName", "port", "members", "sessionTtl", "heartbeat").contains(option)) {
+                throw new IllegalArgumentException("unknown embedded hazelcast option '" + option
+                        + "': use clusterName, port, members, sessionTtl, heartbeat");
+            }
+        }
         String clusterName = options.getOrDefault("clusterName", "leasebox");
+        Duration sessionTtl = Optional.ofNullable(options.get("sessionTtl")).map(HazelcastLeaseBackend::seconds)
+                .orElse(EmbeddedCpMembers.SESSION_TTL);
+        Duration heartbeat = Optional.ofNullable(options.get("heartbeat")).map(HazelcastLeaseBackend::seconds)
+                .orElse(EmbeddedCpMembers.HEARTBEAT);
         if (!options.containsKey("port")) {
             List<Integer> ports = List.of(freePort(), freePort(), freePort());
-            return Optional.of(EmbeddedCpMembers.start(clusterName, ports, ports));
+            return Optional.of(EmbeddedCpMembers.start(clusterName, ports, ports, sessionTtl, heartbeat));
         }
         int port = Integer.parseInt(options.get("port"));
         List<Integer> all = new ArrayList<>();
@@ -96,7 +109,7 @@ public final class HazelcastLeaseBackend implements LeaseBackend {
         if (!all.contains(port)) {
             all.add(port);
         }
-        return Optional.of(EmbeddedCpMembers.start(clusterName, List.of(port), all));
+        return Optional.of(EmbeddedCpMembers.start(clusterName, List.of(port), all, sessionTtl, heartbeat));
     }
 
     private static int freePort() {

@@ -66,6 +66,37 @@ class HolderKillIT {
         assertThat(all).allSatisfy(lease -> assertThat(lease.fence()).isGreaterThan(heldFences.get(lease.key())));
     }
 
+    @Test
+    void aKilledHoldersLeasesAreTakenOverAtTheirTtlLongBeforeItsSessionExpires() {
+        Duration sessionTimeout = Duration.ofSeconds(30);
+        Duration leaseTtl = Duration.ofSeconds(2);
+        List<String> keys = List.of("ttl-1", "ttl-2", "ttl-3");
+        List<String> args = new ArrayList<>(List.of(server.getConnectString(), Long.toString(sessionTimeout.toMillis()),
+                Long.toString(leaseTtl.toMillis())));
+        args.addAll(keys);
+        holder = ManagedProcess.startJava("lease-holder-ttl", LeaseHoldingWorker.class, List.of(), args);
+        Map<String, Long> heldFences = await("the holder JVM to print HELD for every key").atMost(Duration.ofSeconds(60))
+                .until(() -> heldFences(holder), fences -> fences.keySet().containsAll(keys));
+        successor = ZooKeeperLeaseManager.start(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10)).build());
+
+        holder.kill();
+        long killedAt = System.nanoTime();
+
+        // the dead session lives on for 30 s; its nodes' deadlines (granted + 2 s) pass well before
+        List<Lease> all = new ArrayList<>();
+        await("the killed holder's leases to be taken over once their ttl passed, while its session still lives")
+                .atMost(leaseTtl.plusSeconds(2))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    all.addAll(successor.acquire(new LeaseRequest(keys, "successor", Duration.ofMinutes(1))));
+                    return all.size() == keys.size();
+                });
+        System.out.printf("HolderKillIT: leases of a killed holder with a 30 s session taken over %d ms after SIGKILL (lease ttl %s)%n",
+                Duration.ofNanos(System.nanoTime() - killedAt).toMillis(), leaseTtl);
+        assertThat(all).extracting(Lease::key).containsExactlyInAnyOrderElementsOf(keys);
+        assertThat(all).allSatisfy(lease -> assertThat(lease.fence()).isGreaterThan(heldFences.get(lease.key())));
+    }
+
     private static Map<String, Long> heldFences(ManagedProcess process) throws Exception {
         if (!process.isAlive()) {
             throw new IllegalStateException("the lease-holding JVM exited; log:\n" + process.logTail());

@@ -3,8 +3,10 @@
 -- select_eligible_by_ids.sql), so the window of candidates it chooses from (batch x candidate spread)
 -- costs an id per row, not a row. Same predicate and order as select_eligible.sql, which the
 -- claim-candidate index serves.
+-- "lapsed": the row still carries an expired claim (its holder died or lost it), which the
+-- candidate sample prefers (CandidateSample).
 -- Parameters: three statuses, now (due), now (claim expiry), limit.
-SELECT id FROM ${table}
+SELECT id, CASE WHEN claim_expires_at IS NULL THEN FALSE ELSE TRUE END AS lapsed FROM ${table}
 WHERE status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
   AND status IN (?, ?, ?)
   AND (next_attempt_at IS NULL OR next_attempt_at <= ?)

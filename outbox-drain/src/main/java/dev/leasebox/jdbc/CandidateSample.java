@@ -1,0 +1,79 @@
+package dev.leasebox.jdbc;
+
+import dev.leasebox.outbox.OutboxEntry;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * How {@link JdbcOutboxStore#findClaimCandidates} chooses a batch from the window of oldest eligible
+ * rows when {@code candidateSpread > 1}.
+ *
+ * <p>Rows whose claim <em>lapsed</em> (an eligible row still carrying a claim expiry: its holder died or
+ * lost it, since every completion clears the claim columns) are chosen first, for up to half of the
+ * batch; the rest is a uniform random sample of the remaining window. Without the preference an orphan
+ * is one row among {@code limit × spread} for every worker, and waits several claim cycles after its
+ * claim expired (measured: up to 2.2 s at spread 4, docs/benchmarks.md, failover). Only half the batch,
+ * because a lapsed claim's lease may not be grantable yet (a Hazelcast lock stays with a dead holder
+ * until its CP session expires): a batch made only of such rows would claim nothing, and the claim loop
+ * would back off as if the outbox were idle. The lapsed rows taken are themselves a random sample, so
+ * that workers racing for many orphans mostly ask for different ones.
+ *
+ * <p>Guarantees: the result has {@code min(limit, window size)} distinct rows of the window, sorted by
+ * id; every lapsed row is in it when there are at most {@code limit / 2} of them (an odd limit rounds
+ * that half up or down at random, so a batch of one takes a lapsed row half of the time).
+ */
+final class CandidateSample {
+
+    private CandidateSample() {
+    }
+
+    /** A candidate id of the ids-only window, and whether its row's claim lapsed. */
+    record Candidate(long id, boolean lapsed) {
+    }
+
+    static List<OutboxEntry> choose(List<OutboxEntry> window, int limit, RandomGenerator random) {
+        return choose(window, limit, e -> e.claimExpiresAt().isPresent(), Comparator.comparingLong(OutboxEntry::id), random);
+    }
+
+    /** The same choice over an ids-only window: the chosen ids, ascending. */
+    static List<Long> chooseIds(List<Candidate> window, int limit, RandomGenerator random) {
+        return choose(window, limit, Candidate::lapsed, Comparator.comparingLong(Candidate::id), random).stream()
+                .map(Candidate::id).toList();
+    }
+
+    private static <T> List<T> choose(List<T> window, int limit, java.util.function.Predicate<T> lapsedClaim,
+                                      Comparator<T> order, RandomGenerator random) {
+        if (window.size() <= limit) {
+            List<T> all = new ArrayList<>(window);
+            all.sort(order);
+            return all;
+        }
+        List<T> pool = new ArrayList<>(window);
+        int lapsed = 0;
+        for (int i = 0; i < pool.size(); i++) {
+            if (lapsedClaim.test(pool.get(i))) {
+                swap(pool, lapsed++, i);
+            }
+        }
+        int quota = Math.min(lapsed, limit / 2 + (limit % 2 == 1 && random.nextBoolean() ? 1 : 0));
+        // pool[0, lapsed) are the lapsed rows: draw the quota from them, then the rest from everything left
+        for (int i = 0; i < quota; i++) {
+            swap(pool, i, i + random.nextInt(lapsed - i));
+        }
+        for (int i = quota; i < limit; i++) {
+            swap(pool, i, i + random.nextInt(pool.size() - i));
+        }
+        List<T> chosen = new ArrayList<>(pool.subList(0, limit));
+        chosen.sort(order);
+        return chosen;
+    }
+
+    private static <T> void swap(List<T> list, int i, int j) {
+        T at = list.get(i);
+        list.set(i, list.get(j));
+        list.set(j, at);
+    }
+}
