@@ -52,8 +52,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *       With {@code candidateSpread(n > 1)} it spreads concurrent workers instead: it reads the
  *       oldest {@code limit × n} eligible rows in the same one statement and returns a random
  *       {@code limit} of them, oldest first, so workers racing for external leases mostly ask for
- *       different rows; rows whose claim lapsed (a dead holder's) fill up to half of that sample
- *       first, so they fail over within a claim cycle ({@link CandidateSample}). The {@code database}
+ *       different rows; rows whose claim lapsed (a dead holder's) fill up to three quarters of
+ *       that sample first, so they fail over within a claim cycle ({@link CandidateSample}). The {@code database}
  *       backend needs no spread: SKIP LOCKED does it.</li>
  *   <li>With {@code durableClaimRecords(false)}, {@link #recordClaims} commits without waiting for
  *       durability (PostgreSQL: {@code SET LOCAL synchronous_commit = off}, in a transaction of its
