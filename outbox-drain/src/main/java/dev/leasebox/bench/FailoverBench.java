@@ -41,9 +41,11 @@ final class FailoverBench {
      * and was first granted it at {@code granted} (for the database backend, whose claim statement
      * asks and grants at once, both are the claim's return); it was first emitted at {@code emitted}.
      * {@code refusedRequests} counts the survivors' requests for it that were not granted. A phase
-     * not reached is -1.
+     * not reached is -1. {@code nextCycle} is when a survivor first asked for any lease (database:
+     * claimed any rows) at or after the expiry: selection is that wait for a claim cycle, then the
+     * draw of candidates that may leave the orphan for a later cycle.
      */
-    record Orphan(long id, long killedAt, long expiresAt, long requested, long granted, long emitted,
+    record Orphan(long id, long killedAt, long expiresAt, long nextCycle, long requested, long granted, long emitted,
                   int refusedRequests) {
 
         boolean reemitted() {
@@ -62,6 +64,11 @@ final class FailoverBench {
         /** Expiry to the first request by a survivor: candidate selection and claim-loop pacing. */
         long selectionMicros() {
             return requested - expiresAt;
+        }
+
+        /** Expiry to the next claim cycle of any survivor: the survivors were busy with their batches. */
+        long cycleWaitMicros() {
+            return nextCycle - expiresAt;
         }
 
         /** First request to grant: the coordinator not granting yet (or a lost race with the other survivor). */
@@ -174,21 +181,24 @@ final class FailoverBench {
         }
         out.printf(Locale.ROOT, ")%n");
         out.printf(Locale.ROOT, "%-10s %5s %7s %8s %8s %9s | %s | %s%n", "backend", "round", "orphans", "median s",
-                "max s", "target", "medians s: expiry select lease emit", "worst orphan s: expiry select lease emit (refused)");
+                "max s", "target", "medians s: expiry select [wait] lease emit",
+                "worst orphan s: expiry + select [wait] + lease + emit (refused)");
         boolean ok = true;
         for (Round r : all) {
             double target = targetSeconds(r.backend());
             boolean met = r.notReemitted() == 0 && r.orphans() > 0 && r.maxSeconds() <= target;
             ok &= met;
             String verdict = String.format(Locale.ROOT, "%.0f %s", target, met ? "met" : r.orphans() == 0 ? "none" : "MISSED");
-            out.printf(Locale.ROOT, "%-10s %5d %7d %8.2f %8.2f %9s | %6.2f %6.2f %5.2f %4.2f | %s%n", r.backend(), r.round(),
-                    r.orphans(), r.medianSeconds(), r.maxSeconds(), verdict,
+            out.printf(Locale.ROOT, "%-10s %5d %7d %8.2f %8.2f %9s | %6.2f %6.2f [%4.2f] %5.2f %4.2f | %s%n", r.backend(),
+                    r.round(), r.orphans(), r.medianSeconds(), r.maxSeconds(), verdict,
                     r.medianSeconds(Orphan::expiryMicros), r.medianSeconds(Orphan::selectionMicros),
+                    r.medianSeconds(Orphan::cycleWaitMicros),
                     r.medianSeconds(Orphan::leaseMicros), r.medianSeconds(Orphan::emitMicros),
                     r.worst().map(FailoverBench::phases).orElse("-"));
         }
         out.printf(Locale.ROOT, "Phases: expiry = kill to the claim's recorded expiry; select = expiry to a survivor's first lease "
-                + "request for the row; lease = first request to grant (refused: requests not granted); emit = grant to emission.%n");
+                + "request for the row, of which [wait] = expiry to any survivor's next claim cycle; lease = first request to "
+                + "grant (refused: requests not granted); emit = grant to emission.%n");
         out.flush();
         return ok;
     }
@@ -274,7 +284,8 @@ final class FailoverBench {
         long claimed = first(survivors, w -> w.claims, id, killedAt);
         if (backend.equals(BenchReport.DATABASE)) {
             // one statement asks and grants: both phases end when it returns
-            return new Orphan(id, killedAt, expiresAt, claimed, claimed, emitted, 0);
+            long nextCycle = firstOfAny(survivors, w -> w.claimTimes, expiresAt);
+            return new Orphan(id, killedAt, expiresAt, nextCycle, claimed, claimed, emitted, 0);
         }
         long granted = first(survivors, w -> w.grants, id, killedAt);
         // a request sent before the claim expired came from candidates read before the dead worker claimed the row
@@ -292,11 +303,14 @@ final class FailoverBench {
             }
         }
         // the granting request itself was sent before the grant returned: it is not a refusal
-        return new Orphan(id, killedAt, expiresAt, requested, granted, emitted, granted >= 0 ? Math.max(0, refused - 1) : refused);
+        long nextCycle = firstOfAny(survivors, w -> w.requestTimes, since);
+        return new Orphan(id, killedAt, expiresAt, nextCycle, requested, granted, emitted,
+                granted >= 0 ? Math.max(0, refused - 1) : refused);
     }
 
     private static String phases(Orphan o) {
-        return String.format(Locale.ROOT, "%.2f + %.2f + %.2f + %.2f (%d)", o.expiryMicros() / 1e6, o.selectionMicros() / 1e6,
+        return String.format(Locale.ROOT, "%.2f + %.2f [%.2f wait] + %.2f + %.2f (%d)", o.expiryMicros() / 1e6,
+                o.selectionMicros() / 1e6, o.cycleWaitMicros() / 1e6,
                 o.leaseMicros() / 1e6, o.emitMicros() / 1e6, o.refusedRequests());
     }
 
@@ -308,6 +322,23 @@ final class FailoverBench {
             List<Long> times = events.apply(w).getOrDefault(id, List.of());
             synchronized (times) {
                 for (long at : times) {
+                    if (at >= since && (first < 0 || at < first)) {
+                        first = at;
+                    }
+                }
+            }
+        }
+        return first;
+    }
+
+    /** The first time at or after {@code since} in any of the workers' chosen lists, or -1. */
+    private static long firstOfAny(List<WorkerProcess> workers, java.util.function.Function<WorkerProcess, List<Long>> times,
+                                   long since) {
+        long first = -1;
+        for (WorkerProcess w : workers) {
+            List<Long> list = times.apply(w);
+            synchronized (list) {
+                for (long at : list) {
                     if (at >= since && (first < 0 || at < first)) {
                         first = at;
                     }
@@ -335,6 +366,8 @@ final class FailoverBench {
         final Map<Long, List<Long>> requests = new ConcurrentHashMap<>();
         final Map<Long, List<Long>> grants = new ConcurrentHashMap<>();
         final Map<Long, List<Long>> claims = new ConcurrentHashMap<>();
+        final List<Long> requestTimes = java.util.Collections.synchronizedList(new ArrayList<>());
+        final List<Long> claimTimes = java.util.Collections.synchronizedList(new ArrayList<>());
 
         private WorkerProcess(Process process, String owner, Path log) {
             this.process = process;
@@ -362,9 +395,15 @@ final class FailoverBench {
                     }
                     switch (parts[0]) {
                         case "EMIT" -> add(emissions, Long.parseLong(parts[1]), Long.parseLong(parts[2]));
-                        case "REQ" -> addAll(requests, parts[2], Long.parseLong(parts[1]));
+                        case "REQ" -> {
+                            requestTimes.add(Long.parseLong(parts[1]));
+                            addAll(requests, parts[2], Long.parseLong(parts[1]));
+                        }
                         case "GOT" -> addAll(grants, parts[2], Long.parseLong(parts[1]));
-                        case "CLAIM" -> addAll(claims, parts[2], Long.parseLong(parts[1]));
+                        case "CLAIM" -> {
+                            claimTimes.add(Long.parseLong(parts[1]));
+                            addAll(claims, parts[2], Long.parseLong(parts[1]));
+                        }
                         default -> {
                         }
                     }

@@ -12,18 +12,20 @@ import java.util.random.RandomGenerator;
  * rows when {@code candidateSpread > 1}.
  *
  * <p>Rows whose claim <em>lapsed</em> (an eligible row still carrying a claim expiry: its holder died or
- * lost it, since every completion clears the claim columns) are chosen first, for up to half of the
- * batch; the rest is a uniform random sample of the remaining window. Without the preference an orphan
- * is one row among {@code limit × spread} for every worker, and waits several claim cycles after its
- * claim expired (measured: up to 2.2 s at spread 4, docs/benchmarks.md, failover). Only half the batch,
- * because a lapsed claim's lease may not be grantable yet (a Hazelcast lock stays with a dead holder
- * until its CP session expires): a batch made only of such rows would claim nothing, and the claim loop
- * would back off as if the outbox were idle. The lapsed rows taken are themselves a random sample, so
- * that workers racing for many orphans mostly ask for different ones.
+ * lost it, since every completion clears the claim columns) are chosen first, for up to three quarters
+ * of the batch; the rest is a uniform random sample of the remaining window. Without the preference an
+ * orphan is one row among {@code limit × spread} for every worker, and waits several claim cycles after
+ * its claim expired (measured: up to 2.2 s at spread 4, docs/benchmarks.md, failover). Not the whole
+ * batch, because a lapsed claim's lease may not be grantable yet (a Hazelcast lock stays with a dead
+ * holder until its CP session expires): a batch made only of such rows would claim nothing, and the
+ * claim loop would back off as if the outbox were idle. The lapsed rows taken are themselves a random
+ * sample, so that workers racing for many orphans mostly ask for different ones.
  *
  * <p>Guarantees: the result has {@code min(limit, window size)} distinct rows of the window, sorted by
- * id; every lapsed row is in it when there are at most {@code limit / 2} of them (an odd limit rounds
- * that half up or down at random, so a batch of one takes a lapsed row half of the time).
+ * id; it holds {@code min(lapsed rows, quota)} lapsed rows or more, where the quota is
+ * {@code 3 × limit / 4} rounded down or up at random so that its mean is exactly three quarters (a
+ * batch of one takes a lapsed row at least three times out of four); every lapsed row is in it when
+ * there are at most {@code 3 × limit / 4} (rounded down) of them.
  */
 final class CandidateSample {
 
@@ -58,7 +60,7 @@ final class CandidateSample {
                 swap(pool, lapsed++, i);
             }
         }
-        int quota = Math.min(lapsed, limit / 2 + (limit % 2 == 1 && random.nextBoolean() ? 1 : 0));
+        int quota = Math.min(lapsed, 3 * limit / 4 + (random.nextInt(4) < 3 * limit % 4 ? 1 : 0));
         // pool[0, lapsed) are the lapsed rows: draw the quota from them, then the rest from everything left
         for (int i = 0; i < quota; i++) {
             swap(pool, i, i + random.nextInt(lapsed - i));

@@ -57,8 +57,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *       With {@code candidateSpread(n > 1)} they spread concurrent workers instead: they read the
  *       oldest {@code limit × n} eligible rows (ids) in the same one statement and return a random
  *       {@code limit} of them, oldest first, so workers racing for external leases mostly ask for
- *       different rows; rows whose claim lapsed (a dead holder's) fill up to half of that sample
- *       first, so they fail over within a claim cycle ({@link CandidateSample}). The {@code database}
+ *       different rows; rows whose claim lapsed (a dead holder's) fill up to three quarters of
+ *       that sample first, so they fail over within a claim cycle ({@link CandidateSample}). The {@code database}
  *       backend needs no spread: SKIP LOCKED does it.</li>
  *   <li>The batched PostgreSQL statements (claim records, completions, fenced completions,
  *       renewals, the lean path's post-grant read) find their rows by primary key only, so each
