@@ -21,7 +21,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 
+import java.net.URI;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -165,6 +169,7 @@ class PostgreSqlRedisLeanDrainIT {
             for (int i = resources.size() - 1; i >= 0; i--) {
                 resources.get(i).close();
             }
+            deleteNamespace(namespace);
         }
 
         assertThat(count(table, "status = 'DELIVERED' AND attempt_count = 1 AND claim_token IS NULL"))
@@ -200,6 +205,21 @@ class PostgreSqlRedisLeanDrainIT {
                     .isGreaterThan(LEASE.minus(Duration.ofMillis(500)));
         }
         assertThat(refused.get()).as("no completion refused: nobody but the halted worker lost a lease").isZero();
+    }
+
+    /** The shared Redis keeps nothing of this test: its lease keys and its fence counter. */
+    private static void deleteNamespace(String namespace) {
+        try (Jedis jedis = new Jedis(URI.create(redis))) {
+            ScanParams match = new ScanParams().match(namespace + ":*").count(1000);
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                ScanResult<String> page = jedis.scan(cursor, match);
+                if (!page.getResult().isEmpty()) {
+                    jedis.del(page.getResult().toArray(new String[0]));
+                }
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        }
     }
 
     private static long count(TableName table, String where) throws Exception {
