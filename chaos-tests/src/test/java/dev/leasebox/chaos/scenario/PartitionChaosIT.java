@@ -93,7 +93,7 @@ class PartitionChaosIT {
 
         ScenarioRunner.Outcome outcome = ScenarioRunner.run(backend, scenario, settings(reports, g),
                 new PrintStream(System.out, true));
-        keep(outcome.dir(), outcome.exitCode() != 0);
+        keep(outcome.dir(), "", outcome.exitCode() != 0);
 
         assertThat(outcome.summary().get("error")).as("harness error; logs in %s", outcome.dir()).isEqualTo("");
         assertThat(outcome.broken()).as("broken invariants; report %s", outcome.dir().resolve("report.md")).isEmpty();
@@ -119,7 +119,7 @@ class PartitionChaosIT {
                 "--report-dir", reports.toString());
 
         Path dir = reports.resolve(backend + "-worker-pause-partition-lean-ordered");
-        keep(dir, exit != 1);
+        keep(dir, "-unsafe", exit != 1);
         Map<String, Object> summary = Json.parseObject(Files.readString(dir.resolve("summary.json")).trim());
         assertThat(summary).containsEntry("error", "").containsEntry("unsafeNoFence", true).containsEntry("passed", false)
                 .containsEntry("leaseGranularity", "partition");
@@ -132,7 +132,7 @@ class PartitionChaosIT {
     private static void unorderedRunShowsOrderViolations(String backend, Path reports) throws Exception {
         ScenarioRunner.Outcome outcome = ScenarioRunner.run(backend, Scenario.named("worker-kill").orElseThrow(),
                 settings(reports, Granularity.partition(false, "lean")), new PrintStream(System.out, true));
-        keep(outcome.dir(), outcome.exitCode() != 0);
+        keep(outcome.dir(), "", outcome.exitCode() != 0);
 
         assertThat(outcome.summary().get("error")).as("harness error; logs in %s", outcome.dir()).isEqualTo("");
         assertThat(outcome.summary()).containsEntry("ordered", false).containsEntry("lost", 0)
@@ -144,11 +144,11 @@ class PartitionChaosIT {
     }
 
     /**
-     * Keeps the run's reports where docs/chaos.md's figures come from (target/chaos-report/DIR); a failed
-     * run's histories, fault log and process logs too, to be read after the temporary directory is gone.
+     * Keeps the run's reports where docs/chaos.md's figures come from (target/chaos-report/DIR+suffix); a
+     * failed run's histories, fault log and process logs too, to be read after the temporary directory is gone.
      */
-    private static void keep(Path dir, boolean everything) {
-        Path keep = Path.of("target", "chaos-report", dir.getFileName().toString());
+    private static void keep(Path dir, String suffix, boolean everything) {
+        Path keep = Path.of("target", "chaos-report", dir.getFileName().toString() + suffix);
         try (java.util.stream.Stream<Path> files = Files.list(dir)) {
             Files.createDirectories(keep);
             for (Path f : files.filter(Files::isRegularFile).toList()) {
