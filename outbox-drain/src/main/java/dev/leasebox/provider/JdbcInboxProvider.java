@@ -56,14 +56,14 @@ public final class JdbcInboxProvider implements OutboxProvider {
 
     /**
      * Workers starting together may all run {@code CREATE … IF NOT EXISTS}; PostgreSQL can then fail
-     * one of them with a unique violation on its catalog (23505) or "already exists" (42P07): the
-     * object exists, which is all that was asked.
+     * one of them with a unique violation on its catalog (23505), "relation already exists" (42P07) or
+     * "type already exists" (42710, the table's row type): the object exists, which is all that was asked.
      */
     private static void executeTolerantOfConcurrentCreation(Statement statement, String sql) throws SQLException {
         try {
             statement.execute(sql);
         } catch (SQLException e) {
-            if (!"23505".equals(e.getSQLState()) && !"42P07".equals(e.getSQLState())) {
+            if (!"23505".equals(e.getSQLState()) && !"42P07".equals(e.getSQLState()) && !"42710".equals(e.getSQLState())) {
                 throw e;
             }
         }
