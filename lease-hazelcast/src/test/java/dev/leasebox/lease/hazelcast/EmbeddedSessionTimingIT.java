@@ -26,10 +26,14 @@ import static org.awaitility.Awaitility.await;
  * The embedded CP members' session timing ({@code startEmbedded} options {@code sessionTtl} and
  * {@code heartbeat}) is what frees a killed client's locks: with a 3 s session they are grantable
  * again within session TTL + heartbeat + 2 s, earlier than the default 10 s session ever allows.
+ *
+ * <p>The holder's lease ttl is the longest the session allows (TTL − heartbeat, 4 s) and it renews
+ * every third of it, so only a stall of 4 s in the holder JVM could free its keys before the kill;
+ * it says so ("LOST key"), and the precondition's message then shows its log.
  */
 class EmbeddedSessionTimingIT {
 
-    private static final Duration SESSION_TTL = Duration.ofSeconds(3);
+    private static final Duration SESSION_TTL = Duration.ofSeconds(5);
     private static final Duration HEARTBEAT = Duration.ofSeconds(1);
     private static final Duration LEASE_TTL = SESSION_TTL.minus(HEARTBEAT);
 
@@ -49,7 +53,7 @@ class EmbeddedSessionTimingIT {
         String clusterName = "leasebox-it-" + UUID.randomUUID().toString().substring(0, 8);
         try (EmbeddedCoordinator members = new HazelcastLeaseBackend().startEmbedded(Map.of("clusterName", clusterName,
                 "sessionTtl", SESSION_TTL.toSeconds() + "s", "heartbeat", HEARTBEAT.toSeconds() + "s")).orElseThrow()) {
-            assertThat(members.clientOptions()).containsEntry("sessionTtl", "3s").containsEntry("heartbeat", "1s")
+            assertThat(members.clientOptions()).containsEntry("sessionTtl", "5s").containsEntry("heartbeat", "1s")
                     .containsEntry("clusterName", clusterName);
             List<String> addresses = List.of(members.address().split(","));
             String ports = addresses.stream().map(a -> a.substring(a.lastIndexOf(':') + 1)).collect(Collectors.joining(","));
@@ -58,10 +62,11 @@ class EmbeddedSessionTimingIT {
             try (HazelcastLeaseManager survivor = HazelcastLeaseManager.start(HazelcastLeaseConfig.client(addresses, clusterName)
                     .cpSession(SESSION_TTL, HEARTBEAT).leaseTtl(LEASE_TTL).build());
                  ManagedProcess holder = ManagedProcess.startJava("hazelcast-session-holder", LeaseHolderMain.class, List.of(),
-                         List.of("client", clusterName, ports, String.join(",", keys), Long.toString(LEASE_TTL.toSeconds())))) {
+                         List.of("client", clusterName, ports, String.join(",", keys), Long.toString(LEASE_TTL.toSeconds()),
+                                 Long.toString(SESSION_TTL.toSeconds()), Long.toString(HEARTBEAT.toSeconds())))) {
                 Map<String, Long> heldFences = awaitHeld(holder, keys);
                 LeaseRequest request = new LeaseRequest(keys, "survivor", LEASE_TTL);
-                assertThat(survivor.acquire(request)).as("keys held by the live holder JVM").isEmpty();
+                assertThat(survivor.acquire(request)).as("keys held by the live holder JVM (its log: %s)", holder.logTail()).isEmpty();
 
                 holder.kill();
                 long killedAt = System.nanoTime();

@@ -14,7 +14,11 @@ import java.util.concurrent.locks.LockSupport;
  * A lease holder in its own JVM, for kill tests: joins as a client or as a (non-CP) member,
  * acquires the keys, prints "HELD key fence" for each, and renews until it is killed.
  *
- * <p>Arguments: {@code client|member clusterName memberPorts(comma) keys(comma) ttlSeconds}.
+ * <p>Arguments: {@code client|member clusterName memberPorts(comma) keys(comma) ttlSeconds}, then
+ * {@code ownPort} for a member, or optionally {@code sessionTtlSeconds heartbeatSeconds} for a client
+ * whose members run another CP session timing than {@link CpCluster}'s. A key whose renewal fails
+ * is printed as "LOST key", so a test that finds a live holder's key granted elsewhere can tell a
+ * starved holder from a broken lock.
  */
 public final class LeaseHolderMain {
 
@@ -34,9 +38,11 @@ public final class LeaseHolderMain {
                     CpCluster.memberConfig(clusterName, ownPort, ports, ports.size()));
             manager = HazelcastLeaseManager.using(member, HazelcastLeaseConfig.existingInstance().leaseTtl(ttl).build());
         } else {
+            long sessionTtl = args.length > 6 ? Long.parseLong(args[5]) : CpCluster.SESSION_TTL_SECONDS;
+            long heartbeat = args.length > 6 ? Long.parseLong(args[6]) : CpCluster.HEARTBEAT_SECONDS;
             manager = HazelcastLeaseManager.start(HazelcastLeaseConfig
                     .client(ports.stream().map(p -> "127.0.0.1:" + p).toList(), clusterName)
-                    .cpSession(Duration.ofSeconds(CpCluster.SESSION_TTL_SECONDS), Duration.ofSeconds(CpCluster.HEARTBEAT_SECONDS))
+                    .cpSession(Duration.ofSeconds(sessionTtl), Duration.ofSeconds(heartbeat))
                     .leaseTtl(ttl)
                     .build());
         }
@@ -48,7 +54,14 @@ public final class LeaseHolderMain {
         System.out.flush();
         while (true) {
             LockSupport.parkNanos(ttl.dividedBy(3).toNanos());
-            held = manager.renew(held);
+            List<Lease> renewed = manager.renew(held);
+            for (Lease lease : held) {
+                if (renewed.stream().noneMatch(r -> r.key().equals(lease.key()))) {
+                    System.out.println("LOST " + lease.key());
+                }
+            }
+            System.out.flush();
+            held = renewed;
         }
     }
 }
