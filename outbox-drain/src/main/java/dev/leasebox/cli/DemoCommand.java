@@ -88,6 +88,8 @@ final class DemoCommand implements Callable<Integer> {
             spec.commandLine().getErr().println();
 
             DemoLedger ledger = new DemoLedger();
+            DemoKillSwitch killSwitch = new DemoKillSwitch();
+            String victimOwner = noKill ? "" : "worker-2";
             List<DemoWorker> crew = new ArrayList<>();
             for (int i = 1; i <= workers; i++) {
                 String owner = "worker-" + i;
@@ -100,6 +102,9 @@ final class DemoCommand implements Callable<Integer> {
                 OutboxDrain drain = OutboxDrain.builder()
                         .store(LeasedOutboxClaimStore.open(store, manager, clock))
                         .provider(envelope -> {
+                            if (owner.equals(victimOwner)) {
+                                killSwitch.onEmission();
+                            }
                             ledger.emitted(envelope.entryId(), envelope.fence().orElse(0), owner);
                             if (emitMillis > 0) {
                                 Thread.sleep(emitMillis); // the simulated provider's own latency, not synchronisation
@@ -114,7 +119,7 @@ final class DemoCommand implements Callable<Integer> {
                     + crew.get(0).manager().describe() + ", lease " + leaseTtl + "...");
             out.flush();
             DemoRun run = new DemoRun(crew, ledger, new OutboxReport(dataSource, database.tableName()), clock, entries,
-                    noKill ? null : crew.get(1), out);
+                    noKill ? null : crew.get(1), killSwitch, out);
             return run.execute() ? CliErrors.EXIT_OK : CliErrors.EXIT_CHECK_FAILED;
         } finally {
             WorkerCommand.closeAll(resources);

@@ -3,6 +3,7 @@ package dev.leasebox.cli;
 import java.io.PrintWriter;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 final class DemoRun {
 
     private static final double KILL_AT_FRACTION = 0.3;
+    private static final Duration CATCH_PATIENCE = Duration.ofSeconds(10);
 
     private final List<DemoCommand.DemoWorker> crew;
     private final DemoLedger ledger;
@@ -20,10 +22,12 @@ final class DemoRun {
     private final Clock clock;
     private final int entries;
     private final DemoCommand.DemoWorker victim;
+    private final DemoKillSwitch killSwitch;
     private final PrintWriter out;
 
     DemoRun(List<DemoCommand.DemoWorker> crew, DemoLedger ledger, OutboxReport report, Clock clock, int entries,
-            DemoCommand.DemoWorker victim, PrintWriter out) {
+            DemoCommand.DemoWorker victim, DemoKillSwitch killSwitch, PrintWriter out) {
+        this.killSwitch = killSwitch;
         this.crew = crew;
         this.ledger = ledger;
         this.report = report;
@@ -45,8 +49,11 @@ final class DemoRun {
             long delivered = crew.stream().mapToLong(w -> w.metrics().deliveredTotal()).sum();
             long outstanding = report.outstanding(clock.instant());
             printProgress(started, delivered, outstanding, killedAtDelivered >= 0);
-            if (victim != null && killedAtDelivered < 0 && delivered >= entries * KILL_AT_FRACTION
-                    && victim.manager().heldCount() > 0) {
+            if (victim != null && killedAtDelivered < 0 && delivered >= entries * KILL_AT_FRACTION) {
+                killSwitch.arm();
+                if (!killSwitch.awaitCaught(CATCH_PATIENCE)) {
+                    out.printf("%n>>> %s emitted nothing for %s; killing it anyway%n", victim.owner(), CATCH_PATIENCE);
+                }
                 victim.drain().halt();
                 killedAtDelivered = delivered;
                 orphans = report.claimsOf(victim.owner());
