@@ -73,12 +73,23 @@ final class CoordinatorCommands {
         @Option(names = "--cluster-name", paramLabel = "NAME", defaultValue = "leasebox", description = "Cluster name (default: ${DEFAULT-VALUE}).")
         String clusterName;
 
+        @Option(names = "--session-ttl", paramLabel = "SECONDS", defaultValue = "10s",
+                description = "CP session time-to-live, whole seconds (default: ${DEFAULT-VALUE}): a crashed client's locks are freed"
+                        + " this long after its last heartbeat; workers' --lease-ttl must be at most this minus the heartbeat.")
+        String sessionTtl;
+
+        @Option(names = "--heartbeat", paramLabel = "SECONDS", defaultValue = "1s",
+                description = "CP session heartbeat interval, whole seconds (default: ${DEFAULT-VALUE}).")
+        String heartbeat;
+
         @Override
         public Integer call() throws InterruptedException {
             Map<String, String> options = new LinkedHashMap<>();
             options.put("port", Integer.toString(port));
             options.put("members", members);
             options.put("clusterName", clusterName);
+            options.put("sessionTtl", sessionTtl);
+            options.put("heartbeat", heartbeat);
             return serve(spec, "hazelcast", options);
         }
     }

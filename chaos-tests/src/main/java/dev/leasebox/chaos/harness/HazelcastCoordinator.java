@@ -12,13 +12,16 @@ import java.util.stream.Collectors;
 
 /**
  * Three Hazelcast CP member JVMs ({@code leasebox hazelcast-member}) on free loopback ports, CP
- * session TTL 10 s and heartbeat 1 s. The restart fault kills one CP member with SIGKILL and starts
+ * session TTL 6 s and heartbeat 1 s: the shortest session a 5 s lease allows, so a killed worker's
+ * locks come back within about 7 s of its last heartbeat (the scenarios' 3 s leases fit well inside). The restart fault kills one CP member with SIGKILL and starts
  * a member on its port again: the CP group keeps its majority meanwhile, and the restarted JVM joins
  * as a new member (CP persistence is off).
  */
 public final class HazelcastCoordinator implements Coordinator {
 
     private static final String CLUSTER = "leasebox-chaos";
+    private static final String SESSION_TTL = "6s";
+    private static final String HEARTBEAT = "1s";
     private final List<Integer> ports;
     private final List<ChaosProcess> members = new ArrayList<>();
     private final Path runDir;
@@ -53,7 +56,7 @@ public final class HazelcastCoordinator implements Coordinator {
         return ChaosProcess.start("hazelcast-" + port, ChaosProcess.javaCommand("dev.leasebox.cli.LeaseboxMain",
                         List.of("-Dhazelcast.logging.type=none", "-Dhazelcast.phone.home.enabled=false"),
                         List.of("hazelcast-member", "--port", Integer.toString(port), "--members", all,
-                                "--cluster-name", CLUSTER)),
+                                "--cluster-name", CLUSTER, "--session-ttl", SESSION_TTL, "--heartbeat", HEARTBEAT)),
                 Map.of(), runDir.resolve("hazelcast-" + port + "-" + starts + ".log"));
     }
 
@@ -69,7 +72,7 @@ public final class HazelcastCoordinator implements Coordinator {
 
     @Override
     public Map<String, String> backendOptions() {
-        return Map.of("clusterName", CLUSTER, "sessionTtl", "10s", "heartbeat", "1s");
+        return Map.of("clusterName", CLUSTER, "sessionTtl", SESSION_TTL, "heartbeat", HEARTBEAT);
     }
 
     @Override

@@ -109,12 +109,16 @@ final class EmbeddedCpMembers implements EmbeddedCoordinator {
         JoinConfig join = config.getNetworkConfig().getJoin();
         join.getMulticastConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true);
+        // Loopback members answer at once or not at all: a 1 s connection timeout (default 5 s) and
+        // Raft elections of 0.5 s with 1 s leader heartbeats (defaults 2 s and 5 s) form the CP group
+        // in about 8 s instead of 15 s, and notice a killed CP leader in 5 s instead of 25 s.
+        join.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(1);
         memberPorts.forEach(p -> join.getTcpIpConfig().addMember("127.0.0.1:" + p));
         config.getCPSubsystemConfig()
                 .setCPMemberCount(cpMemberCount)
                 .setSessionTimeToLiveSeconds((int) sessionTtl.toSeconds())
-                .setSessionHeartbeatIntervalSeconds((int) heartbeat.toSeconds());
+                .setSessionHeartbeatIntervalSeconds((int) heartbeat.toSeconds())
+                .getRaftAlgorithmConfig().setLeaderElectionTimeoutInMillis(500).setLeaderHeartbeatPeriodInMillis(1000);
         return config;
     }
 
