@@ -29,8 +29,10 @@ import java.util.List;
 public interface LeaseManager extends AutoCloseable {
 
     /**
-     * Tries to lease every key of the request; returns the leases granted, a subset of the keys,
-     * in no particular order. Keys already held by anyone (including this owner) are not granted.
+     * Tries to lease the keys of the request; returns the leases granted, a subset of the keys of at
+     * most {@link LeaseRequest#maxGrants()}, in no particular order. Keys already held by anyone
+     * (including this owner) are not granted. When at least {@code maxGrants} of the keys are free,
+     * {@code maxGrants} are granted; which ones is the manager's choice, in request order where it can.
      */
     List<Lease> acquire(LeaseRequest request);
 

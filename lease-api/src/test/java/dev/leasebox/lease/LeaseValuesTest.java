@@ -39,6 +39,19 @@ class LeaseValuesTest {
     }
 
     @Test
+    void aLeaseRequestsGrantLimitIsAtMostItsDistinctKeysAndAtLeastOne() {
+        LeaseRequest all = new LeaseRequest(List.of("a", "b", "a", "c"), "w", TTL);
+        assertThat(all.maxGrants()).isEqualTo(3);
+        assertThat(all.limited()).isFalse();
+        assertThat(all.limitedTo(2).maxGrants()).isEqualTo(2);
+        assertThat(all.limitedTo(2).limited()).isTrue();
+        assertThat(all.limitedTo(2).keys()).containsExactly("a", "b", "c");
+        assertThat(all.limitedTo(50).maxGrants()).isEqualTo(3);
+        assertThatThrownBy(() -> all.limitedTo(0)).hasMessageContaining("at least 1, was 0");
+        assertThat(new LeaseRequest(List.of(), "w", TTL).maxGrants()).isZero();
+    }
+
+    @Test
     void theDefaultSafetyMarginIsATenthOfTheTtlCappedAtTwoSeconds() {
         assertThat(LeaseRequest.defaultSafetyMargin(Duration.ofSeconds(10))).isEqualTo(Duration.ofSeconds(1));
         assertThat(LeaseRequest.defaultSafetyMargin(Duration.ofMinutes(5))).isEqualTo(Duration.ofSeconds(2));

@@ -43,12 +43,12 @@ final class BenchCell {
     record Settings(Duration warmup, Duration window, Duration leaseTtl, int candidateSpread,
                     ReleasingLeaseManager.Mode release, boolean durableClaimRecords, ClaimMode claimMode,
                     ReleaseAfterCompletion releaseAfterCompletion, long historyRows, boolean partition,
-                    PartitionClaims partitionClaims) {
+                    PartitionClaims partitionClaims, int candidateOverAsk) {
 
         Settings(Duration warmup, Duration window, Duration leaseTtl, int candidateSpread,
                  ReleasingLeaseManager.Mode release, boolean durableClaimRecords) {
             this(warmup, window, leaseTtl, candidateSpread, release, durableClaimRecords, ClaimMode.RECORDED,
-                    ReleaseAfterCompletion.ALWAYS, 0, false, PartitionClaims.LEAN);
+                    ReleaseAfterCompletion.ALWAYS, 0, false, PartitionClaims.LEAN, 2);
         }
 
         String variant() {
@@ -59,13 +59,14 @@ final class BenchCell {
             return "claim-mode=" + claimMode.name().toLowerCase(Locale.ROOT)
                     + " release-after-completion=" + releaseAfterCompletion.name().toLowerCase(Locale.ROOT).replace('_', '-')
                     + " release=" + release.name().toLowerCase(Locale.ROOT)
-                    + (durableClaimRecords ? " durable-claims" : " claims-synchronous_commit=off");
+                    + (durableClaimRecords ? " durable-claims" : " claims-synchronous_commit=off")
+                    + " over-ask=" + candidateOverAsk;
         }
 
         /** The same settings with row or partition leases. */
         Settings withPartition(boolean partitionLeases) {
             return new Settings(warmup, window, leaseTtl, candidateSpread, release, durableClaimRecords, claimMode,
-                    releaseAfterCompletion, historyRows, partitionLeases, partitionClaims);
+                    releaseAfterCompletion, historyRows, partitionLeases, partitionClaims, candidateOverAsk);
         }
     }
 
@@ -140,7 +141,7 @@ final class BenchCell {
                     resources.add(manager);
                     store = LeasedOutboxClaimStore.builder(new TimedFencedStore(jdbc, phases), manager, clock)
                             .claimMode(settings.claimMode()).releaseAfterCompletion(settings.releaseAfterCompletion())
-                            .open();
+                            .candidateOverAsk(settings.candidateOverAsk()).open();
                 }
                 drains.add(OutboxDrain.builder().store(new TimedClaimStore(store, latencies, phases))
                         .provider(envelope -> ProviderOutcome.delivered())

@@ -88,6 +88,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Candidate spread of the external backends' workers (default 0: workers + 1).")
     int candidateSpread;
 
+    @Option(names = "--candidate-over-ask", paramLabel = "K", defaultValue = "2",
+            description = "External backends' row claims ask leases for K times the batch and take at most a batch (default: ${DEFAULT-VALUE}; 1 = exactly a batch).")
+    int candidateOverAsk;
+
     @Option(names = "--release", paramLabel = "sync|async|expire", defaultValue = "sync",
             description = "Lever (b)/(c), measured only: release leases after completion as the product does (sync), "
                     + "on a background thread (async), or not at all, letting them lapse at the ttl (expire). Default: ${DEFAULT-VALUE}.")
@@ -181,7 +185,7 @@ public final class BenchCommand implements Callable<Integer> {
             BenchCell.Settings settings = new BenchCell.Settings(Duration.ofSeconds(warmup), Duration.ofSeconds(seconds),
                     Duration.ofSeconds(leaseTtlSeconds), spread, releaseMode(), durableClaimRecords(),
                     ClaimMode.parse(claimMode), ReleaseAfterCompletion.parse(releaseAfterCompletion), history, false,
-                    partitionClaimMode());
+                    partitionClaimMode(), candidateOverAsk);
             if (partition()) {
                 report.add(new BenchCell(database, Optional.empty(), BenchReport.DATABASE, cell[0], cell[1], settings, err).run());
             }
@@ -290,6 +294,7 @@ public final class BenchCommand implements Callable<Integer> {
         check(warmup >= 0, "--warmup must not be negative, was " + warmup);
         check(leaseTtlSeconds >= 2, "--lease-ttl must be at least 2 seconds, was " + leaseTtlSeconds);
         check(candidateSpread >= 0 && candidateSpread <= 100, "--candidate-spread must be in 0..100, was " + candidateSpread);
+        check(candidateOverAsk >= 1 && candidateOverAsk <= 10, "--candidate-over-ask must be in 1..10, was " + candidateOverAsk);
         check(history >= 0 && history <= 10_000_000, "--history must be in 0..10000000, was " + history);
         check(failoverRounds >= 1, "--failover-rounds must be at least 1, was " + failoverRounds);
     }

@@ -49,6 +49,11 @@ final class TimedFencedStore implements FencedOutboxStore {
     }
 
     @Override
+    public List<Long> findClaimCandidateIds(ClaimSelection selection, int batch, int overAsk) {
+        return timed("candidates", () -> delegate.findClaimCandidateIds(selection, batch, overAsk));
+    }
+
+    @Override
     public List<OutboxEntry> findEligible(ClaimSelection selection, Collection<Long> ids) {
         return timed("eligible", () -> delegate.findEligible(selection, ids));
     }

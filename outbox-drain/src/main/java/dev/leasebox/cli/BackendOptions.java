@@ -107,7 +107,7 @@ final class BackendOptions {
             return jdbc;
         }
         return LeasedOutboxClaimStore.builder(jdbc, manager.get(), clock).claimMode(claimPath.claimMode())
-                .releaseAfterCompletion(claimPath.releaseAfterCompletion()).open();
+                .releaseAfterCompletion(claimPath.releaseAfterCompletion()).candidateOverAsk(claimPath.candidateOverAsk()).open();
     }
 
     String describe(Optional<? extends LeaseManager> manager) {

@@ -24,6 +24,12 @@ final class ClaimPathOptions {
                     "batch; redis only)."})
     String releaseAfterCompletion;
 
+    @Option(names = "--candidate-over-ask", paramLabel = "K", defaultValue = "2",
+            description = {"External backends: ask leases for K times the batch's rows and take at most a batch (default",
+                    "${DEFAULT-VALUE}): rows other workers hold are skipped in the same round trip and batches come back full;",
+                    "1 asks for exactly a batch."})
+    int candidateOverAsk;
+
     ClaimMode claimMode() {
         return ClaimMode.parse(claimMode);
     }
@@ -34,6 +40,9 @@ final class ClaimPathOptions {
 
     /** Fails with one line when a value is unknown, or when the database backend is given either option. */
     void validate(boolean databaseBackend) {
+        if (candidateOverAsk < 1 || candidateOverAsk > 10) {
+            throw new IllegalArgumentException("--candidate-over-ask must be in 1..10, was " + candidateOverAsk);
+        }
         ClaimMode mode = claimMode();
         ReleaseAfterCompletion release = releaseAfterCompletion();
         if (databaseBackend && (mode != ClaimMode.RECORDED || release != ReleaseAfterCompletion.ALWAYS)) {
@@ -46,6 +55,10 @@ final class ClaimPathOptions {
     /** Whether both options are at their defaults (recorded claims, release always). */
     boolean isDefault() {
         return claimMode() == ClaimMode.RECORDED && releaseAfterCompletion() == ReleaseAfterCompletion.ALWAYS;
+    }
+
+    int candidateOverAsk() {
+        return candidateOverAsk;
     }
 
     /** For the worker's start-up line. */

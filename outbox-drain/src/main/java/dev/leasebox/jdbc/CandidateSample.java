@@ -22,7 +22,11 @@ import java.util.random.RandomGenerator;
  * sample, so that workers racing for many orphans mostly ask for different ones.
  *
  * <p>Guarantees: the result has {@code min(limit, window size)} distinct rows of the window, sorted by
- * id; it holds {@code min(lapsed rows, quota)} lapsed rows or more, where the quota is
+ * id ({@link #choose}), or for the ids-only path ({@link #chooseIds}) in the order a claim should
+ * prefer them when the window is larger than the limit: the lapsed rows drawn first, then the rest,
+ * each part in random order. The claim path asks the coordinator for more keys than it wants and takes
+ * them in that order, so concurrent workers' first choices differ (a ZooKeeper multi of the first
+ * keys then rarely meets another worker's node) and orphans still come first; it holds {@code min(lapsed rows, quota)} lapsed rows or more, where the quota is
  * {@code 3 × limit / 4} rounded down or up at random so that its mean is exactly three quarters (a
  * batch of one takes a lapsed row at least three times out of four); every lapsed row is in it when
  * there are at most {@code 3 × limit / 4} (rounded down) of them.
@@ -40,17 +44,22 @@ final class CandidateSample {
         return choose(window, limit, e -> e.claimExpiresAt().isPresent(), Comparator.comparingLong(OutboxEntry::id), random);
     }
 
-    /** The same choice over an ids-only window: the chosen ids, ascending. */
+    /**
+     * The same choice over an ids-only window: the chosen ids, ascending when the window is all of
+     * them, else in preference order (lapsed first, each part random).
+     */
     static List<Long> chooseIds(List<Candidate> window, int limit, RandomGenerator random) {
-        return choose(window, limit, Candidate::lapsed, Comparator.comparingLong(Candidate::id), random).stream()
-                .map(Candidate::id).toList();
+        return choose(window, limit, Candidate::lapsed, null, random).stream().map(Candidate::id).toList();
     }
 
+    /** {@code order} null: a drawn sample keeps the order it was drawn in. */
     private static <T> List<T> choose(List<T> window, int limit, java.util.function.Predicate<T> lapsedClaim,
                                       Comparator<T> order, RandomGenerator random) {
         if (window.size() <= limit) {
             List<T> all = new ArrayList<>(window);
-            all.sort(order);
+            if (order != null) {
+                all.sort(order);
+            }
             return all;
         }
         List<T> pool = new ArrayList<>(window);
@@ -69,7 +78,9 @@ final class CandidateSample {
             swap(pool, i, i + random.nextInt(pool.size() - i));
         }
         List<T> chosen = new ArrayList<>(pool.subList(0, limit));
-        chosen.sort(order);
+        if (order != null) {
+            chosen.sort(order);
+        }
         return chosen;
     }
 

@@ -105,7 +105,11 @@ public final class JdbcLeaseManager implements LeaseManager {
         }
         Instant now = EntryRows.micros(clock.instant());
         Instant expiresAt = expiry(now, request.ttl());
-        Map<String, Long> fences = run("acquire", c -> table.acquire(c, request.keys(), request.owner(), expiresAt, now));
+        List<String> wanted = request.limited() ? freeKeysUpToLimit(request, now) : request.keys();
+        if (wanted.isEmpty()) {
+            return List.of();
+        }
+        Map<String, Long> fences = run("acquire", c -> table.acquire(c, wanted, request.owner(), expiresAt, now));
         List<Lease> granted = new ArrayList<>(fences.size());
         for (String key : request.keys()) {
             Long fence = fences.get(key);
@@ -114,6 +118,15 @@ public final class JdbcLeaseManager implements LeaseManager {
             }
         }
         return granted;
+    }
+
+    /**
+     * A limited request's keys to ask for: the first free ones up to the limit, read first (one more
+     * statement, only for limited requests, which the claim path's slot leases never make).
+     */
+    private List<String> freeKeysUpToLimit(LeaseRequest request, Instant now) {
+        Set<String> held = run("read held keys", c -> table.held(c, request.keys(), now));
+        return request.keys().stream().filter(k -> !held.contains(k)).limit(request.maxGrants()).toList();
     }
 
     @Override

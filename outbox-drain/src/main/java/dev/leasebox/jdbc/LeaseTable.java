@@ -107,6 +107,21 @@ final class LeaseTable {
         });
     }
 
+    /** Those of {@code keys} whose lease is unexpired at {@code now}. Reads only. */
+    Set<String> held(Connection c, List<String> keys, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(dialect.sql("lease_held"))) {
+            ps.setArray(1, c.createArrayOf(textType(), keys.toArray()));
+            EntryRows.setInstant(ps, 2, now);
+            Set<String> held = new java.util.HashSet<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    held.add(rs.getString(1));
+                }
+            }
+            return held;
+        }
+    }
+
     /** Moves the expiry of each lease still held to {@code expiries[i]}; the rows renewed. */
     Set<Row> renew(Connection c, List<Lease> leases, List<Instant> expiries, Instant now) throws SQLException {
         return serialized(c, () -> {

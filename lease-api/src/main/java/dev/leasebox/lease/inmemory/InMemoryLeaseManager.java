@@ -57,6 +57,9 @@ public final class InMemoryLeaseManager implements LeaseManager {
                 holders.values().removeIf(h -> !now.isBefore(h.expiresAt()));
             }
             for (String key : request.keys()) {
+                if (granted.size() == request.maxGrants()) {
+                    break;
+                }
                 Holder current = holders.get(key);
                 if (current != null && now.isBefore(current.expiresAt())) {
                     continue;

@@ -33,9 +33,22 @@ public interface FencedOutboxStore extends OutboxStore {
     /**
      * The ids of the rows {@link #findClaimCandidates} would return, without the rows: all the claim
      * path needs to ask for leases, since it gets the rows themselves from {@link #recordClaims} or
-     * {@link #findEligible} after the grant. Reads only, one round trip.
+     * {@link #findEligible} after the grant. Oldest first, except that a store which spreads
+     * concurrent workers over a wider window returns its sample in the order a claim should prefer
+     * the keys (the claim asks for more keys than it wants and takes them in this order). Reads only,
+     * one round trip.
      */
     List<Long> findClaimCandidateIds(ClaimSelection selection, int limit);
+
+    /**
+     * Candidate ids for a claim of {@code batch} rows that will ask leases for up to
+     * {@code batch × overAsk} of them: a store that spreads workers over a window sized by the batch
+     * keeps that window and draws the larger sample from it. By default the same as asking for
+     * {@code batch × overAsk} candidates.
+     */
+    default List<Long> findClaimCandidateIds(ClaimSelection selection, int batch, int overAsk) {
+        return findClaimCandidateIds(selection, Math.multiplyExact(batch, overAsk));
+    }
 
     /**
      * Those of {@code ids} whose rows are eligible for {@code selection} now (due, claim-completable,

@@ -69,7 +69,14 @@ final class LeaseFuzz {
             List<String> wanted = new ArrayList<>(keys);
             Collections.shuffle(wanted, random);
             wanted = wanted.subList(0, 1 + random.nextInt(wanted.size()));
-            List<Lease> held = manager.acquire(new LeaseRequest(wanted, owner, ttl));
+            LeaseRequest request = new LeaseRequest(wanted, owner, ttl);
+            if (random.nextBoolean()) {
+                request = request.limitedTo(1 + random.nextInt(wanted.size())); // over-asking, as the claim path does
+            }
+            List<Lease> held = manager.acquire(request);
+            if (held.size() > request.maxGrants()) {
+                violations.add(owner + " was granted " + held.size() + " leases on a request limited to " + request.maxGrants());
+            }
             for (Lease lease : held) {
                 enter(lease);
             }

@@ -143,4 +143,49 @@ public abstract class LeaseGrantContract extends LeaseContractSupport {
         List<Lease> granted = a.acquire(request(List.of(key, key), owner(), longLeaseTtl()));
         assertThat(granted).extracting(Lease::key).containsExactly(key);
     }
+
+    @Test
+    void aLimitedRequestGrantsItsLimitWhenEnoughKeysAreFreeAndLeavesTheRestFree() {
+        LeaseManager a = manager();
+        LeaseManager b = manager();
+        List<String> keys = keys("limited", 10);
+
+        List<Lease> granted = a.acquire(request(keys, owner(), longLeaseTtl()).limitedTo(4));
+
+        assertThat(granted).hasSize(4).extracting(Lease::key).doesNotHaveDuplicates().isSubsetOf(keys);
+        List<String> rest = keys.stream().filter(k -> granted.stream().noneMatch(l -> l.key().equals(k))).toList();
+        assertThat(b.acquire(request(keys, owner(), longLeaseTtl()))).as("the keys not granted are free")
+                .extracting(Lease::key).containsExactlyInAnyOrderElementsOf(rest);
+    }
+
+    @Test
+    void aLimitedRequestSkipsHeldKeysAndFillsItsLimitFromTheOthers() {
+        LeaseManager a = manager();
+        LeaseManager b = manager();
+        List<String> keys = keys("fill", 12);
+        List<Lease> held = b.acquire(request(keys.subList(0, 5), owner(), longLeaseTtl()));
+        assertThat(held).hasSize(5);
+
+        List<Lease> granted = a.acquire(request(keys, owner(), longLeaseTtl()).limitedTo(6));
+
+        assertThat(granted).as("6 of the 7 free keys").hasSize(6).extracting(Lease::key)
+                .doesNotHaveDuplicates().isSubsetOf(keys.subList(5, 12));
+        assertThat(b.renew(held)).as("the other holder's leases are untouched").hasSize(5);
+    }
+
+    @Test
+    void aLimitedRequestOfAHundredFromTwoHundredKeysIsOneCall() {
+        LeaseManager a = manager();
+        LeaseManager b = manager();
+        List<String> keys = keys("overask", 200);
+        List<Lease> first = a.acquire(request(keys, owner(), longLeaseTtl()).limitedTo(100));
+        List<Lease> second = b.acquire(request(keys, owner(), longLeaseTtl()).limitedTo(100));
+
+        assertThat(first).hasSize(100);
+        assertThat(second).as("the hundred keys the first left").hasSize(100);
+        Set<String> all = new HashSet<>();
+        first.forEach(l -> all.add(l.key()));
+        second.forEach(l -> all.add(l.key()));
+        assertThat(all).containsExactlyInAnyOrderElementsOf(keys);
+    }
 }

@@ -40,6 +40,11 @@ final class InterferingFencedStore implements FencedOutboxStore {
     }
 
     @Override
+    public List<Long> findClaimCandidateIds(ClaimSelection selection, int batch, int overAsk) {
+        return delegate.findClaimCandidateIds(selection, batch, overAsk);
+    }
+
+    @Override
     public List<OutboxEntry> findEligible(ClaimSelection selection, Collection<Long> ids) {
         Runnable writer = beforeNextEligibilityCheck.getAndSet(null);
         if (writer != null) {

@@ -228,7 +228,7 @@ public final class HazelcastLeaseConfig {
         private Duration leaseTtl;
         private String cpGroup = "default";
         private String lockNamePrefix = "leasebox/";
-        private int ownerThreads = 4;
+        private int ownerThreads = 32;
         private Duration reapInterval = Duration.ofMillis(250);
         private Clock clock = Clock.systemUTC();
 
@@ -280,7 +280,7 @@ public final class HazelcastLeaseConfig {
             return this;
         }
 
-        /** How many key-affine owner threads lock and unlock (default 4). */
+        /** How many key-affine owner threads lock and unlock (default 32: a FencedLock call blocks its thread for one Raft round trip, and concurrent calls share the CP group's log appends). */
         public Builder ownerThreads(int threads) {
             this.ownerThreads = threads;
             return this;

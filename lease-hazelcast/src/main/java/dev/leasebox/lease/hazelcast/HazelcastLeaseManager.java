@@ -157,6 +157,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
             throw new LeaseManagerException(e.getMessage(), e);
         }
         Instant sent = clock.instant();
+        GrantBudget budget = new GrantBudget(request.maxGrants());
         return owners.run("acquire", request.keys(), key -> key, (owner, keys) -> {
             List<Lease> granted = new ArrayList<>();
             for (String key : keys) {
@@ -164,22 +165,46 @@ public final class HazelcastLeaseManager implements LeaseManager {
                 if (current != null && !expireIfDue(owner, current)) {
                     continue;
                 }
+                if (!reserve(budget)) {
+                    break;
+                }
                 FencedLock lock = instance.getCPSubsystem().getLock(lockName(key));
                 long fence;
                 try {
-                    fence = lock.tryLockAndGetFence();
-                } catch (DistributedObjectDestroyedException destroyed) {
-                    continue;
+                    fence = tryLock(lock);
+                } catch (RuntimeException e) {
+                    budget.giveBack();
+                    throw e;
                 }
                 if (fence == FencedLock.INVALID_FENCE) {
+                    budget.giveBack();
                     continue;
                 }
+                budget.used();
                 Lease lease = request.grant(key, fence, sent);
                 owner.held.put(key, new Held(lease, lock, sent.plus(request.ttl())));
                 granted.add(lease);
             }
             return granted;
         });
+    }
+
+    private static boolean reserve(GrantBudget budget) {
+        try {
+            return budget.reserve();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** One tryLock on the calling owner thread: the fence, or INVALID_FENCE when another holds the key or its lock was destroyed. */
+    private static long tryLock(FencedLock lock) {
+        try {
+            return lock.tryLockAndGetFence();
+        } catch (DistributedObjectDestroyedException destroyed) {
+            return FencedLock.INVALID_FENCE;
+        }
     }
 
     @Override

@@ -138,7 +138,8 @@ public final class RedisLeaseManager implements LeaseManager {
         request.keys().forEach(key -> scriptKeys.add(keys.lease(key)));
         Instant sentAt = clock.instant();
         List<?> fences = (List<?>) call("acquire", () ->
-                LeaseScript.ACQUIRE.run(redis, scriptKeys, List.of(request.owner(), Long.toString(ttlMillis))));
+                LeaseScript.ACQUIRE.run(redis, scriptKeys, List.of(request.owner(), Long.toString(ttlMillis),
+                        Integer.toString(request.maxGrants()))));
         List<Lease> granted = new ArrayList<>();
         for (int i = 0; i < request.keys().size(); i++) {
             long fence = (Long) fences.get(i);

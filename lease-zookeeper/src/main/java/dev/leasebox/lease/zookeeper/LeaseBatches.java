@@ -19,7 +19,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -55,19 +58,24 @@ final class LeaseBatches {
     private static final int LAST_ROUND = 3;
 
     /**
-     * Round one: a multi creating every key's EPHEMERAL node (a single create2 for a lone key), and
-     * right behind it on the same connection a read multi of every key's node. Both go out in one
-     * flush: one round trip. When the create multi commits, the read returns the czxid of each new
-     * node. When it fails because some key exists, the read already shows every key's state: round
-     * two creates the free keys with a multi again and takes over the expired ones (version-checked
-     * delete, then create2), all pipelined. Only if round two loses a race again does round three go
+     * Round one: a multi creating the first {@code maxGrants} keys' EPHEMERAL nodes (a single create2
+     * for a lone key), and right behind it on the same connection a read multi of every key's node,
+     * those not created included. All of it goes out in one flush: one round trip. When the create
+     * multi commits, the read returns the czxid of each new node. When it fails because some key
+     * exists, the read already shows every key's state: round two creates free keys with a multi
+     * again and takes over expired ones (version-checked delete, then create2), all pipelined, as many
+     * as the limit still allows and in request order, so a key held by another is replaced by one of
+     * the keys asked for beyond the limit. Only if round two loses a race again does round three go
      * key by key. Uncontended batches cost one round trip, contended ones two.
      */
     List<Lease> acquire(ZooKeeper zooKeeper, LeaseRequest request) {
         Instant sentAt = clock.instant();
         long session = zooKeeper.getSessionId();
         byte[] data = new LeaseNodeData(request.owner(), sentAt.plus(request.ttl()), request.ttl()).encode();
-        return round(new Attempt(zooKeeper, request, data, sentAt, session), 1, request.keys(), List.of());
+        List<String> keys = request.keys();
+        int limit = request.maxGrants();
+        return round(new Attempt(zooKeeper, request, data, sentAt, session), 1, limit, keys.subList(0, limit), List.of(),
+                keys.subList(limit, keys.size()));
     }
 
     /** What every round of one acquire shares. */
@@ -78,7 +86,17 @@ final class LeaseBatches {
     private record Takeover(String key, int version) {
     }
 
-    private List<Lease> round(Attempt attempt, int round, List<String> free, List<Takeover> takeovers) {
+    /** A key that a round may try next: free (create it) or expired (take it over). */
+    private record Candidate(String key, Optional<Takeover> takeover) {
+    }
+
+    /**
+     * One round: creates {@code free}, takes over {@code takeovers}, and (before the last round) reads
+     * the state of those keys and of {@code spare}, the keys it may try next; at most {@code budget}
+     * grants in all.
+     */
+    private List<Lease> round(Attempt attempt, int round, int budget, List<String> free, List<Takeover> takeovers,
+                              List<String> spare) {
         PipelinedCalls calls = new PipelinedCalls(attempt.zooKeeper());
         List<List<String>> chunks = new ArrayList<>();
         List<CompletableFuture<Reply>> writes = new ArrayList<>();
@@ -87,27 +105,33 @@ final class LeaseBatches {
         for (int from = 0; from < free.size(); from += chunkSize) {
             List<String> chunk = free.subList(from, Math.min(free.size(), from + chunkSize));
             List<Op> creates = new ArrayList<>(chunk.size());
-            List<Op> readOps = new ArrayList<>(chunk.size());
             for (String key : chunk) {
                 creates.add(Op.create(paths.of(key), attempt.data(), acl, CreateMode.EPHEMERAL));
-                readOps.add(Op.getData(paths.of(key)));
             }
             chunks.add(chunk);
             // A lone key goes as create2, whose reply carries the Stat: cheaper than a multi of one.
             writes.add(chunk.size() == 1 ? calls.createEphemeral(paths.of(chunk.get(0)), attempt.data(), acl) : calls.multi(creates));
-            reads.add(round == LAST_ROUND ? CompletableFuture.completedFuture(null) : calls.multi(readOps));
+            reads.add(round == LAST_ROUND ? CompletableFuture.completedFuture(null) : readAll(calls, chunk));
         }
         List<CompletableFuture<Reply>> takeoverCreates = new ArrayList<>();
         for (Takeover takeover : takeovers) {
             calls.delete(paths.of(takeover.key()), takeover.version());
             takeoverCreates.add(calls.createEphemeral(paths.of(takeover.key()), attempt.data(), acl));
         }
+        List<List<String>> spareChunks = new ArrayList<>();
+        List<CompletableFuture<Reply>> spareReads = new ArrayList<>();
+        if (round < LAST_ROUND) {
+            for (int from = 0; from < spare.size(); from += Fences.MAX_PER_MULTI) {
+                List<String> chunk = spare.subList(from, Math.min(spare.size(), from + Fences.MAX_PER_MULTI));
+                spareChunks.add(chunk);
+                spareReads.add(readAll(calls, chunk));
+            }
+        }
         String what = "acquire of " + attempt.request().keys().size() + " keys (round " + round + ")";
         calls.awaitAll(timeout, what, where);
 
         List<Lease> granted = new ArrayList<>();
-        List<String> nextFree = new ArrayList<>();
-        List<Takeover> nextTakeovers = new ArrayList<>();
+        List<Candidate> next = new ArrayList<>();
         for (int c = 0; c < chunks.size(); c++) {
             List<String> chunk = chunks.get(c);
             Reply write = writes.get(c).join();
@@ -120,7 +144,11 @@ final class LeaseBatches {
                 Reply read = reads.get(c).join();
                 if (read != null) {
                     failOnConnectionLoss(read.code(), what + " (read-back)");
-                    sortByState(attempt, chunk, read.results(), write.ok(), granted, nextFree, nextTakeovers);
+                    if (write.ok()) {
+                        grantOwned(attempt, chunk, read.results(), granted);
+                    } else {
+                        sortByState(attempt, chunk, read.results(), next);
+                    }
                 }
                 continue;
             }
@@ -134,29 +162,55 @@ final class LeaseBatches {
                 granted.add(grant(attempt, takeovers.get(i).key(), create.stat().get(), 0));
             }
         }
-        if (round < LAST_ROUND && (!nextFree.isEmpty() || !nextTakeovers.isEmpty())) {
-            granted.addAll(round(attempt, round + 1, nextFree, nextTakeovers));
+        for (int c = 0; c < spareChunks.size(); c++) {
+            Reply read = spareReads.get(c).join();
+            failOnConnectionLoss(read.code(), what + " (read of the spare keys)");
+            sortByState(attempt, spareChunks.get(c), read.results(), next);
+        }
+        int left = budget - granted.size();
+        if (round < LAST_ROUND && left > 0 && !next.isEmpty()) {
+            Map<String, Integer> order = new HashMap<>();
+            List<String> keys = attempt.request().keys();
+            for (int i = 0; i < keys.size(); i++) {
+                order.put(keys.get(i), i);
+            }
+            next.sort(Comparator.comparingInt(candidate -> order.get(candidate.key())));
+            List<Candidate> now = next.subList(0, Math.min(left, next.size()));
+            List<String> nextFree = now.stream().filter(n -> n.takeover().isEmpty()).map(Candidate::key).toList();
+            List<Takeover> nextTakeovers = now.stream().flatMap(n -> n.takeover().stream()).toList();
+            List<String> nextSpare = next.subList(now.size(), next.size()).stream().map(Candidate::key).toList();
+            granted.addAll(round(attempt, round + 1, left, nextFree, nextTakeovers, nextSpare));
         }
         return granted;
     }
 
-    /**
-     * Reads the read-back of one chunk: after a committed multi, grants every node this session now
-     * owns; after a failed one, sorts the keys into free (retry), expired (take over) and held (skip).
-     */
-    private void sortByState(Attempt attempt, List<String> chunk, List<OpResult> state, boolean committed,
-                             List<Lease> granted, List<String> free, List<Takeover> takeovers) {
+    /** One read multi of the keys' nodes (reads need no transaction: a multi of reads is answered in order). */
+    private CompletableFuture<Reply> readAll(PipelinedCalls calls, List<String> keys) {
+        List<Op> readOps = new ArrayList<>(keys.size());
+        for (String key : keys) {
+            readOps.add(Op.getData(paths.of(key)));
+        }
+        return calls.multi(readOps);
+    }
+
+    /** After a committed create multi: grants every node of the chunk this session now owns, at its position. */
+    private void grantOwned(Attempt attempt, List<String> chunk, List<OpResult> state, List<Lease> granted) {
+        for (int i = 0; i < chunk.size(); i++) {
+            if (state.get(i) instanceof OpResult.GetDataResult result && result.getStat().getEphemeralOwner() == attempt.session()) {
+                granted.add(grant(attempt, chunk.get(i), result.getStat(), i));
+            }
+        }
+    }
+
+    /** Sorts keys by their read state into free (create), expired (take over) and held (skip). */
+    private void sortByState(Attempt attempt, List<String> chunk, List<OpResult> state, List<Candidate> next) {
         for (int i = 0; i < chunk.size(); i++) {
             OpResult current = state.get(i);
-            if (committed) {
-                if (current instanceof OpResult.GetDataResult result && result.getStat().getEphemeralOwner() == attempt.session()) {
-                    granted.add(grant(attempt, chunk.get(i), result.getStat(), i));
-                }
-            } else if (current instanceof OpResult.ErrorResult error && error.getErr() == KeeperException.Code.NONODE.intValue()) {
-                free.add(chunk.get(i));
+            if (current instanceof OpResult.ErrorResult error && error.getErr() == KeeperException.Code.NONODE.intValue()) {
+                next.add(new Candidate(chunk.get(i), Optional.empty()));
             } else if (current instanceof OpResult.GetDataResult result
                     && LeaseNodeData.decode(result.getData()).map(d -> d.deadlinePassed(attempt.sentAt())).orElse(false)) {
-                takeovers.add(new Takeover(chunk.get(i), result.getStat().getVersion()));
+                next.add(new Candidate(chunk.get(i), Optional.of(new Takeover(chunk.get(i), result.getStat().getVersion()))));
             }
         }
     }
