@@ -189,13 +189,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
     /** As {@link #findClaimCandidates}, ids only: the window of candidates costs an id per row, not a row. */
     @Override
     public List<Long> findClaimCandidateIds(ClaimSelection selection, int limit) {
-        requireClaims("findClaimCandidateIds");
-        requirePositive(limit);
-        Instant now = clock.instant();
-        int window = candidateWindow(limit);
-        List<CandidateSample.Candidate> oldest = run("find claim candidates",
-                c -> dialect.selectEligibleIds(c, selection, now, window));
-        return CandidateSample.chooseIds(oldest, limit, ThreadLocalRandom.current());
+        return findClaimCandidateIds(selection, limit, 1);
     }
 
     /**
