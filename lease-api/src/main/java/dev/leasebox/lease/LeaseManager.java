@@ -2,6 +2,7 @@ package dev.leasebox.lease;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A batched lease SPI over an external coordinator (ZooKeeper, Redis, Hazelcast) or memory.
@@ -78,6 +79,18 @@ public interface LeaseManager extends AutoCloseable {
      */
     default boolean unreleasedLeasesLapse() {
         return false;
+    }
+
+    /**
+     * This manager's rank among the live managers of its namespace, where the coordinator keeps a
+     * membership anyway (ZooKeeper: the {@code members} group): answered from state the client keeps
+     * current in the background, with no round trip. Empty when the manager has no such view (the
+     * default). The claim path uses it to give each worker its own stripe of candidate rows, so that
+     * concurrent workers rarely ask for the same keys; see {@link PeerRank} for what it guarantees
+     * (nothing about safety).
+     */
+    default Optional<PeerRank> peerRank() {
+        return Optional.empty();
     }
 
     /** One line naming the backend and its address, for logs and error messages. */

@@ -4,10 +4,12 @@ import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseLossListener;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseRequest;
+import dev.leasebox.lease.PeerRank;
 
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -108,6 +110,11 @@ final class ReleasingLeaseManager implements LeaseManager {
     @Override
     public boolean unreleasedLeasesLapse() {
         return delegate.unreleasedLeasesLapse();
+    }
+
+    @Override
+    public Optional<PeerRank> peerRank() {
+        return delegate.peerRank();
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.leasebox.outbox.CompletionOutcome;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.outbox.leased.CandidateQuery;
 import dev.leasebox.outbox.leased.ClaimGrant;
 import dev.leasebox.outbox.leased.ClaimRecording;
 import dev.leasebox.outbox.leased.FencedOutboxStore;
@@ -51,6 +52,11 @@ final class TimedFencedStore implements FencedOutboxStore {
     @Override
     public List<Long> findClaimCandidateIds(ClaimSelection selection, int batch, int overAsk) {
         return timed("candidates", () -> delegate.findClaimCandidateIds(selection, batch, overAsk));
+    }
+
+    @Override
+    public List<Long> findClaimCandidateIds(CandidateQuery query) {
+        return timed("candidates", () -> delegate.findClaimCandidateIds(query));
     }
 
     @Override

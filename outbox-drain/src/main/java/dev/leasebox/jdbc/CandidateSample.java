@@ -36,8 +36,11 @@ final class CandidateSample {
     private CandidateSample() {
     }
 
-    /** A candidate id of the ids-only window, and whether its row's claim lapsed. */
-    record Candidate(long id, boolean lapsed) {
+    /**
+     * A candidate id of the ids-only window, whether its row's claim lapsed, and whether it is in the
+     * claiming worker's stripe (false when the window was read without one).
+     */
+    record Candidate(long id, boolean lapsed, boolean own) {
     }
 
     static List<OutboxEntry> choose(List<OutboxEntry> window, int limit, RandomGenerator random) {
@@ -69,7 +72,7 @@ final class CandidateSample {
                 swap(pool, lapsed++, i);
             }
         }
-        int quota = Math.min(lapsed, 3 * limit / 4 + (random.nextInt(4) < 3 * limit % 4 ? 1 : 0));
+        int quota = Math.min(lapsed, lapsedQuota(limit, random));
         // pool[0, lapsed) are the lapsed rows: draw the quota from them, then the rest from everything left
         for (int i = 0; i < quota; i++) {
             swap(pool, i, i + random.nextInt(lapsed - i));
@@ -82,6 +85,51 @@ final class CandidateSample {
             chosen.sort(order);
         }
         return chosen;
+    }
+
+    /**
+     * The preference order over a striped window ({@link dev.leasebox.outbox.leased.CandidateStripe}):
+     * lapsed claims first for up to three quarters of {@code limit} as above, then the worker's own
+     * stripe oldest first (no other worker prefers those rows, so there is nothing to spread), then
+     * the rest of the window at random (rows other workers prefer: a random draw keeps helpers apart).
+     * At most {@code limit} distinct ids.
+     */
+    static List<Long> chooseStriped(List<Candidate> window, int limit, RandomGenerator random) {
+        List<Candidate> lapsed = new ArrayList<>();
+        for (Candidate candidate : window) {
+            if (candidate.lapsed()) {
+                lapsed.add(candidate);
+            }
+        }
+        int quota = Math.min(lapsed.size(), Math.min(limit, lapsedQuota(limit, random)));
+        for (int i = 0; i < quota; i++) {
+            swap(lapsed, i, i + random.nextInt(lapsed.size() - i));
+        }
+        java.util.LinkedHashSet<Long> chosen = new java.util.LinkedHashSet<>();
+        for (Candidate candidate : lapsed.subList(0, quota)) {
+            chosen.add(candidate.id());
+        }
+        List<Long> rest = new ArrayList<>();
+        for (Candidate candidate : window) {
+            if (chosen.contains(candidate.id())) {
+                continue;
+            }
+            if (candidate.own() && chosen.size() < limit) {
+                chosen.add(candidate.id());
+            } else if (!candidate.own()) {
+                rest.add(candidate.id());
+            }
+        }
+        for (int i = 0; i < rest.size() && chosen.size() < limit; i++) {
+            swap(rest, i, i + random.nextInt(rest.size() - i));
+            chosen.add(rest.get(i));
+        }
+        return List.copyOf(chosen);
+    }
+
+    /** Three quarters of {@code limit}, rounded down or up at random so that its mean is exact. */
+    private static int lapsedQuota(int limit, RandomGenerator random) {
+        return 3 * limit / 4 + (random.nextInt(4) < 3 * limit % 4 ? 1 : 0);
     }
 
     private static <T> void swap(List<T> list, int i, int j) {

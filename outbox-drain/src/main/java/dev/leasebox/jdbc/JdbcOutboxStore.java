@@ -9,6 +9,7 @@ import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.outbox.leased.CandidateQuery;
 import dev.leasebox.outbox.leased.ClaimGrant;
 import dev.leasebox.outbox.leased.ClaimRecording;
 import dev.leasebox.outbox.leased.FencedOutboxStore;
@@ -199,15 +200,40 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
      */
     @Override
     public List<Long> findClaimCandidateIds(ClaimSelection selection, int batch, int overAsk) {
+        return findClaimCandidateIds(CandidateQuery.of(selection, batch, overAsk));
+    }
+
+    /**
+     * Without a stripe, as {@link #findClaimCandidateIds(ClaimSelection, int, int)}, with the window
+     * widened by the excluded ids. With a stripe: of the oldest
+     * {@code max((sample + excluded) × stripes, batch × spread)} eligible rows, one statement returns
+     * the oldest {@code sample + excluded} of the own stripe, the lapsed claims and the oldest
+     * {@code sample + excluded} of all (ids only), and the
+     * sample takes lapsed claims first (as without a stripe), then the own stripe oldest first, then
+     * the rest at random ({@link CandidateSample#chooseStriped}). The window grows with the stripe count
+     * so that it still holds a sample's worth of the own stripe; it is capped at
+     * {@value #MAX_CANDIDATE_WINDOW} rows (or the sample, if larger).
+     */
+    @Override
+    public List<Long> findClaimCandidateIds(CandidateQuery query) {
         requireClaims("findClaimCandidateIds");
-        requirePositive(batch);
-        requirePositive(overAsk);
-        int sample = Math.multiplyExact(batch, overAsk);
+        int sample = query.sample();
+        Set<Long> excluded = query.excluded();
+        int filler = sample + excluded.size();
+        long wanted = query.stripe().isStriped()
+                ? Math.max((long) filler * query.stripe().count(), candidateWindow(query.batch()))
+                : Math.max(candidateWindow(query.batch()), sample) + excluded.size();
+        int window = (int) Math.min(wanted, Math.max(MAX_CANDIDATE_WINDOW, filler));
         Instant now = clock.instant();
-        int window = Math.max(candidateWindow(batch), sample);
-        List<CandidateSample.Candidate> oldest = run("find claim candidates",
-                c -> dialect.selectEligibleIds(c, selection, now, window));
-        return CandidateSample.chooseIds(oldest, sample, ThreadLocalRandom.current());
+        List<CandidateSample.Candidate> rows = run("find claim candidates", c -> query.stripe().isStriped()
+                ? dialect.selectStripedCandidateIds(c, query.selection(), now, query.stripe(), window, filler, filler)
+                : dialect.selectEligibleIds(c, query.selection(), now, window));
+        if (!excluded.isEmpty()) {
+            rows = rows.stream().filter(r -> !excluded.contains(r.id())).toList();
+        }
+        return query.stripe().isStriped()
+                ? CandidateSample.chooseStriped(rows, sample, ThreadLocalRandom.current())
+                : CandidateSample.chooseIds(rows, sample, ThreadLocalRandom.current());
     }
 
     @Override

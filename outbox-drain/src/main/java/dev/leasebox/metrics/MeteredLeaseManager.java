@@ -5,12 +5,14 @@ import dev.leasebox.lease.LeaseLoss;
 import dev.leasebox.lease.LeaseLossListener;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseRequest;
+import dev.leasebox.lease.PeerRank;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -83,6 +85,11 @@ public final class MeteredLeaseManager implements LeaseManager {
     @Override
     public boolean unreleasedLeasesLapse() {
         return delegate.unreleasedLeasesLapse();
+    }
+
+    @Override
+    public Optional<PeerRank> peerRank() {
+        return delegate.peerRank();
     }
 
     @Override

@@ -96,4 +96,49 @@ class CandidateSampleTest {
         // three times in four the quota is 1, else a uniform draw of 1 from 8 (2 lapsed): 0.75 + 0.25 x 0.25 = 81.25 %
         assertThat(lapsedChosen).isBetween(770, 855);
     }
+
+    /** A striped window of ids 1..size: own when id mod stripes is 0, lapsed when in {@code lapsed}. */
+    private static List<CandidateSample.Candidate> stripedWindow(int size, int stripes, Set<Long> lapsed) {
+        List<CandidateSample.Candidate> window = new ArrayList<>();
+        for (long id = 1; id <= size; id++) {
+            window.add(new CandidateSample.Candidate(id, lapsed.contains(id), id % stripes == 0));
+        }
+        return window;
+    }
+
+    @Test
+    void aStripedSampleTakesTheOwnStripeOldestFirstThenTheRestAtRandom() {
+        SplittableRandom random = new SplittableRandom(5);
+        Set<Long> helped = new java.util.HashSet<>();
+        for (int round = 0; round < 200; round++) {
+            List<Long> chosen = CandidateSample.chooseStriped(stripedWindow(40, 4, Set.of()), 14, random);
+            assertThat(chosen).hasSize(14).doesNotHaveDuplicates();
+            assertThat(chosen.subList(0, 10)).containsExactly(4L, 8L, 12L, 16L, 20L, 24L, 28L, 32L, 36L, 40L);
+            assertThat(chosen.subList(10, 14)).noneMatch(id -> id % 4 == 0);
+            helped.addAll(chosen.subList(10, 14));
+        }
+        assertThat(helped).as("the rows beyond the own stripe are drawn from all the others").hasSize(30);
+        assertThat(CandidateSample.chooseStriped(stripedWindow(40, 4, Set.of()), 3, random)).containsExactly(4L, 8L, 12L);
+    }
+
+    @Test
+    void aStripedSampleStillTakesLapsedClaimsFirstWhateverTheirStripe() {
+        SplittableRandom random = new SplittableRandom(9);
+        Set<Long> lapsed = Set.of(5L, 7L, 13L);
+        for (int round = 0; round < 100; round++) {
+            List<Long> chosen = CandidateSample.chooseStriped(stripedWindow(40, 4, lapsed), 8, random);
+            assertThat(chosen).hasSize(8).doesNotHaveDuplicates();
+            assertThat(chosen.subList(0, 3)).containsExactlyInAnyOrder(5L, 7L, 13L);
+            assertThat(chosen.subList(3, 8)).containsExactly(4L, 8L, 12L, 16L, 20L);
+        }
+    }
+
+    @Test
+    void aStripedWindowSmallerThanTheLimitIsReturnedWholeOwnStripeFirst() {
+        List<Long> chosen = CandidateSample.chooseStriped(stripedWindow(6, 3, Set.of()), 10, new SplittableRandom(1));
+
+        assertThat(chosen).hasSize(6);
+        assertThat(chosen.subList(0, 2)).containsExactly(3L, 6L);
+        assertThat(chosen.subList(2, 6)).containsExactlyInAnyOrder(1L, 2L, 4L, 5L);
+    }
 }

@@ -51,6 +51,21 @@ public interface FencedOutboxStore extends OutboxStore {
     }
 
     /**
+     * The candidate ids of a leased claim ({@link CandidateQuery}): at most {@code query.sample()},
+     * none of {@code query.excluded()}, in the order the claim should prefer them, the query's stripe
+     * first. Reads only, one round trip. The default reads the {@code (sample + excluded) × stripes}
+     * oldest eligible ids and orders them by {@link CandidateQuery#preferenceOrder}; without a stripe
+     * or exclusions it is {@link #findClaimCandidateIds(ClaimSelection, int, int)}.
+     */
+    default List<Long> findClaimCandidateIds(CandidateQuery query) {
+        if (!query.stripe().isStriped() && query.excluded().isEmpty()) {
+            return findClaimCandidateIds(query.selection(), query.batch(), query.overAsk());
+        }
+        int window = Math.multiplyExact(query.sample() + query.excluded().size(), query.stripe().count());
+        return query.preferenceOrder(findClaimCandidateIds(query.selection(), window));
+    }
+
+    /**
      * Those of {@code ids} whose rows are eligible for {@code selection} now (due, claim-completable,
      * unclaimed or claim expired), oldest first; unknown ids are left out. Reads only, one round trip.
      * The lean claim path reads the rows it was granted leases for with it, after the grant: a row

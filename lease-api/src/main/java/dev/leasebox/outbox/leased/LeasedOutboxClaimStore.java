@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -42,7 +43,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *
  * <pre>
  *              RECORDED (default)                           LEAN
- * candidates   store.findClaimCandidateIds(selection, k*batch) same                         -- 1 database read (ids)
+ * candidates   store.findClaimCandidateIds(query: k*batch, stripe) same                     -- 1 database read (ids)
  * leases       leaseManager.acquire(keys, at most batch)      same                          -- 1 coordinator round trip
  * claims       store.recordClaims(grants)  (a write)          store.findEligible(granted)   -- 1 database round trip
  *              release(leases that did not become claims)     same                          -- only if any
@@ -67,6 +68,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * keys that concurrent workers hold or are taking are skipped in the same round trip, so batches come
  * back full instead of two-thirds full (measured at four workers: docs/benchmarks.md).
  *
+ * <p>Candidates come in stripes when the manager knows its rank among its live peers
+ * ({@link LeaseManager#peerRank()}, ZooKeeper): each worker prefers the rows whose {@code id mod peers}
+ * is its rank ({@link CandidateStripe}), so concurrent workers' first choices are disjoint and an
+ * all-or-nothing batch grant (a ZooKeeper multi) commits in one round (measured: docs/benchmarks.md).
+ * Rows this store's own claim loops are asking for, or hold under a lease still locally valid, are
+ * left out of its candidates.
+ *
  * <p>Lease keys are {@code row-<id>}.
  */
 public final class LeasedOutboxClaimStore implements OutboxClaimStore {
@@ -81,6 +89,8 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore {
     private final ReleaseAfterCompletion release;
     private final int overAsk;
     private final Map<Long, Lease> held = new ConcurrentHashMap<>();
+    /** Candidate ids of claims in progress (between the candidate read and the grant), of every loop. */
+    private final Set<Long> asking = ConcurrentHashMap.newKeySet();
     private final List<ClaimLossListener> listeners = new CopyOnWriteArrayList<>();
 
     private LeasedOutboxClaimStore(Builder b) {
@@ -133,18 +143,37 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore {
         }
     }
 
+    /**
+     * One claim: candidate ids from the store (this manager's stripe first, when the manager knows its
+     * {@link LeaseManager#peerRank() rank}; without the rows this store's other claim loops are asking
+     * for or hold), one lease request for them, then the mode's database round trip.
+     */
     @Override
     public List<OutboxClaim> claim(ClaimSelection selection, ClaimRequest request) {
-        List<Long> candidates = store.findClaimCandidateIds(selection, request.batchSize(), overAsk);
+        CandidateStripe stripe = leases.peerRank().map(CandidateStripe::of).orElse(CandidateStripe.ALL);
+        Instant now = clock.instant();
+        Set<Long> busy = new HashSet<>(asking);
+        held.forEach((id, lease) -> {
+            if (lease.isLocallyValid(now)) {
+                busy.add(id); // a lapsed one is a candidate again, for this store as for anyone
+            }
+        });
+        List<Long> candidates = store.findClaimCandidateIds(
+                new CandidateQuery(selection, request.batchSize(), overAsk, stripe, busy));
         if (candidates.isEmpty()) {
             return List.of();
         }
-        List<String> keys = candidates.stream().map(LeasedOutboxClaimStore::leaseKey).toList();
-        LeaseRequest leaseRequest = new LeaseRequest(keys, request.owner(), request.leaseDuration())
-                .limitedTo(request.batchSize());
-        return mode == ClaimMode.LEAN
-                ? acquireLean(selection, request, leaseRequest, true)
-                : acquireAndRecord(selection, request, leaseRequest, true);
+        asking.addAll(candidates);
+        try {
+            List<String> keys = candidates.stream().map(LeasedOutboxClaimStore::leaseKey).toList();
+            LeaseRequest leaseRequest = new LeaseRequest(keys, request.owner(), request.leaseDuration())
+                    .limitedTo(request.batchSize());
+            return mode == ClaimMode.LEAN
+                    ? acquireLean(selection, request, leaseRequest, true)
+                    : acquireAndRecord(selection, request, leaseRequest, true);
+        } finally {
+            asking.removeAll(candidates);
+        }
     }
 
     /**

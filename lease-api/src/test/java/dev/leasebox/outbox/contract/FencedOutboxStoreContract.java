@@ -10,6 +10,8 @@ import dev.leasebox.outbox.EmissionStatus;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxStore;
+import dev.leasebox.outbox.leased.CandidateQuery;
+import dev.leasebox.outbox.leased.CandidateStripe;
 import dev.leasebox.outbox.leased.ClaimGrant;
 import dev.leasebox.outbox.leased.ClaimRecording;
 import dev.leasebox.outbox.leased.ClaimRecording.Reason;
@@ -19,7 +21,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -128,6 +132,41 @@ public abstract class FencedOutboxStoreContract extends OutboxContractSupport {
         assertThat(row(pending.id())).isEqualTo(before);
         clock.advance(LEASE.plusSeconds(1));
         assertThat(store.findClaimCandidateIds(ClaimSelection.PENDING, 10)).containsExactly(pending.id(), held.id());
+    }
+
+    @Test
+    void aStripedCandidateQueryPutsTheOwnStripeFirstAndNeverReturnsExcludedOrIneligibleRows() {
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            ids.add(enqueue("striped-" + i).id());
+        }
+        OutboxEntry held = enqueue("held");
+        record(held.id(), "w1", 10);
+        CandidateStripe stripe = new CandidateStripe((int) Math.floorMod(ids.get(1), 3L), 3);
+        List<Long> own = ids.stream().filter(stripe::contains).toList();
+        assertThat(own).hasSize(4);
+        Long excluded = own.get(0);
+
+        List<Long> chosen = store.findClaimCandidateIds(
+                new CandidateQuery(ClaimSelection.ELIGIBLE, 3, 2, stripe, Set.of(excluded)));
+
+        assertThat(chosen).hasSize(6).doesNotHaveDuplicates().doesNotContain(excluded, held.id());
+        assertThat(ids).containsAll(chosen);
+        assertThat(chosen.subList(0, 3)).as("the own stripe first").containsExactlyInAnyOrderElementsOf(own.subList(1, 4));
+        assertThat(chosen.subList(3, 6)).noneMatch(stripe::contains);
+    }
+
+    @Test
+    void anUnstripedCandidateQueryLeavesOutTheExcludedRowsAndStillFillsItsSample() {
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            ids.add(enqueue("plain-" + i).id());
+        }
+
+        List<Long> chosen = store.findClaimCandidateIds(new CandidateQuery(ClaimSelection.ELIGIBLE, 2, 2,
+                CandidateStripe.ALL, Set.of(ids.get(0), ids.get(1))));
+
+        assertThat(chosen).containsExactlyInAnyOrderElementsOf(ids.subList(2, 6));
     }
 
     @Test

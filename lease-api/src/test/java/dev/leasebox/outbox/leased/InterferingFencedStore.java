@@ -45,6 +45,11 @@ final class InterferingFencedStore implements FencedOutboxStore {
     }
 
     @Override
+    public List<Long> findClaimCandidateIds(CandidateQuery query) {
+        return delegate.findClaimCandidateIds(query);
+    }
+
+    @Override
     public List<OutboxEntry> findEligible(ClaimSelection selection, Collection<Long> ids) {
         Runnable writer = beforeNextEligibilityCheck.getAndSet(null);
         if (writer != null) {

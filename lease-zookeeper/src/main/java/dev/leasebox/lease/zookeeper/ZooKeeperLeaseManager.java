@@ -6,6 +6,7 @@ import dev.leasebox.lease.LeaseLossListener;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
+import dev.leasebox.lease.PeerRank;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.ACLProvider;
@@ -21,9 +22,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -213,6 +217,24 @@ public final class ZooKeeperLeaseManager implements LeaseManager {
     /** The member ids of the managers currently connected in this namespace (including this one). */
     public Set<String> liveMembers() {
         return membership.getCurrentMembers().keySet();
+    }
+
+    /**
+     * This manager's rank in the sorted member ids of {@code /<namespace>/members}, as the group's
+     * cache shows them (no round trip). The cache follows the members' EPHEMERAL nodes: a manager that
+     * closes leaves at once, one that dies leaves when its session expires. Until then its rank is
+     * still counted, so another worker's candidate stripe may be left to the oldest-rows window for
+     * that long (see {@code CandidateStripe}).
+     */
+    @Override
+    public Optional<PeerRank> peerRank() {
+        if (closed) {
+            return Optional.empty();
+        }
+        List<String> members = new ArrayList<>(membership.getCurrentMembers().keySet());
+        Collections.sort(members);
+        int rank = members.indexOf(config.memberId());
+        return rank < 0 ? Optional.empty() : Optional.of(new PeerRank(rank, members.size()));
     }
 
     /** How many leases this manager currently believes it holds. */

@@ -3,6 +3,7 @@ package dev.leasebox.lease.zookeeper;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
+import dev.leasebox.lease.PeerRank;
 import dev.leasebox.testkit.FreePorts;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -103,6 +104,27 @@ class ZooKeeperLeaseNodesIT {
                 .namespace("leasebox-acl").digest("leasebox:s3cret"));
         assertThat(peer.acquire(new LeaseRequest(List.of("guarded"), "peer", Duration.ofMinutes(1)))).isEmpty();
         assertThat(peer.acquire(new LeaseRequest(List.of("guarded-2"), "peer", Duration.ofMinutes(1)))).hasSize(1);
+    }
+
+    @Test
+    void liveManagersHoldDistinctPeerRanksThatCloseUpWhenOneLeaves() {
+        List<ZooKeeperLeaseManager> managers = new ArrayList<>();
+        for (String id : List.of("rank-c", "rank-a", "rank-b")) {
+            managers.add(ZooKeeperLeaseManager.start(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10))
+                    .namespace("leasebox-ranks").memberId(id).build()));
+        }
+        try {
+            await().atMost(Duration.ofSeconds(10)).until(() -> managers.stream().allMatch(m -> m.peerRank().map(PeerRank::peers).orElse(0) == 3));
+            assertThat(managers).extracting(m -> m.peerRank().orElseThrow().rank()).as("sorted by member id: c, a, b")
+                    .containsExactly(2, 0, 1);
+
+            managers.remove(1).close();
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> managers.stream().allMatch(m -> m.peerRank().map(PeerRank::peers).orElse(0) == 2));
+            assertThat(managers).extracting(m -> m.peerRank().orElseThrow().rank()).containsExactly(1, 0);
+        } finally {
+            managers.forEach(ZooKeeperLeaseManager::close);
+        }
     }
 
     @Test
