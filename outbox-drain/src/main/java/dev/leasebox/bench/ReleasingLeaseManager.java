@@ -1,15 +1,13 @@
 package dev.leasebox.bench;
 
+import dev.leasebox.lease.ForwardingLeaseManager;
 import dev.leasebox.lease.Lease;
-import dev.leasebox.lease.LeaseLossListener;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseRequest;
-import dev.leasebox.lease.PeerRank;
 
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -22,12 +20,11 @@ import java.util.concurrent.TimeUnit;
  * neither lever lets a stale write through: the row's token check decides. What they cost is
  * liveness and coordinator memory, which the benchmark document weighs per backend.
  */
-final class ReleasingLeaseManager implements LeaseManager {
+final class ReleasingLeaseManager extends ForwardingLeaseManager {
 
     /** How releases are sent. */
     enum Mode { SYNC, ASYNC, EXPIRE }
 
-    private final LeaseManager delegate;
     private final Mode mode;
     private final PhaseTimer timer;
     private final ExecutorService releaser;
@@ -38,7 +35,7 @@ final class ReleasingLeaseManager implements LeaseManager {
 
     /** Also times acquire, renew and release (as the claim loop sees them) into {@code timer}. */
     ReleasingLeaseManager(LeaseManager delegate, Mode mode, PhaseTimer timer) {
-        this.delegate = Objects.requireNonNull(delegate, "delegate");
+        super(delegate);
         this.mode = Objects.requireNonNull(mode, "mode");
         this.timer = Objects.requireNonNull(timer, "timer");
         this.releaser = mode == Mode.ASYNC ? Executors.newSingleThreadExecutor(r -> {
@@ -95,31 +92,6 @@ final class ReleasingLeaseManager implements LeaseManager {
             default:
                 return delegate.release(leases);
         }
-    }
-
-    @Override
-    public void addLeaseLossListener(LeaseLossListener listener) {
-        delegate.addLeaseLossListener(listener);
-    }
-
-    @Override
-    public boolean raiseFenceFloor(long floor) {
-        return delegate.raiseFenceFloor(floor);
-    }
-
-    @Override
-    public boolean unreleasedLeasesLapse() {
-        return delegate.unreleasedLeasesLapse();
-    }
-
-    @Override
-    public Optional<PeerRank> peerRank() {
-        return delegate.peerRank();
-    }
-
-    @Override
-    public String describe() {
-        return delegate.describe();
     }
 
     @Override

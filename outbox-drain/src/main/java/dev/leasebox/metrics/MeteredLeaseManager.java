@@ -1,18 +1,16 @@
 package dev.leasebox.metrics;
 
+import dev.leasebox.lease.ForwardingLeaseManager;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseLoss;
-import dev.leasebox.lease.LeaseLossListener;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseRequest;
-import dev.leasebox.lease.PeerRank;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -20,9 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * not granted) and lost ({@code leasebox.leases{event=…}}), and each call's latency
  * ({@code leasebox.lease.calls{op=…}}) — and tracks how many it holds. It adds no round trip.
  */
-public final class MeteredLeaseManager implements LeaseManager {
+public final class MeteredLeaseManager extends ForwardingLeaseManager {
 
-    private final LeaseManager delegate;
     private final Counter granted;
     private final Counter refused;
     private final Counter lost;
@@ -32,7 +29,7 @@ public final class MeteredLeaseManager implements LeaseManager {
     private final AtomicLong held = new AtomicLong();
 
     public MeteredLeaseManager(LeaseManager delegate, MeterRegistry registry) {
-        this.delegate = delegate;
+        super(delegate);
         this.granted = Counter.builder("leasebox.leases").tag("event", "granted").register(registry);
         this.refused = Counter.builder("leasebox.leases").tag("event", "refused").register(registry);
         this.lost = Counter.builder("leasebox.leases").tag("event", "lost").register(registry);
@@ -70,36 +67,6 @@ public final class MeteredLeaseManager implements LeaseManager {
     /** Leases this manager granted and has not yet released or lost (may lag expiries it was not told of). */
     public long heldCount() {
         return Math.max(0, held.get());
-    }
-
-    @Override
-    public void addLeaseLossListener(LeaseLossListener listener) {
-        delegate.addLeaseLossListener(listener);
-    }
-
-    @Override
-    public boolean raiseFenceFloor(long floor) {
-        return delegate.raiseFenceFloor(floor);
-    }
-
-    @Override
-    public boolean unreleasedLeasesLapse() {
-        return delegate.unreleasedLeasesLapse();
-    }
-
-    @Override
-    public Optional<PeerRank> peerRank() {
-        return delegate.peerRank();
-    }
-
-    @Override
-    public String describe() {
-        return delegate.describe();
-    }
-
-    @Override
-    public void close() {
-        delegate.close();
     }
 
     /** For {@link LeaseLoss}-aware callers that want the unwrapped manager. */

@@ -1,8 +1,7 @@
 package dev.leasebox.outbox.leased;
 
+import dev.leasebox.lease.ForwardingLeaseManager;
 import dev.leasebox.lease.Lease;
-import dev.leasebox.lease.LeaseLossListener;
-import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.PeerRank;
 import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
@@ -16,7 +15,6 @@ import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -39,43 +37,24 @@ class CandidateStripesTest {
     private final InMemoryLeaseManager coordinator = new InMemoryLeaseManager(clock);
 
     /** One worker's view of the shared coordinator: a fixed rank, and every lease request it sends. */
-    private final class Worker implements LeaseManager {
+    private final class Worker extends ForwardingLeaseManager {
         private final Optional<PeerRank> rank;
         private final List<LeaseRequest> requests = new CopyOnWriteArrayList<>();
 
         Worker(Optional<PeerRank> rank) {
+            super(coordinator);
             this.rank = rank;
         }
 
         @Override
         public List<Lease> acquire(LeaseRequest request) {
             requests.add(request);
-            return coordinator.acquire(request);
-        }
-
-        @Override
-        public List<Lease> renew(Collection<Lease> leases) {
-            return coordinator.renew(leases);
-        }
-
-        @Override
-        public List<Lease> release(Collection<Lease> leases) {
-            return coordinator.release(leases);
-        }
-
-        @Override
-        public void addLeaseLossListener(LeaseLossListener listener) {
-            coordinator.addLeaseLossListener(listener);
+            return super.acquire(request);
         }
 
         @Override
         public Optional<PeerRank> peerRank() {
             return rank;
-        }
-
-        @Override
-        public String describe() {
-            return "worker view of " + coordinator.describe();
         }
 
         @Override
