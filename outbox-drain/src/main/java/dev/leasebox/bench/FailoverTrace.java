@@ -1,7 +1,7 @@
 package dev.leasebox.bench;
 
+import dev.leasebox.lease.ForwardingLeaseManager;
 import dev.leasebox.lease.Lease;
-import dev.leasebox.lease.LeaseLossListener;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
@@ -56,43 +56,13 @@ final class FailoverTrace {
 
     /** A lease manager that traces each acquire's requested and granted rows; everything else passes through. */
     static LeaseManager tracing(LeaseManager delegate, FailoverTrace trace) {
-        return new LeaseManager() {
+        return new ForwardingLeaseManager(delegate) {
             @Override
             public List<Lease> acquire(LeaseRequest request) {
                 trace.ids("REQ", nowMicros(), rows(request.keys()));
                 List<Lease> granted = delegate.acquire(request);
                 trace.ids("GOT", nowMicros(), rows(granted.stream().map(Lease::key).toList()));
                 return granted;
-            }
-
-            @Override
-            public List<Lease> renew(Collection<Lease> leases) {
-                return delegate.renew(leases);
-            }
-
-            @Override
-            public List<Lease> release(Collection<Lease> leases) {
-                return delegate.release(leases);
-            }
-
-            @Override
-            public void addLeaseLossListener(LeaseLossListener listener) {
-                delegate.addLeaseLossListener(listener);
-            }
-
-            @Override
-            public boolean raiseFenceFloor(long floor) {
-                return delegate.raiseFenceFloor(floor);
-            }
-
-            @Override
-            public String describe() {
-                return delegate.describe();
-            }
-
-            @Override
-            public void close() {
-                delegate.close();
             }
         };
     }
