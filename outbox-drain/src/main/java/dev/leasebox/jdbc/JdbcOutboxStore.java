@@ -59,8 +59,10 @@ import java.util.concurrent.ThreadLocalRandom;
  *       oldest {@code limit × n} eligible rows (ids) in the same one statement and return a random
  *       {@code limit} of them, oldest first, so workers racing for external leases mostly ask for
  *       different rows; rows whose claim lapsed (a dead holder's) fill up to three quarters of
- *       that sample first, so they fail over within a claim cycle ({@link CandidateSample}). The {@code database}
- *       backend needs no spread: SKIP LOCKED does it.</li>
+ *       that sample first, so they fail over within a claim cycle ({@link CandidateSample}). A
+ *       {@link dev.leasebox.outbox.leased.CandidateQuery} with a stripe (the worker's rank among its
+ *       peers) puts the oldest rows of the worker's own stripe first instead of a random draw, so
+ *       workers ask for disjoint rows. The {@code database} backend needs neither: SKIP LOCKED does it.</li>
  *   <li>The batched PostgreSQL statements (claim records, completions, fenced completions,
  *       renewals, the lean path's post-grant read) find their rows by primary key only, so each
  *       touches the batch's rows and no others whatever the table's statistics say.</li>
@@ -207,12 +209,12 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
      * Without a stripe, as {@link #findClaimCandidateIds(ClaimSelection, int, int)}, with the window
      * widened by the excluded ids. With a stripe: of the oldest
      * {@code max((sample + excluded) × stripes, batch × spread)} eligible rows, one statement returns
-     * the oldest {@code sample + excluded} of the own stripe, the lapsed claims and the oldest
-     * {@code sample + excluded} of all (ids only), and the
-     * sample takes lapsed claims first (as without a stripe), then the own stripe oldest first, then
-     * the rest at random ({@link CandidateSample#chooseStriped}). The window grows with the stripe count
-     * so that it still holds a sample's worth of the own stripe; it is capped at
-     * {@value #MAX_CANDIDATE_WINDOW} rows (or the sample, if larger).
+     * (ids only) the oldest {@code sample + excluded} of the own stripe, the lapsed claims, and the
+     * oldest {@code sample + excluded} of all; the sample takes the lapsed claims first (as without a
+     * stripe), then the own stripe oldest first, then the rest at random
+     * ({@link CandidateSample#chooseStriped}). The window grows with the stripe count so that it still
+     * holds a sample's worth of the own stripe; it is capped at {@value #MAX_CANDIDATE_WINDOW} rows (or
+     * the sample, if larger).
      */
     @Override
     public List<Long> findClaimCandidateIds(CandidateQuery query) {
