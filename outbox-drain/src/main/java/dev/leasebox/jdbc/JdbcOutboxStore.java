@@ -10,6 +10,7 @@ import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
 import dev.leasebox.outbox.leased.CandidateQuery;
+import dev.leasebox.outbox.leased.CandidateStripe;
 import dev.leasebox.outbox.leased.ClaimGrant;
 import dev.leasebox.outbox.leased.ClaimRecording;
 import dev.leasebox.outbox.leased.FencedOutboxStore;
@@ -207,14 +208,14 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
 
     /**
      * Without a stripe, as {@link #findClaimCandidateIds(ClaimSelection, int, int)}, with the window
-     * widened by the excluded ids. With a stripe: of the oldest
-     * {@code max((sample + excluded) × stripes, batch × spread)} eligible rows, one statement returns
-     * (ids only) the oldest {@code sample + excluded} of the own stripe, the lapsed claims, and the
-     * oldest {@code sample + excluded} of all; the sample takes the lapsed claims first (as without a
-     * stripe), then the own stripe oldest first, then the rest at random
-     * ({@link CandidateSample#chooseStriped}). The window grows with the stripe count so that it still
-     * holds a sample's worth of the own stripe; it is capped at {@value #MAX_CANDIDATE_WINDOW} rows (or
-     * the sample, if larger).
+     * widened by the excluded ids. With a stripe: the ids (and lapsed flags) of the oldest
+     * {@code max((sample + excluded) × stripes, batch × spread)} eligible rows, in the same statement
+     * as without one; the sample takes the lapsed claims first (as without a stripe), then the own
+     * stripe oldest first, then the rest at random ({@link CandidateSample#chooseStriped}). The window
+     * grows with the stripe count so that it still holds a sample's worth of the own stripe; it is
+     * capped at {@value #MAX_CANDIDATE_WINDOW} rows (or the sample, if larger). The stripe is picked
+     * out here rather than in SQL: running counts over the window in the statement cost 2.2–2.5× the
+     * plain read, shipping the window's ids 1.3–1.6× (JMH, docs/benchmarks.md).
      */
     @Override
     public List<Long> findClaimCandidateIds(CandidateQuery query) {
@@ -227,15 +228,22 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
                 : Math.max(candidateWindow(query.batch()), sample) + excluded.size();
         int window = (int) Math.min(wanted, Math.max(MAX_CANDIDATE_WINDOW, filler));
         Instant now = clock.instant();
-        List<CandidateSample.Candidate> rows = run("find claim candidates", c -> query.stripe().isStriped()
-                ? dialect.selectStripedCandidateIds(c, query.selection(), now, query.stripe(), window, filler, filler)
-                : dialect.selectEligibleIds(c, query.selection(), now, window));
-        if (!excluded.isEmpty()) {
-            rows = rows.stream().filter(r -> !excluded.contains(r.id())).toList();
+        List<CandidateSample.Candidate> rows = run("find claim candidates",
+                c -> dialect.selectEligibleIds(c, query.selection(), now, window));
+        if (!query.stripe().isStriped()) {
+            if (!excluded.isEmpty()) {
+                rows = rows.stream().filter(r -> !excluded.contains(r.id())).toList();
+            }
+            return CandidateSample.chooseIds(rows, sample, ThreadLocalRandom.current());
         }
-        return query.stripe().isStriped()
-                ? CandidateSample.chooseStriped(rows, sample, ThreadLocalRandom.current())
-                : CandidateSample.chooseIds(rows, sample, ThreadLocalRandom.current());
+        CandidateStripe stripe = query.stripe();
+        List<CandidateSample.Candidate> striped = new ArrayList<>(rows.size());
+        for (CandidateSample.Candidate row : rows) {
+            if (!excluded.contains(row.id())) {
+                striped.add(new CandidateSample.Candidate(row.id(), row.lapsed(), stripe.contains(row.id())));
+            }
+        }
+        return CandidateSample.chooseStriped(striped, sample, ThreadLocalRandom.current());
     }
 
     @Override

@@ -5,7 +5,6 @@ import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.outbox.leased.CandidateStripe;
 import dev.leasebox.outbox.leased.ClaimGrant;
 
 import java.io.IOException;
@@ -142,39 +141,6 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
             }
             return ids;
         }
-    }
-
-    /**
-     * Of the {@code window} oldest eligible rows, the oldest {@code ownRows} of {@code stripe}, those
-     * whose claim lapsed, and the oldest {@code filler}; ascending ids.
-     */
-    List<CandidateSample.Candidate> selectStripedCandidateIds(Connection c, ClaimSelection selection, Instant now,
-                                                              CandidateStripe stripe, int window, int ownRows, int filler)
-            throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql("select_striped_candidate_ids"))) {
-            bindStripedCandidateIds(ps, selection, now, stripe, window, ownRows, filler);
-            List<CandidateSample.Candidate> ids = new java.util.ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    ids.add(new CandidateSample.Candidate(rs.getLong(1), rs.getBoolean(2), rs.getBoolean(3)));
-                }
-            }
-            return ids;
-        }
-    }
-
-    static void bindStripedCandidateIds(PreparedStatement ps, ClaimSelection selection, Instant now, CandidateStripe stripe,
-                                        int window, int ownRows, int filler) throws SQLException {
-        ps.setInt(1, stripe.count());
-        ps.setInt(2, stripe.index());
-        ps.setInt(3, stripe.count());
-        ps.setInt(4, stripe.index());
-        int i = EntryRows.bindSelection(ps, 5, selection);
-        EntryRows.setInstant(ps, i++, now);
-        EntryRows.setInstant(ps, i++, now);
-        ps.setInt(i++, window);
-        ps.setInt(i++, ownRows);
-        ps.setInt(i, filler);
     }
 
     /** Those of {@code ids} whose rows are eligible for {@code selection} at {@code now}, oldest first. */
