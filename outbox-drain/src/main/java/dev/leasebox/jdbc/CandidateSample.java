@@ -4,6 +4,7 @@ import dev.leasebox.outbox.OutboxEntry;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
@@ -105,7 +106,7 @@ final class CandidateSample {
         for (int i = 0; i < quota; i++) {
             swap(lapsed, i, i + random.nextInt(lapsed.size() - i));
         }
-        java.util.LinkedHashSet<Long> chosen = new java.util.LinkedHashSet<>();
+        LinkedHashSet<Long> chosen = new LinkedHashSet<>();
         for (Candidate candidate : lapsed.subList(0, quota)) {
             chosen.add(candidate.id());
         }
