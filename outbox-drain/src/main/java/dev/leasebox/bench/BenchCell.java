@@ -139,9 +139,12 @@ final class BenchCell {
                             new LeaseBackendSettings(c.address(), namespace, settings.leaseTtl(), c.clientOptions())),
                             settings.release(), phases);
                     resources.add(manager);
-                    store = LeasedOutboxClaimStore.builder(new TimedFencedStore(jdbc, phases), manager, clock)
+                    LeasedOutboxClaimStore leased = LeasedOutboxClaimStore.builder(new TimedFencedStore(jdbc, phases), manager, clock)
                             .claimMode(settings.claimMode()).releaseAfterCompletion(settings.releaseAfterCompletion())
+                            .releaseInBackground(settings.release() == ReleasingLeaseManager.Mode.ASYNC)
                             .candidateOverAsk(settings.candidateOverAsk()).open();
+                    resources.add(leased); // closed before its manager: pending background releases first
+                    store = leased;
                 }
                 drains.add(OutboxDrain.builder().store(new TimedClaimStore(store, latencies, phases))
                         .provider(envelope -> ProviderOutcome.delivered())

@@ -93,8 +93,9 @@ public final class BenchCommand implements Callable<Integer> {
     int candidateOverAsk;
 
     @Option(names = "--release", paramLabel = "sync|async|expire", defaultValue = "sync",
-            description = "Lever (b)/(c), measured only: release leases after completion as the product does (sync), "
-                    + "on a background thread (async), or not at all, letting them lapse at the ttl (expire). Default: ${DEFAULT-VALUE}.")
+            description = "Release leases after completion from the claim loop (sync, the product default), from the claim "
+                    + "store's own thread (async: leasebox worker --release-in-background), or not at all, letting them "
+                    + "lapse at the ttl (expire: measured only). Default: ${DEFAULT-VALUE}.")
     String release;
 
     @Option(names = "--claim-records", paramLabel = "durable|relaxed", defaultValue = "durable",

@@ -107,7 +107,8 @@ final class BackendOptions {
             return jdbc;
         }
         return LeasedOutboxClaimStore.builder(jdbc, manager.get(), clock).claimMode(claimPath.claimMode())
-                .releaseAfterCompletion(claimPath.releaseAfterCompletion()).candidateOverAsk(claimPath.candidateOverAsk()).open();
+                .releaseAfterCompletion(claimPath.releaseAfterCompletion()).releaseInBackground(claimPath.releaseInBackground())
+                .candidateOverAsk(claimPath.candidateOverAsk()).open();
     }
 
     String describe(Optional<? extends LeaseManager> manager) {

@@ -5,9 +5,10 @@ import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import picocli.CommandLine.Option;
 
 /**
- * How a worker on an external lease backend turns leases into claims ({@code --claim-mode}) and which
- * leases it releases after completing ({@code --release-after-completion}). The {@code database}
- * backend claims in the row itself and takes neither option.
+ * How a worker on an external lease backend turns leases into claims ({@code --claim-mode}), which
+ * leases it releases after completing ({@code --release-after-completion}) and from which thread
+ * ({@code --release-in-background}). The {@code database} backend claims in the row itself and takes
+ * none of these options.
  */
 final class ClaimPathOptions {
 
@@ -23,6 +24,12 @@ final class ClaimPathOptions {
                     "DELIVERED and DEAD_LETTERED rows lapse at the ttl (non-terminal: one coordinator round trip less per",
                     "batch; redis only)."})
     String releaseAfterCompletion;
+
+    @Option(names = "--release-in-background",
+            description = {"External backends: release a completed batch's leases from a thread of the worker's own",
+                    "instead of the claim loop, which goes on to its next claim without waiting for that round trip",
+                    "(the keys come free a moment later). Off by default."})
+    boolean releaseInBackground;
 
     @Option(names = "--candidate-over-ask", paramLabel = "K", defaultValue = "2",
             description = {"External backends: ask leases for K times the batch's rows and take at most a batch (default",
@@ -45,16 +52,21 @@ final class ClaimPathOptions {
         }
         ClaimMode mode = claimMode();
         ReleaseAfterCompletion release = releaseAfterCompletion();
-        if (databaseBackend && (mode != ClaimMode.RECORDED || release != ReleaseAfterCompletion.ALWAYS)) {
-            throw new IllegalArgumentException("--claim-mode and --release-after-completion apply to external lease "
-                    + "backends only: the database backend claims in the row itself. Drop them, or choose --backend redis, "
-                    + "zookeeper or hazelcast.");
+        if (databaseBackend && (mode != ClaimMode.RECORDED || release != ReleaseAfterCompletion.ALWAYS || releaseInBackground)) {
+            throw new IllegalArgumentException("--claim-mode, --release-after-completion and --release-in-background apply "
+                    + "to external lease backends only: the database backend claims in the row itself. Drop them, or "
+                    + "choose --backend redis, zookeeper or hazelcast.");
         }
     }
 
-    /** Whether both options are at their defaults (recorded claims, release always). */
+    /** Whether the options are at their defaults (recorded claims, release always, by the claim loop). */
     boolean isDefault() {
-        return claimMode() == ClaimMode.RECORDED && releaseAfterCompletion() == ReleaseAfterCompletion.ALWAYS;
+        return claimMode() == ClaimMode.RECORDED && releaseAfterCompletion() == ReleaseAfterCompletion.ALWAYS
+                && !releaseInBackground;
+    }
+
+    boolean releaseInBackground() {
+        return releaseInBackground;
     }
 
     int candidateOverAsk() {
@@ -64,6 +76,7 @@ final class ClaimPathOptions {
     /** For the worker's start-up line. */
     String describe() {
         return "claim mode " + claimMode().name().toLowerCase(java.util.Locale.ROOT) + ", release after completion "
-                + releaseAfterCompletion().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+                + releaseAfterCompletion().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
+                + (releaseInBackground ? " in the background" : "");
     }
 }

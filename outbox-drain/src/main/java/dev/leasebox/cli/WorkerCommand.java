@@ -96,7 +96,7 @@ final class WorkerCommand implements Callable<Integer> {
         granularity.validate();
         claimPath.validate(backend.isDatabase());
         if (granularity.isPartition() && !claimPath.isDefault()) {
-            throw new IllegalArgumentException("--claim-mode and --release-after-completion are for row leases; "
+            throw new IllegalArgumentException("--claim-mode, --release-after-completion and --release-in-background are for row leases; "
                     + "with --lease-granularity partition use --partition-claims lean|recorded");
         }
         ProviderSpec providerSpec = ProviderSpec.parse(provider);
@@ -136,6 +136,9 @@ final class WorkerCommand implements Callable<Integer> {
             OutboxClaimStore claimStore = granularity.isPartition()
                     ? granularity.openPartitioned(dataSource, jdbc, manager, registry, options.owner(), leaseTtl, clock, resources)
                     : BackendOptions.claimStore(jdbc, manager, clock, claimPath);
+            if (claimStore instanceof AutoCloseable closeable) {
+                resources.add(closeable); // closed before the lease manager: pending background releases first
+            }
             OutboxDrain drain = OutboxDrain.builder().store(claimStore)
                     .provider(emitter).options(options).clock(clock).listener(metrics).build();
             String how = granularity.isPartition() ? granularity.describe()

@@ -44,6 +44,14 @@ class CommandLineErrorsTest {
     }
 
     @Test
+    void theDatabaseBackendRefusesABackgroundReleaseSayingWhy() {
+        CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--release-in-background");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--release-in-background").contains("apply to external lease backends only");
+        assertThat(run.errLines()).as("the reason, and how to see the trace").isEqualTo(2);
+    }
+
+    @Test
     void aBadDurationSaysHowToWriteOne() {
         CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--lease-ttl", "soon");
         assertThat(run.exitCode()).isEqualTo(2);

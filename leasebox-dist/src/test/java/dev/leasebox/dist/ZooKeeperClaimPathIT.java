@@ -6,14 +6,18 @@ import dev.leasebox.jdbc.JdbcOutboxStore;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.PostgreSqlTestServer;
 import dev.leasebox.jdbc.TableName;
+import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.PeerRank;
 import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import dev.leasebox.lease.spi.LeaseBackend;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
+import dev.leasebox.outbox.ClaimCompletion;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
+import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxMessage;
@@ -36,12 +40,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Candidate stripes end to end, against a real ZooKeeper server and PostgreSQL: three workers (each
- * its own pool and ZooKeeper session, as on three nodes) find their ranks in the members group, claim
- * only rows of their own stripe while it lasts, re-stripe when one of them leaves, and drain the
- * stripe of a worker that stays a member but stops claiming.
+ * The leased claim path's ZooKeeper-driven parts end to end, against a real ZooKeeper server and
+ * PostgreSQL. Candidate stripes: three workers (each its own pool and ZooKeeper session, as on three
+ * nodes) find their ranks in the members group, claim only rows of their own stripe while it lasts,
+ * re-stripe when one of them leaves, and drain the stripe of a worker that stays a member but stops
+ * claiming. Background release: completing returns before the lease nodes are deleted, and closing the
+ * store waits until they are.
  */
-class ZooKeeperStripesIT {
+class ZooKeeperClaimPathIT {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
 
@@ -82,13 +88,20 @@ class ZooKeeperStripesIT {
     }
 
     private Worker worker() {
+        return worker(false);
+    }
+
+    private Worker worker(boolean releaseInBackground) {
         HikariDataSource pool = PostgreSqlTestServer.dataSource(2);
         resources.add(pool);
         LeaseManager manager = LeaseBackends.named("zookeeper")
                 .open(new LeaseBackendSettings(zooKeeper.address(), namespace, LEASE, zooKeeper.clientOptions()));
         resources.add(manager);
         JdbcOutboxStore rows = JdbcOutboxStore.builder(pool).table(table).candidateSpread(4).open();
-        return new Worker(manager, LeasedOutboxClaimStore.open(rows, manager, Clock.systemUTC()));
+        LeasedOutboxClaimStore store = LeasedOutboxClaimStore.builder(rows, manager, Clock.systemUTC())
+                .releaseInBackground(releaseInBackground).open();
+        resources.add(store);
+        return new Worker(manager, store);
     }
 
     private void enqueue(int count) {
@@ -161,5 +174,26 @@ class ZooKeeperStripesIT {
         JdbcOutboxStore rows = JdbcOutboxStore.builder(admin).table(table).open();
         assertThat(rows.findPending(1_000)).isEmpty();
         assertThat(idle.rank().peers()).as("the idle worker is still a member").isEqualTo(3);
+    }
+
+    @Test
+    void aBackgroundReleaseDeletesTheLeaseNodesAfterCompleteAllAndCloseWaitsForIt() {
+        enqueue(200);
+        Worker releasing = worker(true);
+        Worker other = worker();
+        awaitPeers(List.of(releasing, other), 2);
+        List<OutboxClaim> claims = releasing.store().claim(ClaimSelection.ELIGIBLE, new ClaimRequest("bg", 50, LEASE));
+        assertThat(claims).hasSize(50);
+        List<String> keys = claims.stream().map(c -> LeasedOutboxClaimStore.leaseKey(c.entryId())).toList();
+
+        releasing.store().completeAll(claims.stream()
+                .map(c -> new ClaimCompletion(c, new Completion.Delivered(EmissionResult.at(Instant.now())))).toList());
+        releasing.store().close();
+
+        List<Lease> taken = other.manager().acquire(new LeaseRequest(keys, "other", LEASE));
+        assertThat(taken).as("every node was deleted by the time close returned").hasSize(50);
+        other.manager().release(taken);
+        JdbcOutboxStore rows = JdbcOutboxStore.builder(admin).table(table).open();
+        assertThat(claims).allSatisfy(c -> assertThat(rows.find(c.entryId()).orElseThrow().status().name()).isEqualTo("DELIVERED"));
     }
 }
