@@ -39,7 +39,8 @@ final class CandidateSample {
 
     /**
      * A candidate id of the ids-only window, whether its row's claim lapsed, and whether it is in the
-     * claiming worker's stripe (false when the window was read without one).
+     * claiming worker's stripe (the SQL read leaves it false; the store sets it from the stripe, and
+     * without one every row is in it).
      */
     record Candidate(long id, boolean lapsed, boolean own) {
     }

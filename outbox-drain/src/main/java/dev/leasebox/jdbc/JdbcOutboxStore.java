@@ -222,28 +222,24 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         requireClaims("findClaimCandidateIds");
         int sample = query.sample();
         Set<Long> excluded = query.excluded();
-        int filler = sample + excluded.size();
-        long wanted = query.stripe().isStriped()
-                ? Math.max((long) filler * query.stripe().count(), candidateWindow(query.batch()))
+        CandidateStripe stripe = query.stripe();
+        int asked = sample + excluded.size();
+        long wanted = stripe.isStriped()
+                ? Math.max((long) asked * stripe.count(), candidateWindow(query.batch()))
                 : Math.max(candidateWindow(query.batch()), sample) + excluded.size();
-        int window = (int) Math.min(wanted, Math.max(MAX_CANDIDATE_WINDOW, filler));
+        int window = (int) Math.min(wanted, Math.max(MAX_CANDIDATE_WINDOW, asked));
         Instant now = clock.instant();
         List<CandidateSample.Candidate> rows = run("find claim candidates",
                 c -> dialect.selectEligibleIds(c, query.selection(), now, window));
-        if (!query.stripe().isStriped()) {
-            if (!excluded.isEmpty()) {
-                rows = rows.stream().filter(r -> !excluded.contains(r.id())).toList();
-            }
-            return CandidateSample.chooseIds(rows, sample, ThreadLocalRandom.current());
-        }
-        CandidateStripe stripe = query.stripe();
-        List<CandidateSample.Candidate> striped = new ArrayList<>(rows.size());
+        List<CandidateSample.Candidate> candidates = new ArrayList<>(rows.size());
         for (CandidateSample.Candidate row : rows) {
             if (!excluded.contains(row.id())) {
-                striped.add(new CandidateSample.Candidate(row.id(), row.lapsed(), stripe.contains(row.id())));
+                candidates.add(new CandidateSample.Candidate(row.id(), row.lapsed(), stripe.contains(row.id())));
             }
         }
-        return CandidateSample.chooseStriped(striped, sample, ThreadLocalRandom.current());
+        return stripe.isStriped()
+                ? CandidateSample.chooseStriped(candidates, sample, ThreadLocalRandom.current())
+                : CandidateSample.chooseIds(candidates, sample, ThreadLocalRandom.current());
     }
 
     @Override
