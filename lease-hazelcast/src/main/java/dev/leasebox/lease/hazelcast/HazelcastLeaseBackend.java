@@ -24,11 +24,12 @@ import java.util.Set;
  * file). Options: {@code clusterName} (default {@code leasebox}), {@code user} and {@code password},
  * {@code sessionTtl} and {@code heartbeat} — the CP session settings the cluster runs with, which a
  * client cannot read (default 300s and 5s, Hazelcast's own defaults; the embedded members of
- * {@code leasebox hazelcast-member} and the demo use 10s and 1s).
+ * {@code leasebox hazelcast-member} and the demo use 10s and 1s); {@code rowLockSlots} (default 4096,
+ * 0 for a lock per row; see {@link HazelcastLeaseConfig.Builder#rowLockSlots(int)}).
  */
 public final class HazelcastLeaseBackend implements LeaseBackend {
 
-    private static final Set<String> OPTIONS = Set.of("clusterName", "user", "password", "sessionTtl", "heartbeat");
+    private static final Set<String> OPTIONS = Set.of("clusterName", "user", "password", "sessionTtl", "heartbeat", "rowLockSlots");
 
     @Override
     public String name() {
@@ -58,8 +59,17 @@ public final class HazelcastLeaseBackend implements LeaseBackend {
         settings.option("user").ifPresent(user -> builder.credentials(user, settings.option("password").orElse("")));
         Duration ttl = settings.option("sessionTtl").map(HazelcastLeaseBackend::seconds).orElse(Duration.ofSeconds(300));
         Duration heartbeat = settings.option("heartbeat").map(HazelcastLeaseBackend::seconds).orElse(Duration.ofSeconds(5));
+        settings.option("rowLockSlots").map(HazelcastLeaseBackend::count).ifPresent(builder::rowLockSlots);
         builder.cpSession(ttl, heartbeat).leaseTtl(settings.leaseTtl()).lockNamePrefix(settings.namespace() + ":");
         return HazelcastLeaseManager.start(builder.build());
+    }
+
+    private static int count(String value) {
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("hazelcast option rowLockSlots expects a whole number like 4096, was '" + value + "'");
+        }
     }
 
     private static Duration seconds(String value) {

@@ -42,6 +42,10 @@ public final class HazelcastLeaseConfig {
     }
 
     static final Duration DEFAULT_SESSION_TTL = Duration.ofSeconds(300);
+    /** Default of {@link Builder#rowLockSlots(int)}. */
+    public static final int DEFAULT_ROW_LOCK_SLOTS = 4096;
+    /** Upper bound of {@link Builder#rowLockSlots(int)}. */
+    public static final int MAX_ROW_LOCK_SLOTS = 65_536;
     static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(5);
 
     private final Mode mode;
@@ -58,6 +62,7 @@ public final class HazelcastLeaseConfig {
     private final String cpGroup;
     private final String lockNamePrefix;
     private final int ownerThreads;
+    private final int rowLockSlots;
     private final Duration reapInterval;
     private final Clock clock;
 
@@ -80,6 +85,7 @@ public final class HazelcastLeaseConfig {
         this.cpGroup = b.cpGroup;
         this.lockNamePrefix = b.lockNamePrefix;
         this.ownerThreads = b.ownerThreads;
+        this.rowLockSlots = b.rowLockSlots;
         this.reapInterval = positive("reapInterval", b.reapInterval);
         this.clock = b.clock;
         if (mode == Mode.CLIENT_ADDRESSES && addresses.isEmpty()) {
@@ -87,6 +93,10 @@ public final class HazelcastLeaseConfig {
         }
         if (ownerThreads < 1 || ownerThreads > 64) {
             throw new IllegalArgumentException("ownerThreads must be in [1, 64], was " + ownerThreads);
+        }
+        if (rowLockSlots < 0 || rowLockSlots > MAX_ROW_LOCK_SLOTS) {
+            throw new IllegalArgumentException("rowLockSlots must be in [0, " + MAX_ROW_LOCK_SLOTS
+                    + "] (0: a FencedLock per row, never freed), was " + rowLockSlots);
         }
         if (cpGroup.isBlank() || cpGroup.contains("@")) {
             throw new IllegalArgumentException("cpGroup must be a non-blank CP group name without '@', was '" + cpGroup + "'");
@@ -205,6 +215,11 @@ public final class HazelcastLeaseConfig {
         return ownerThreads;
     }
 
+    /** How many FencedLocks the drain's row keys share; 0 when every row has a lock of its own. */
+    public int rowLockSlots() {
+        return rowLockSlots;
+    }
+
     public Duration reapInterval() {
         return reapInterval;
     }
@@ -229,6 +244,7 @@ public final class HazelcastLeaseConfig {
         private String cpGroup = "default";
         private String lockNamePrefix = "leasebox/";
         private int ownerThreads = 32;
+        private int rowLockSlots = DEFAULT_ROW_LOCK_SLOTS;
         private Duration reapInterval = Duration.ofMillis(250);
         private Clock clock = Clock.systemUTC();
 
@@ -283,6 +299,22 @@ public final class HazelcastLeaseConfig {
         /** How many key-affine owner threads lock and unlock (default 32: a FencedLock call blocks its thread for one Raft round trip, and concurrent calls share the CP group's log appends). */
         public Builder ownerThreads(int threads) {
             this.ownerThreads = threads;
+            return this;
+        }
+
+        /**
+         * How many FencedLocks the drain's row keys ({@code row-<id>}) share (default 4,096; at most
+         * 65,536): row {@code id} is leased under lock slot {@code id mod rowLockSlots}. A CP group
+         * keeps every FencedLock it ever created until destroyed, so a lock per row would grow its
+         * members' heaps by every row ever delivered; the slots bound them. Two rows of one slot cannot
+         * be leased at the same time (the second is simply not granted), which the drain's oldest-first
+         * candidates, whose ids are close together, rarely meet. Every other key (partition leases'
+         * {@code slot-<n>}, names of your own) keeps a lock of its own. 0 gives every row its own lock.
+         * Every manager of one lock name prefix and CP group must use the same value: the first records
+         * it in the CP group and later ones with another value are refused at start.
+         */
+        public Builder rowLockSlots(int slots) {
+            this.rowLockSlots = slots;
             return this;
         }
 

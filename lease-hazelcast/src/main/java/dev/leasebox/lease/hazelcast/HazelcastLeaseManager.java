@@ -4,6 +4,7 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.spi.exception.DistributedObjectDestroyedException;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
+import com.hazelcast.cp.IAtomicLong;
 import com.hazelcast.cp.lock.FencedLock;
 import com.hazelcast.cp.lock.exception.LockOwnershipLostException;
 import dev.leasebox.lease.Lease;
@@ -13,6 +14,7 @@ import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.hazelcast.OwnerThread.Held;
+import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -66,14 +69,27 @@ import java.util.concurrent.TimeUnit;
  * asynchronous FencedLock API: acquiring N keys costs N sequential Raft round trips spread over the
  * owner threads.
  *
- * <h2>Memory</h2>
- * A lock stays in the CP group after unlock until destroyed. {@link #releaseAndDestroy(Collection)}
- * frees it, for keys that will never be leased again (a row that became terminal); a destroyed name
- * can never be locked again, and a later attempt is simply not granted.
+ * <h2>Lock names and memory</h2>
+ * A CP group keeps every FencedLock it ever created, locked or not, until it is destroyed: with a
+ * lock per row, a member's heap would grow with every row ever delivered (measured: about 1 KB per
+ * lock object per member, in each Raft snapshot copy and in Hazelcast's per-lock metrics). So the
+ * drain's row keys ({@code row-<id>}) share {@link HazelcastLeaseConfig#rowLockSlots()} locks (default
+ * 4,096): row {@code id} is leased under slot {@code id mod rowLockSlots}. Two rows of one slot cannot
+ * be leased at once; the second is not granted until the first is released, which the drain's
+ * oldest-first candidates (ids close together) rarely meet. The fence is still the Raft index of the
+ * grant, so it still grows for every row. Every other key, such as the partition leases'
+ * {@code slot-<n>}, has a lock of its own. Managers of one prefix must agree on the slots: the first
+ * records the value in the CP group and a manager configured otherwise is refused at start.
+ * {@link #releaseAndDestroy(Collection)} frees a lock of its own for keys that will never be leased
+ * again; a destroyed name can never be locked again, and a later attempt is simply not granted.
  */
 public final class HazelcastLeaseManager implements LeaseManager {
 
     private static final Logger LOG = LoggerFactory.getLogger(HazelcastLeaseManager.class);
+    /** Between the lock name prefix and a row lock slot's number. */
+    static final String ROW_SLOT_INFIX = "%row-slot-";
+    /** After the lock name prefix: the CP IAtomicLong recording the row lock slots every manager of the prefix uses. */
+    static final String ROW_SLOTS_RECORD = "%row-lock-slots";
 
     private final HazelcastInstance instance;
     private final boolean ownsInstance;
@@ -98,7 +114,8 @@ public final class HazelcastLeaseManager implements LeaseManager {
         this.clock = config.clock();
         boolean member = instance.getLocalEndpoint() instanceof Member;
         this.description = "Hazelcast CP FencedLock leases via " + (member ? "member " : "client ")
-                + instance.getName() + " of cluster '" + CpSubsystemCheck.clusterName(instance, config) + "', CP group " + config.cpGroup();
+                + instance.getName() + " of cluster '" + CpSubsystemCheck.clusterName(instance, config) + "', CP group " + config.cpGroup()
+                + (config.rowLockSlots() == 0 ? ", a lock per row" : ", " + config.rowLockSlots() + " row lock slots");
         this.timing = member ? CpSubsystemCheck.memberTiming(instance) : new CpSessionTiming(config.declaredSessionTtl(),
                 config.declaredHeartbeat(), "declared in HazelcastLeaseConfig.cpSession");
         this.owners = new OwnerThreads(config.ownerThreads(), config.operationTimeout(), description);
@@ -124,6 +141,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
         HazelcastLeaseManager manager = new HazelcastLeaseManager(instance, owns, config);
         try {
             CpSubsystemCheck.requireRaft(instance, manager.owners.first(), config, manager.description);
+            manager.requireSameRowLockSlots();
             config.leaseTtl().ifPresent(ttl -> manager.timing.check(ttl).ifPresent(LOG::warn));
             manager.startWatching();
             return manager;
@@ -134,6 +152,35 @@ public final class HazelcastLeaseManager implements LeaseManager {
             manager.stopThreads();
             throw e;
         }
+    }
+
+    /**
+     * Records this manager's row lock slots in the CP group, or refuses to start when another value is
+     * recorded there: managers mapping one row to different locks would both be granted it. Two Raft
+     * round trips at most, once. The record is a CP IAtomicLong: 0 unset, -1 a lock per row, else the slots.
+     */
+    private void requireSameRowLockSlots() {
+        String name = inGroup(config.lockNamePrefix() + ROW_SLOTS_RECORD);
+        long wanted = config.rowLockSlots() == 0 ? -1 : config.rowLockSlots();
+        long recorded;
+        try {
+            IAtomicLong record = instance.getCPSubsystem().getAtomicLong(name);
+            recorded = record.compareAndSet(0, wanted) ? wanted : record.get();
+        } catch (RuntimeException e) {
+            throw new LeaseManagerException("could not read the row lock slots recorded in CP IAtomicLong '" + name
+                    + "' on " + description + ": " + e, e);
+        }
+        if (recorded != wanted) {
+            throw new LeaseManagerException("the managers of lock name prefix '" + config.lockNamePrefix() + "' on " + description
+                    + " lease rows under " + slotsText(recorded) + " (recorded in CP IAtomicLong '" + name + "'), but this one was configured with "
+                    + slotsText(wanted) + ": configure rowLockSlots(" + Math.max(0, recorded) + ") (the hazelcast backend option "
+                    + "rowLockSlots=" + Math.max(0, recorded) + "), or use another lock name prefix (namespace); to change the value, "
+                    + "stop every worker of the prefix and destroy that IAtomicLong");
+        }
+    }
+
+    private static String slotsText(long recorded) {
+        return recorded == -1 ? "a lock per row (rowLockSlots 0)" : recorded + " row lock slots";
     }
 
     private void startWatching() {
@@ -158,17 +205,18 @@ public final class HazelcastLeaseManager implements LeaseManager {
         }
         Instant sent = clock.instant();
         GrantBudget budget = new GrantBudget(request.maxGrants());
-        return owners.run("acquire", request.keys(), key -> key, (owner, keys) -> {
+        return owners.run("acquire", request.keys(), this::lockName, (owner, keys) -> {
             List<Lease> granted = new ArrayList<>();
             for (String key : keys) {
-                Held current = owner.held.get(key);
+                String name = lockName(key);
+                Held current = owner.held.get(name);
                 if (current != null && !expireIfDue(owner, current)) {
                     continue;
                 }
                 if (!reserve(budget)) {
                     break;
                 }
-                FencedLock lock = instance.getCPSubsystem().getLock(lockName(key));
+                FencedLock lock = instance.getCPSubsystem().getLock(name);
                 long fence;
                 try {
                     fence = tryLock(lock);
@@ -182,7 +230,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
                 }
                 budget.used();
                 Lease lease = request.grant(key, fence, sent);
-                owner.held.put(key, new Held(lease, lock, sent.plus(request.ttl())));
+                owner.held.put(name, new Held(name, lease, lock, sent.plus(request.ttl())));
                 granted.add(lease);
             }
             return granted;
@@ -214,17 +262,17 @@ public final class HazelcastLeaseManager implements LeaseManager {
         // filled by several owner threads at once
         List<Lease> lost = new CopyOnWriteArrayList<>();
         List<Lease> sessionLost = new CopyOnWriteArrayList<>();
-        List<Lease> renewed = owners.run("renew", leases, Lease::key, (owner, batch) -> {
+        List<Lease> renewed = owners.run("renew", leases, this::lockNameOf, (owner, batch) -> {
             List<Lease> kept = new ArrayList<>();
             for (Lease lease : batch) {
-                Held current = owner.held.get(lease.key());
+                Held current = owner.held.get(lockName(lease.key()));
                 if (current == null || !current.lease().sameGrant(lease) || expireIfDue(owner, current)) {
                     lost.add(lease);
                     continue;
                 }
                 try {
                     if (current.lock().getFence() == lease.fence()) {
-                        owner.held.put(lease.key(), new Held(current.lease(), current.lock(), sent.plus(lease.ttl())));
+                        owner.held.put(current.lockName(), new Held(current.lockName(), current.lease(), current.lock(), sent.plus(lease.ttl())));
                         kept.add(lease.renewed(sent));
                         continue;
                     }
@@ -234,7 +282,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
                 } catch (IllegalMonitorStateException e) {
                     lost.add(lease);
                 }
-                owner.held.remove(lease.key());
+                owner.held.remove(current.lockName());
             }
             return kept;
         });
@@ -251,7 +299,8 @@ public final class HazelcastLeaseManager implements LeaseManager {
     /**
      * Releases like {@link #release(Collection)} and then destroys each released key's lock, freeing
      * its memory in the CP group. Only for keys that will never be leased again: a destroyed lock
-     * name can never be locked again (later attempts are not granted).
+     * name can never be locked again (later attempts are not granted). A row key sharing a row lock
+     * slot is only released: its slot serves other rows.
      */
     public List<Lease> releaseAndDestroy(Collection<Lease> leases) {
         return release(leases, true);
@@ -259,21 +308,21 @@ public final class HazelcastLeaseManager implements LeaseManager {
 
     private List<Lease> release(Collection<Lease> leases, boolean destroy) {
         ensureOpen();
-        return owners.run(destroy ? "releaseAndDestroy" : "release", leases, Lease::key, (owner, batch) -> {
+        return owners.run(destroy ? "releaseAndDestroy" : "release", leases, this::lockNameOf, (owner, batch) -> {
             List<Lease> released = new ArrayList<>();
             for (Lease lease : batch) {
-                Held current = owner.held.get(lease.key());
+                Held current = owner.held.get(lockName(lease.key()));
                 if (current == null || !current.lease().sameGrant(lease) || expireIfDue(owner, current)) {
                     continue;
                 }
-                owner.held.remove(lease.key());
+                owner.held.remove(current.lockName());
                 try {
                     current.lock().unlock();
                     released.add(lease);
                 } catch (IllegalMonitorStateException lostMeanwhile) {
                     continue;
                 }
-                if (destroy) {
+                if (destroy && !isRowSlot(lease.key())) {
                     current.lock().destroy();
                 }
             }
@@ -286,7 +335,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
         if (!held.expired(clock.instant())) {
             return false;
         }
-        owner.held.remove(held.lease().key());
+        owner.held.remove(held.lockName());
         unlockQuietly(held);
         report(List.of(held.lease()), LeaseLoss.Cause.DEADLINE_PASSED,
                 "not renewed within its ttl " + held.lease().ttl() + "; " + description + " unlocked it");
@@ -343,10 +392,34 @@ public final class HazelcastLeaseManager implements LeaseManager {
         }
     }
 
-    /** The lock name of a key: '@' selects a CP group in Hazelcast, so keys are escaped. */
+    /**
+     * The FencedLock a key is leased under. A row key of the drain ({@code row-<id>}) uses its lock
+     * slot {@code id mod rowLockSlots}, unless rowLockSlots is 0; every other key has a lock of its own.
+     * '%' cannot start an escaped key's '%'-sequence other than %25 and %40, so slot names never meet
+     * a key's name. '@' selects a CP group in Hazelcast, so keys are escaped.
+     */
     String lockName(String key) {
-        String escaped = key.replace("%", "%25").replace("@", "%40");
-        String name = config.lockNamePrefix() + escaped;
+        String name = rowSlotOf(key).<String>map(slot -> config.lockNamePrefix() + ROW_SLOT_INFIX + slot)
+                .orElseGet(() -> config.lockNamePrefix() + key.replace("%", "%25").replace("@", "%40"));
+        return inGroup(name);
+    }
+
+    private String lockNameOf(Lease lease) {
+        return lockName(lease.key());
+    }
+
+    private boolean isRowSlot(String key) {
+        return rowSlotOf(key).isPresent();
+    }
+
+    private Optional<Integer> rowSlotOf(String key) {
+        if (config.rowLockSlots() == 0) {
+            return Optional.empty();
+        }
+        return LeasedOutboxClaimStore.entryIdOf(key).map(id -> (int) Math.floorMod(id, (long) config.rowLockSlots()));
+    }
+
+    private String inGroup(String name) {
         return "default".equals(config.cpGroup()) ? name : name + "@" + config.cpGroup();
     }
 

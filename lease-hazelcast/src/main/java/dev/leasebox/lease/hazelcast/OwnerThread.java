@@ -19,15 +19,15 @@ import java.util.concurrent.ThreadFactory;
  */
 final class OwnerThread {
 
-    /** A lock this manager holds: the grant, its proxy and the instant the manager unlocks it. */
-    record Held(Lease lease, FencedLock lock, Instant expiresAt) {
+    /** A lock this manager holds: its name, the grant, its proxy and the instant the manager unlocks it. */
+    record Held(String lockName, Lease lease, FencedLock lock, Instant expiresAt) {
         boolean expired(Instant now) {
             return !now.isBefore(expiresAt);
         }
     }
 
     private final ScheduledExecutorService executor;
-    /** Confined to {@link #executor}'s thread. */
+    /** By lock name; confined to {@link #executor}'s thread. */
     final Map<String, Held> held = new HashMap<>();
 
     OwnerThread(String name) {

@@ -1,18 +1,29 @@
 package dev.leasebox.lease.hazelcast;
 
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.cp.CPGroupId;
+import com.hazelcast.cp.internal.datastructures.lock.LockService;
+import com.hazelcast.cp.internal.datastructures.spi.blocking.ResourceRegistry;
+import com.hazelcast.instance.impl.HazelcastInstanceProxy;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.contract.LeaseManagerContract;
+import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The lease contract against three embedded CP members (session TTL 10 s, heartbeat 1 s). Each
@@ -79,6 +90,113 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
 
         assertThat(b.acquire(new LeaseRequest(List.of(key), owner(), longLeaseTtl()))).as("stale attempt on a destroyed lock").isEmpty();
         assertThat(a.acquire(new LeaseRequest(List.of(key), owner(), longLeaseTtl()))).isEmpty();
+    }
+
+    @Test
+    void rowsOfOneLockSlotAreNotLeasedAtOnceAndTheirFencesStillGrow() {
+        String prefix = uniquePrefix();
+        try (HazelcastLeaseManager a = slotted(0, prefix, 8); HazelcastLeaseManager b = slotted(1, prefix, 8)) {
+            Lease row5 = a.acquire(rows(List.of(5L))).get(0);
+
+            assertThat(b.acquire(rows(List.of(13L)))).as("row 13 shares slot 5 with a's row 5").isEmpty();
+            assertThat(a.acquire(rows(List.of(13L)))).as("nor does the holder of the slot get it for another row").isEmpty();
+            List<Lease> otherSlot = b.acquire(rows(List.of(6L)));
+            assertThat(otherSlot).as("row 6 has a slot of its own").hasSize(1);
+            assertThat(a.renew(List.of(row5))).as("row 5 is still a's").hasSize(1);
+
+            assertThat(a.release(List.of(row5))).hasSize(1);
+            Lease row13 = b.acquire(rows(List.of(13L))).get(0);
+            assertThat(row13.fence()).isGreaterThan(Math.max(row5.fence(), otherSlot.get(0).fence()));
+            assertThat(a.renew(List.of(row5))).as("a's released grant of the slot").isEmpty();
+            assertThat(b.renew(List.of(row13))).hasSize(1);
+        }
+    }
+
+    @Test
+    void aBatchAsksForTwoRowsOfOneSlotAndGetsOne() {
+        try (HazelcastLeaseManager a = slotted(0, uniquePrefix(), 8)) {
+            assertThat(a.acquire(rows(List.of(3L, 11L, 4L))).stream().map(Lease::key))
+                    .containsExactly(LeasedOutboxClaimStore.leaseKey(3), LeasedOutboxClaimStore.leaseKey(4));
+        }
+    }
+
+    @Test
+    void theCpGroupKeepsEveryLockOfItsOwnButNoMoreRowLocksThanSlots() {
+        String perRow = uniquePrefix();
+        String slottedPrefix = uniquePrefix();
+        try (HazelcastLeaseManager own = slotted(0, perRow, 0); HazelcastLeaseManager slots = slotted(1, slottedPrefix, 8)) {
+            for (long first = 0; first < 100; first += 10) {
+                List<Long> ids = LongStream.range(first, first + 10).boxed().toList();
+                assertThat(own.release(own.acquire(rows(ids)))).hasSize(10);
+                for (Long id : ids) {
+                    assertThat(slots.release(slots.acquire(rows(List.of(id))))).as("row %d", id).hasSize(1);
+                }
+            }
+            CPGroupId group = cluster.members.get(0).getCPSubsystem().getLock(perRow + "x").getGroupId();
+            await().untilAsserted(() -> assertThat(lockNames(cluster.members.get(0), group, perRow)).as("a lock per row, kept after unlock").hasSize(100));
+            for (HazelcastInstance member : cluster.members) {
+                assertThat(lockNames(member, group, slottedPrefix)).as("row locks of %s", member.getName()).hasSizeLessThanOrEqualTo(8);
+            }
+        }
+    }
+
+    @Test
+    void keysOtherThanRowsKeepLocksOfTheirOwnAndRowSlotsAreNeverDestroyed() {
+        String prefix = uniquePrefix();
+        try (HazelcastLeaseManager a = slotted(0, prefix, 8); HazelcastLeaseManager b = slotted(1, prefix, 8)) {
+            assertThat(a.acquire(new LeaseRequest(List.of("slot-1"), owner(), longLeaseTtl()))).hasSize(1);
+            assertThat(b.acquire(new LeaseRequest(List.of("slot-9"), owner(), longLeaseTtl()))).as("partition slot keys do not share locks").hasSize(1);
+
+            assertThat(a.releaseAndDestroy(a.acquire(rows(List.of(2L))))).hasSize(1);
+            assertThat(b.acquire(rows(List.of(10L)))).as("row 10's slot, only released by releaseAndDestroy of row 2").hasSize(1);
+        }
+    }
+
+    @Test
+    void aManagerConfiguredWithOtherRowLockSlotsThanTheCpGroupRecordsIsRefused() {
+        String prefix = uniquePrefix();
+        try (HazelcastLeaseManager first = slotted(0, prefix, 8)) {
+            assertThat(first.describe()).contains("8 row lock slots");
+            assertThatThrownBy(() -> slotted(1, prefix, 16)).isInstanceOf(LeaseManagerException.class)
+                    .hasMessageContaining("lease rows under 8 row lock slots").hasMessageContaining("configured with 16 row lock slots")
+                    .hasMessageContaining("rowLockSlots(8)").hasMessageContaining(prefix + "%row-lock-slots");
+            assertThatThrownBy(() -> slotted(2, prefix, 0)).isInstanceOf(LeaseManagerException.class)
+                    .hasMessageContaining("configured with a lock per row (rowLockSlots 0)");
+            try (HazelcastLeaseManager same = slotted(2, prefix, 8)) {
+                assertThat(same.acquire(rows(List.of(1L)))).hasSize(1);
+            }
+        }
+    }
+
+    @Test
+    void rowLockSlotsOutsideItsRangeAreRefusedByTheBuilder() {
+        assertThatThrownBy(() -> HazelcastLeaseConfig.existingInstance().rowLockSlots(65_537).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rowLockSlots must be in [0, 65536]");
+        assertThatThrownBy(() -> HazelcastLeaseConfig.existingInstance().rowLockSlots(-1).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was -1");
+    }
+
+    private HazelcastLeaseManager slotted(int member, String prefix, int slots) {
+        return HazelcastLeaseManager.using(cluster.members.get(member),
+                HazelcastLeaseConfig.existingInstance().lockNamePrefix(prefix).rowLockSlots(slots).leaseTtl(longLeaseTtl()).build());
+    }
+
+    private LeaseRequest rows(List<Long> ids) {
+        return new LeaseRequest(ids.stream().map(LeasedOutboxClaimStore::leaseKey).toList(), owner(), longLeaseTtl());
+    }
+
+    private static String uniquePrefix() {
+        return "slots-" + UUID.randomUUID() + "/";
+    }
+
+    /** The FencedLocks under {@code prefix} in a member's replica of the CP group (Hazelcast internals: a test-only look). */
+    private static List<String> lockNames(HazelcastInstance member, CPGroupId group, String prefix) {
+        LockService service = ((HazelcastInstanceProxy) member).getOriginal().node.getNodeEngine().getService(LockService.SERVICE_NAME);
+        ResourceRegistry<?, ?> registry = service.getRegistryOrNull(group);
+        if (registry == null) {
+            return List.of();
+        }
+        return List.copyOf(registry.getResources().keySet()).stream().filter(name -> name.startsWith(prefix)).toList();
     }
 
     private HazelcastLeaseManager hazelcastManager() {
