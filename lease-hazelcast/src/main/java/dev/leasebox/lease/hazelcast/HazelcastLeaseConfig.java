@@ -296,7 +296,7 @@ public final class HazelcastLeaseConfig {
             return this;
         }
 
-        /** How many key-affine owner threads lock and unlock (default 32: a FencedLock call blocks its thread for one Raft round trip, and concurrent calls share the CP group's log appends). */
+        /** How many lock-affine owner threads lock and unlock (default 32: a FencedLock call blocks its thread for one Raft round trip, and concurrent calls share the CP group's log appends). */
         public Builder ownerThreads(int threads) {
             this.ownerThreads = threads;
             return this;

@@ -64,8 +64,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>Threads</h2>
  * FencedLock ownership is (CP session, thread), so every lock, renewal check and unlock of a key runs
- * on one of this manager's key-affine owner threads, never on the caller's. FencedLock is reentrant;
- * a key this manager already holds is never granted again (it is checked locally first). There is no
+ * on one of this manager's lock-affine owner threads, never on the caller's. FencedLock is reentrant;
+ * a key whose lock this manager already holds (for that key, or for another row of its slot) is not
+ * granted (it is checked locally first). There is no
  * asynchronous FencedLock API: acquiring N keys costs N sequential Raft round trips spread over the
  * owner threads.
  *

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
- * A manager's fixed set of {@link OwnerThread}s. A key always hashes to the same thread, so the
+ * A manager's fixed set of {@link OwnerThread}s. A lock name always hashes to the same thread, so the
  * thread that locked it is the one that checks and unlocks it; a batch is split by thread and
  * runs on all of them at once, each doing its keys' Raft round trips one after another.
  */
@@ -52,8 +52,8 @@ final class OwnerThreads {
         return threads.get(0);
     }
 
-    OwnerThread of(String key) {
-        return threads.get(Math.floorMod(key.hashCode(), threads.size()));
+    OwnerThread of(String lockName) {
+        return threads.get(Math.floorMod(lockName.hashCode(), threads.size()));
     }
 
     /**
@@ -61,13 +61,13 @@ final class OwnerThreads {
      * in all. An acquire that failed on some threads returns what the others granted; any other
      * operation fails whole, naming the coordinator.
      */
-    <T> List<Lease> run(String operation, Collection<T> items, Function<T, String> keyOf, Step<T> step) {
+    <T> List<Lease> run(String operation, Collection<T> items, Function<T, String> lockNameOf, Step<T> step) {
         if (items.isEmpty()) {
             return List.of();
         }
         Map<OwnerThread, List<T>> byOwner = new LinkedHashMap<>();
         for (T item : items) {
-            byOwner.computeIfAbsent(of(keyOf.apply(item)), o -> new ArrayList<>()).add(item);
+            byOwner.computeIfAbsent(of(lockNameOf.apply(item)), o -> new ArrayList<>()).add(item);
         }
         List<Future<List<Lease>>> futures = new ArrayList<>();
         byOwner.forEach((owner, batch) -> futures.add(owner.submit(() -> step.run(owner, batch))));
