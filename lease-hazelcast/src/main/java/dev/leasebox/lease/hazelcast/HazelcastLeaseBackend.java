@@ -25,11 +25,12 @@ import java.util.Set;
  * {@code sessionTtl} and {@code heartbeat} — the CP session settings the cluster runs with, which a
  * client cannot read (default 300s and 5s, Hazelcast's own defaults; the embedded members of
  * {@code leasebox hazelcast-member} and the demo use 10s and 1s); {@code rowLockSlots} (default 4096,
- * 0 for a lock per row; see {@link HazelcastLeaseConfig.Builder#rowLockSlots(int)}).
+ * 0 for a lock per row; see {@link HazelcastLeaseConfig.Builder#rowLockSlots(int)}); {@code peerRanks}
+ * (default true; see {@link HazelcastLeaseConfig.Builder#peerRanks(boolean)}).
  */
 public final class HazelcastLeaseBackend implements LeaseBackend {
 
-    private static final Set<String> OPTIONS = Set.of("clusterName", "user", "password", "sessionTtl", "heartbeat", "rowLockSlots");
+    private static final Set<String> OPTIONS = Set.of("clusterName", "user", "password", "sessionTtl", "heartbeat", "rowLockSlots", "peerRanks");
 
     @Override
     public String name() {
@@ -60,8 +61,17 @@ public final class HazelcastLeaseBackend implements LeaseBackend {
         Duration ttl = settings.option("sessionTtl").map(HazelcastLeaseBackend::seconds).orElse(Duration.ofSeconds(300));
         Duration heartbeat = settings.option("heartbeat").map(HazelcastLeaseBackend::seconds).orElse(Duration.ofSeconds(5));
         settings.option("rowLockSlots").map(HazelcastLeaseBackend::count).ifPresent(builder::rowLockSlots);
+        settings.option("peerRanks").map(HazelcastLeaseBackend::onOff).ifPresent(builder::peerRanks);
         builder.cpSession(ttl, heartbeat).leaseTtl(settings.leaseTtl()).lockNamePrefix(settings.namespace() + ":");
         return HazelcastLeaseManager.start(builder.build());
+    }
+
+    private static boolean onOff(String value) {
+        return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "true", "on" -> true;
+            case "false", "off" -> false;
+            default -> throw new IllegalArgumentException("hazelcast option peerRanks expects true or false, was '" + value + "'");
+        };
     }
 
     private static int count(String value) {

@@ -63,6 +63,7 @@ public final class HazelcastLeaseConfig {
     private final String lockNamePrefix;
     private final int ownerThreads;
     private final int rowLockSlots;
+    private final boolean peerRanks;
     private final Duration reapInterval;
     private final Clock clock;
 
@@ -86,6 +87,7 @@ public final class HazelcastLeaseConfig {
         this.lockNamePrefix = b.lockNamePrefix;
         this.ownerThreads = b.ownerThreads;
         this.rowLockSlots = b.rowLockSlots;
+        this.peerRanks = b.peerRanks;
         this.reapInterval = positive("reapInterval", b.reapInterval);
         this.clock = b.clock;
         if (mode == Mode.CLIENT_ADDRESSES && addresses.isEmpty()) {
@@ -220,6 +222,11 @@ public final class HazelcastLeaseConfig {
         return rowLockSlots;
     }
 
+    /** Whether the manager keeps a peer entry and reports {@code peerRank()}. */
+    public boolean peerRanks() {
+        return peerRanks;
+    }
+
     public Duration reapInterval() {
         return reapInterval;
     }
@@ -245,6 +252,7 @@ public final class HazelcastLeaseConfig {
         private String lockNamePrefix = "leasebox/";
         private int ownerThreads = 32;
         private int rowLockSlots = DEFAULT_ROW_LOCK_SLOTS;
+        private boolean peerRanks = true;
         private Duration reapInterval = Duration.ofMillis(250);
         private Clock clock = Clock.systemUTC();
 
@@ -315,6 +323,17 @@ public final class HazelcastLeaseConfig {
          */
         public Builder rowLockSlots(int slots) {
             this.rowLockSlots = slots;
+            return this;
+        }
+
+        /**
+         * Whether the manager reports its rank among the live managers of its lock name prefix
+         * (default on), so that workers ask for different rows first (candidate stripes): each
+         * manager renews an entry in the IMap {@code <prefix>%peers} every second and reads its keys.
+         * Off leaves {@code peerRank()} empty, for clusters whose clients may not use IMaps.
+         */
+        public Builder peerRanks(boolean on) {
+            this.peerRanks = on;
             return this;
         }
 

@@ -13,6 +13,7 @@ import dev.leasebox.lease.LeaseLossListener;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
+import dev.leasebox.lease.PeerRank;
 import dev.leasebox.lease.hazelcast.OwnerThread.Held;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import org.slf4j.Logger;
@@ -91,6 +92,8 @@ public final class HazelcastLeaseManager implements LeaseManager {
     static final String ROW_SLOT_INFIX = "%row-slot-";
     /** After the lock name prefix: the CP IAtomicLong recording the row lock slots every manager of the prefix uses. */
     static final String ROW_SLOTS_RECORD = "%row-lock-slots";
+    /** After the lock name prefix: the IMap of live managers, for {@link #peerRank()}. */
+    static final String PEERS_MAP = "%peers";
 
     private final HazelcastInstance instance;
     private final boolean ownsInstance;
@@ -99,6 +102,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
     private final Clock clock;
     private final String description;
     private final OwnerThreads owners;
+    private final HazelcastPeers peers;
     private final List<LeaseLossListener> listeners = new CopyOnWriteArrayList<>();
     private final ExecutorService notifier = Executors.newSingleThreadExecutor(r -> {
         Thread thread = new Thread(r, "leasebox-hazelcast-listeners");
@@ -120,6 +124,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
         this.timing = member ? CpSubsystemCheck.memberTiming(instance) : new CpSessionTiming(config.declaredSessionTtl(),
                 config.declaredHeartbeat(), "declared in HazelcastLeaseConfig.cpSession");
         this.owners = new OwnerThreads(config.ownerThreads(), config.operationTimeout(), description);
+        this.peers = config.peerRanks() ? new HazelcastPeers(instance, config.lockNamePrefix() + PEERS_MAP) : null;
     }
 
     /** Starts the client or member {@code config} describes; {@link #close()} shuts it down. */
@@ -143,6 +148,9 @@ public final class HazelcastLeaseManager implements LeaseManager {
         try {
             CpSubsystemCheck.requireRaft(instance, manager.owners.first(), config, manager.description);
             manager.requireSameRowLockSlots();
+            if (manager.peers != null) {
+                manager.peers.start();
+            }
             config.leaseTtl().ifPresent(ttl -> manager.timing.check(ttl).ifPresent(LOG::warn));
             manager.startWatching();
             return manager;
@@ -438,6 +446,17 @@ public final class HazelcastLeaseManager implements LeaseManager {
         }));
     }
 
+    /**
+     * This manager's place among the live managers of its lock name prefix (the IMap
+     * {@code <prefix>%peers}, renewed every second, read locally), so that the claim store asks
+     * different workers for different rows first; empty when {@link HazelcastLeaseConfig#peerRanks()}
+     * is off or no heartbeat got through yet.
+     */
+    @Override
+    public Optional<PeerRank> peerRank() {
+        return closed || peers == null ? Optional.empty() : peers.rank();
+    }
+
     @Override
     public void addLeaseLossListener(LeaseLossListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
@@ -492,6 +511,9 @@ public final class HazelcastLeaseManager implements LeaseManager {
     }
 
     private void stopThreads() {
+        if (peers != null) {
+            peers.close();
+        }
         owners.shutdownNow();
         notifier.shutdown();
     }

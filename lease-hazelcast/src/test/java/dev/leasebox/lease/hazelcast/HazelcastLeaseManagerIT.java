@@ -9,6 +9,7 @@ import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
+import dev.leasebox.lease.PeerRank;
 import dev.leasebox.lease.contract.LeaseManagerContract;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import org.junit.jupiter.api.AfterAll;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
@@ -174,6 +176,38 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rowLockSlots must be in [0, 65536]");
         assertThatThrownBy(() -> HazelcastLeaseConfig.existingInstance().rowLockSlots(-1).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was -1");
+    }
+
+    @Test
+    void liveManagersOfOnePrefixHoldDistinctPeerRanksAndRerankWhenOneCloses() {
+        String prefix = uniquePrefix();
+        try (HazelcastLeaseManager a = slotted(0, prefix, 8); HazelcastLeaseManager b = slotted(1, prefix, 8);
+             HazelcastLeaseManager other = slotted(2, uniquePrefix(), 8)) {
+            HazelcastLeaseManager c = slotted(2, prefix, 8);
+            await().untilAsserted(() -> assertThat(ranks(a, b, c)).containsExactlyInAnyOrder(
+                    new PeerRank(0, 3), new PeerRank(1, 3), new PeerRank(2, 3)));
+            assertThat(other.peerRank()).as("another prefix has peers of its own").contains(new PeerRank(0, 1));
+
+            c.close();
+
+            assertThat(c.peerRank()).isEmpty();
+            await().untilAsserted(() -> assertThat(ranks(a, b)).containsExactlyInAnyOrder(new PeerRank(0, 2), new PeerRank(1, 2)));
+        }
+    }
+
+    @Test
+    void aManagerWithPeerRanksOffReportsNoneAndIsNotCounted() {
+        String prefix = uniquePrefix();
+        try (HazelcastLeaseManager on = slotted(0, prefix, 8);
+             HazelcastLeaseManager off = HazelcastLeaseManager.using(cluster.members.get(1), HazelcastLeaseConfig.existingInstance()
+                     .lockNamePrefix(prefix).rowLockSlots(8).peerRanks(false).leaseTtl(longLeaseTtl()).build())) {
+            assertThat(off.peerRank()).isEmpty();
+            assertThat(on.peerRank()).contains(new PeerRank(0, 1));
+        }
+    }
+
+    private static List<PeerRank> ranks(HazelcastLeaseManager... managers) {
+        return java.util.Arrays.stream(managers).map(HazelcastLeaseManager::peerRank).flatMap(Optional::stream).toList();
     }
 
     private HazelcastLeaseManager slotted(int member, String prefix, int slots) {
