@@ -78,13 +78,16 @@ final class HazelcastPeers implements AutoCloseable {
         rank = index < 0 ? Optional.empty() : Optional.of(new PeerRank(index, live.size()));
     }
 
-    /** Leaves at once: the others re-rank on their next heartbeat. */
+    /**
+     * Leaves: the others re-rank on their next heartbeat. The removal is sent without waiting, so a
+     * cluster that stopped answering cannot hold up the manager's close; the entry expires anyway.
+     */
     @Override
     public void close() {
         ticker.shutdownNow();
         rank = Optional.empty();
         try {
-            peers.delete(self);
+            peers.removeAsync(self);
         } catch (RuntimeException e) {
             LOG.debug("could not remove peer entry from {} (it expires in {}): {}", peers.getName(), ENTRY_TTL, e.toString());
         }
