@@ -1,18 +1,8 @@
 package dev.leasebox.dist;
 
-import com.zaxxer.hikari.HikariDataSource;
-import dev.leasebox.jdbc.DatabaseKind;
-import dev.leasebox.jdbc.JdbcOutboxStore;
-import dev.leasebox.jdbc.LeaseboxSchema;
-import dev.leasebox.jdbc.PostgreSqlTestServer;
-import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.Lease;
-import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseRequest;
-import dev.leasebox.lease.PeerRank;
 import dev.leasebox.lease.spi.EmbeddedCoordinator;
-import dev.leasebox.lease.spi.LeaseBackend;
-import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.ClaimCompletion;
 import dev.leasebox.outbox.ClaimRequest;
@@ -20,160 +10,52 @@ import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.OutboxClaim;
-import dev.leasebox.outbox.OutboxMessage;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The leased claim path's ZooKeeper-driven parts end to end, against a real ZooKeeper server and
- * PostgreSQL. Candidate stripes: three workers (each its own pool and ZooKeeper session, as on three
- * nodes) find their ranks in the members group, claim only rows of their own stripe while it lasts,
- * re-stripe when one of them leaves, and drain the stripe of a worker that stays a member but stops
- * claiming. Background release: completing returns before the lease nodes are deleted, and closing the
- * store waits until they are.
+ * PostgreSQL: candidate stripes from the members group ({@link StripedClaimPathTests}), and the
+ * background release: completing returns before the lease nodes are deleted, and closing the store
+ * waits until they are.
  */
-class ZooKeeperClaimPathIT {
+class ZooKeeperClaimPathIT extends StripedClaimPathTests {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
+    private static EmbeddedCoordinator zooKeeper;
 
-    private final List<AutoCloseable> resources = new ArrayList<>();
-    private HikariDataSource admin;
-    private String schema;
-    private TableName table;
-    private EmbeddedCoordinator zooKeeper;
-    private String namespace;
-
-    /** One worker: its manager and the claim store layered on it. */
-    private record Worker(LeaseManager manager, LeasedOutboxClaimStore store) {
-
-        PeerRank rank() {
-            return manager.peerRank().orElseThrow();
-        }
+    @BeforeAll
+    static void startZooKeeper() {
+        zooKeeper = LeaseBackends.named("zookeeper").startEmbedded(Map.of()).orElseThrow();
     }
 
-    @BeforeEach
-    void servers() {
-        admin = PostgreSqlTestServer.dataSource(2);
-        schema = PostgreSqlTestServer.newSchema(admin);
-        table = new TableName(schema, "outbox");
-        new LeaseboxSchema(DatabaseKind.POSTGRESQL, table).applyAll(admin);
-        LeaseBackend backend = LeaseBackends.named("zookeeper");
-        zooKeeper = backend.startEmbedded(Map.of()).orElseThrow();
-        namespace = "stripes-" + UUID.randomUUID().toString().substring(0, 8);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        for (int i = resources.size() - 1; i >= 0; i--) {
-            resources.get(i).close();
-        }
+    @AfterAll
+    static void stopZooKeeper() {
         zooKeeper.close();
-        PostgreSqlTestServer.dropSchema(admin, schema);
-        admin.close();
     }
 
-    private Worker worker() {
-        return worker(false);
+    @Override
+    protected String backend() {
+        return "zookeeper";
     }
 
-    private Worker worker(boolean releaseInBackground) {
-        HikariDataSource pool = PostgreSqlTestServer.dataSource(2);
-        resources.add(pool);
-        LeaseManager manager = LeaseBackends.named("zookeeper")
-                .open(new LeaseBackendSettings(zooKeeper.address(), namespace, LEASE, zooKeeper.clientOptions()));
-        resources.add(manager);
-        JdbcOutboxStore rows = JdbcOutboxStore.builder(pool).table(table).candidateSpread(4).open();
-        LeasedOutboxClaimStore store = LeasedOutboxClaimStore.builder(rows, manager, Clock.systemUTC())
-                .releaseInBackground(releaseInBackground).open();
-        resources.add(store);
-        return new Worker(manager, store);
+    @Override
+    protected EmbeddedCoordinator coordinator() {
+        return zooKeeper;
     }
 
-    private void enqueue(int count) {
-        JdbcOutboxStore store = JdbcOutboxStore.builder(admin).table(table).open();
-        for (int i = 0; i < count; i++) {
-            store.enqueue(OutboxMessage.of("stripes", new byte[0]).withIdempotencyKey("e-" + i));
-        }
-    }
-
-    private static void awaitPeers(List<Worker> workers, int peers) {
-        await().atMost(Duration.ofSeconds(15)).until(() -> workers.stream()
-                .allMatch(w -> w.manager().peerRank().map(PeerRank::peers).orElse(0) == peers));
-    }
-
-    private static List<Long> claim(Worker worker, String owner, int batch) {
-        return worker.store().claim(ClaimSelection.ELIGIBLE, new ClaimRequest(owner, batch, LEASE)).stream()
-                .map(OutboxClaim::entryId).toList();
-    }
-
-    @Test
-    void workersClaimDisjointStripesByTheirRankAndReStripeWhenOneLeaves() {
-        enqueue(600);
-        List<Worker> workers = new ArrayList<>(List.of(worker(), worker(), worker()));
-        awaitPeers(workers, 3);
-        assertThat(workers.stream().map(w -> w.rank().rank())).containsExactlyInAnyOrder(0, 1, 2);
-
-        Set<Long> claimed = new HashSet<>();
-        for (int i = 0; i < workers.size(); i++) {
-            PeerRank rank = workers.get(i).rank();
-            List<Long> ids = claim(workers.get(i), "w" + i, 50);
-            assertThat(ids).as("worker of rank %s", rank).hasSize(50)
-                    .allMatch(id -> Math.floorMod(id, rank.peers()) == rank.rank());
-            assertThat(claimed.addAll(ids)).isTrue();
-        }
-        assertThat(claimed).hasSize(150);
-
-        Worker leaving = workers.remove(2);
-        leaving.manager().close();
-        awaitPeers(workers, 2);
-        for (int i = 0; i < workers.size(); i++) {
-            PeerRank rank = workers.get(i).rank();
-            List<Long> ids = claim(workers.get(i), "w" + i, 50);
-            assertThat(ids).as("worker of rank %s after one left", rank).hasSize(50)
-                    .allMatch(id -> Math.floorMod(id, 2) == rank.rank())
-                    .doesNotContainAnyElementsOf(claimed);
-            claimed.addAll(ids);
-        }
-    }
-
-    @Test
-    void theStripeOfAMemberThatStopsClaimingIsDrainedByTheOthers() {
-        enqueue(300);
-        List<Worker> workers = List.of(worker(), worker(), worker());
-        awaitPeers(workers, 3);
-        Worker idle = workers.stream().filter(w -> w.rank().rank() == 0).findFirst().orElseThrow();
-        List<Worker> busy = workers.stream().filter(w -> w != idle).toList();
-
-        int delivered = 0;
-        for (int round = 0; round < 100 && delivered < 300; round++) {
-            for (Worker worker : busy) {
-                for (OutboxClaim claim : worker.store().claim(ClaimSelection.ELIGIBLE,
-                        new ClaimRequest("busy-" + worker.rank().rank(), 20, LEASE))) {
-                    assertThat(worker.store().markClaimDelivered(claim, EmissionResult.at(Instant.now())).isCompleted()).isTrue();
-                    delivered++;
-                }
-            }
-        }
-
-        assertThat(delivered).as("every row, the idle member's stripe included").isEqualTo(300);
-        JdbcOutboxStore rows = JdbcOutboxStore.builder(admin).table(table).open();
-        assertThat(rows.findPending(1_000)).isEmpty();
-        assertThat(idle.rank().peers()).as("the idle worker is still a member").isEqualTo(3);
+    @Override
+    protected Duration lease() {
+        return LEASE;
     }
 
     @Test
@@ -193,7 +75,6 @@ class ZooKeeperClaimPathIT {
         List<Lease> taken = other.manager().acquire(new LeaseRequest(keys, "other", LEASE));
         assertThat(taken).as("every node was deleted by the time close returned").hasSize(50);
         other.manager().release(taken);
-        JdbcOutboxStore rows = JdbcOutboxStore.builder(admin).table(table).open();
-        assertThat(claims).allSatisfy(c -> assertThat(rows.find(c.entryId()).orElseThrow().status().name()).isEqualTo("DELIVERED"));
+        assertThat(claims).allSatisfy(c -> assertThat(rows().find(c.entryId()).orElseThrow().status().name()).isEqualTo("DELIVERED"));
     }
 }
