@@ -73,8 +73,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>Lock names and memory</h2>
  * A CP group keeps every FencedLock it ever created, locked or not, until it is destroyed: with a
- * lock per row, a member's heap would grow with every row ever delivered (measured: about 1 KB per
- * lock object per member, in each Raft snapshot copy and in Hazelcast's per-lock metrics). So the
+ * lock per row, a member's heap would grow with every row ever delivered (measured in a two-minute
+ * bench: 653,354 lock objects on three members, snapshot copies included, with their metrics,
+ * 1,065 MB of live heap). So the
  * drain's row keys ({@code row-<id>}) share {@link HazelcastLeaseConfig#rowLockSlots()} locks (default
  * 4,096): row {@code id} is leased under slot {@code id mod rowLockSlots}. Two rows of one slot cannot
  * be leased at once; the second is not granted until the first is released, which the drain's
