@@ -32,8 +32,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The leased claim path's candidate read on PostgreSQL, one call at a time: the plain read (a random
- * sample from the oldest {@code batch × (W + 1)} ids) against the striped one (the own stripe's oldest
- * rows from a window {@code W} times the sample, one running window, no sort), beside a bare
+ * sample from the oldest {@code batch × (W + 1)} ids) against the striped one (the ids of a window
+ * {@code W} times the sample, read by the same statement, the own stripe's oldest picked out in Java),
+ * beside a bare
  * {@code SELECT 1} round trip, all in the same run. The table looks like a busy outbox: 100,000
  * delivered rows of history, a backlog of 20,000, and the oldest {@code (W − 1) × batch} rows of the
  * backlog claimed by other workers (in flight), analyzed.
