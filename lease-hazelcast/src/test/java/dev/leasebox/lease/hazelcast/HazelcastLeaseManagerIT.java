@@ -17,6 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -182,13 +183,12 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
     void liveManagersOfOnePrefixHoldDistinctPeerRanksAndRerankWhenOneCloses() {
         String prefix = uniquePrefix();
         try (HazelcastLeaseManager a = slotted(0, prefix, 8); HazelcastLeaseManager b = slotted(1, prefix, 8);
-             HazelcastLeaseManager other = slotted(2, uniquePrefix(), 8)) {
-            HazelcastLeaseManager c = slotted(2, prefix, 8);
+             HazelcastLeaseManager other = slotted(2, uniquePrefix(), 8); HazelcastLeaseManager c = slotted(2, prefix, 8)) {
             await().untilAsserted(() -> assertThat(ranks(a, b, c)).containsExactlyInAnyOrder(
                     new PeerRank(0, 3), new PeerRank(1, 3), new PeerRank(2, 3)));
             assertThat(other.peerRank()).as("another prefix has peers of its own").contains(new PeerRank(0, 1));
 
-            c.close();
+            c.close(); // closing again at the end of the block does nothing
 
             assertThat(c.peerRank()).isEmpty();
             await().untilAsserted(() -> assertThat(ranks(a, b)).containsExactlyInAnyOrder(new PeerRank(0, 2), new PeerRank(1, 2)));
@@ -207,7 +207,7 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
     }
 
     private static List<PeerRank> ranks(HazelcastLeaseManager... managers) {
-        return java.util.Arrays.stream(managers).map(HazelcastLeaseManager::peerRank).flatMap(Optional::stream).toList();
+        return Arrays.stream(managers).map(HazelcastLeaseManager::peerRank).flatMap(Optional::stream).toList();
     }
 
     private HazelcastLeaseManager slotted(int member, String prefix, int slots) {
