@@ -69,7 +69,8 @@ import java.util.concurrent.TimeUnit;
  * a key whose lock this manager already holds (for that key, or for another row of its slot) is not
  * granted (it is checked locally first). There is no
  * asynchronous FencedLock API: acquiring N keys costs N sequential Raft round trips spread over the
- * owner threads.
+ * owner threads. Each owner thread keeps the lock proxies it fetched ({@link #proxiesPerThread}):
+ * fetching one is a round trip of its own, answered with a linearizable read of the METADATA CP group.
  *
  * <h2>Lock names and memory</h2>
  * A CP group keeps every FencedLock it ever created, locked or not, until it is destroyed: with a
@@ -124,8 +125,18 @@ public final class HazelcastLeaseManager implements LeaseManager {
                 + (config.rowLockSlots() == 0 ? ", a lock per row" : ", " + config.rowLockSlots() + " row lock slots");
         this.timing = member ? CpSubsystemCheck.memberTiming(instance) : new CpSessionTiming(config.declaredSessionTtl(),
                 config.declaredHeartbeat(), "declared in HazelcastLeaseConfig.cpSession");
-        this.owners = new OwnerThreads(config.ownerThreads(), config.operationTimeout(), description);
+        this.owners = new OwnerThreads(config.ownerThreads(), proxiesPerThread(config), config.operationTimeout(), description);
         this.peers = config.peerRanks() ? new HazelcastPeers(instance, config.lockNamePrefix() + PEERS_MAP) : null;
+    }
+
+    /**
+     * How many FencedLock proxies each owner thread keeps: twice its share of the row lock slots (names
+     * hash unevenly), at least 64, so that every slot's proxy stays cached. A lock per row
+     * (rowLockSlots 0) reuses no names, so its threads keep only their share of 1,024.
+     */
+    static int proxiesPerThread(HazelcastLeaseConfig config) {
+        int names = Math.max(config.rowLockSlots(), 1_024);
+        return Math.max(64, 2 * ((names + config.ownerThreads() - 1) / config.ownerThreads()));
     }
 
     /** Starts the client or member {@code config} describes; {@link #close()} shuts it down. */
@@ -226,11 +237,13 @@ public final class HazelcastLeaseManager implements LeaseManager {
                 if (!reserve(budget)) {
                     break;
                 }
-                FencedLock lock = instance.getCPSubsystem().getLock(name);
+                FencedLock lock;
                 long fence;
                 try {
+                    lock = owner.lock(name, instance.getCPSubsystem()::getLock);
                     fence = tryLock(lock);
                 } catch (RuntimeException e) {
+                    owner.forget(name);
                     budget.giveBack();
                     throw e;
                 }
@@ -333,6 +346,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
                     continue;
                 }
                 if (destroy && !isRowSlot(lease.key())) {
+                    owner.forget(current.lockName());
                     current.lock().destroy();
                 }
             }

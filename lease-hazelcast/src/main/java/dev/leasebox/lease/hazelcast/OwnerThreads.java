@@ -36,9 +36,10 @@ final class OwnerThreads {
     private final Duration timeout;
     private final String description;
 
-    OwnerThreads(int count, Duration timeout, String description) {
+    /** {@code count} threads, each keeping at most {@code proxiesPerThread} FencedLock proxies. */
+    OwnerThreads(int count, int proxiesPerThread, Duration timeout, String description) {
         for (int i = 0; i < count; i++) {
-            threads.add(new OwnerThread("leasebox-hazelcast-owner-" + i));
+            threads.add(new OwnerThread("leasebox-hazelcast-owner-" + i, proxiesPerThread));
         }
         this.timeout = timeout;
         this.description = description;

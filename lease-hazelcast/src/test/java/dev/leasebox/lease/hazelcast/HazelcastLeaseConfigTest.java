@@ -41,4 +41,16 @@ class HazelcastLeaseConfigTest {
         assertThat(config.username()).contains("app");
         assertThat(config.password()).contains("s3cret");
     }
+
+    @Test
+    void eachOwnerThreadKeepsTwiceItsShareOfTheRowLockSlotsInLockProxies() {
+        assertThat(HazelcastLeaseManager.proxiesPerThread(HazelcastLeaseConfig.existingInstance().build()))
+                .as("4,096 slots over 32 threads, twice").isEqualTo(256);
+        assertThat(HazelcastLeaseManager.proxiesPerThread(HazelcastLeaseConfig.existingInstance().rowLockSlots(65_536).ownerThreads(1).build()))
+                .isEqualTo(131_072);
+        assertThat(HazelcastLeaseManager.proxiesPerThread(HazelcastLeaseConfig.existingInstance().rowLockSlots(0).build()))
+                .as("a lock per row: 1,024 names over 32 threads, twice").isEqualTo(64);
+        assertThat(HazelcastLeaseManager.proxiesPerThread(HazelcastLeaseConfig.existingInstance().rowLockSlots(1).ownerThreads(64).build()))
+                .as("the floor").isEqualTo(64);
+    }
 }

@@ -2,6 +2,7 @@ package dev.leasebox.lease.hazelcast;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.CPGroupId;
+import com.hazelcast.cp.CPSubsystem;
 import com.hazelcast.cp.internal.datastructures.lock.LockService;
 import com.hazelcast.cp.internal.datastructures.spi.blocking.ResourceRegistry;
 import com.hazelcast.instance.impl.HazelcastInstanceProxy;
@@ -16,11 +17,15 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
 
@@ -143,6 +148,35 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
         }
     }
 
+    /**
+     * Fetching a FencedLock proxy is a round trip answered with a linearizable read of the METADATA
+     * CP group; the manager fetches each lock's proxy once, not once per acquire.
+     */
+    @Test
+    void eachLockProxyIsFetchedOnceAndKeptAcrossAcquires() {
+        String prefix = uniquePrefix();
+        Map<String, AtomicInteger> fetches = new ConcurrentHashMap<>();
+        HazelcastInstance counting = countingLockFetches(cluster.members.get(0), fetches);
+        List<Long> ids = LongStream.range(0, 8).boxed().toList();
+        try (HazelcastLeaseManager a = HazelcastLeaseManager.using(counting,
+                HazelcastLeaseConfig.existingInstance().lockNamePrefix(prefix).rowLockSlots(8).leaseTtl(longLeaseTtl()).build())) {
+            for (int round = 0; round < 5; round++) {
+                assertThat(a.release(a.acquire(rows(ids)))).as("round %d", round).hasSize(8);
+            }
+            assertThat(a.release(a.acquire(new LeaseRequest(List.of("slot-3"), owner(), longLeaseTtl())))).hasSize(1);
+            assertThat(a.release(a.acquire(new LeaseRequest(List.of("slot-3"), owner(), longLeaseTtl())))).hasSize(1);
+        }
+        Map<String, Integer> rowSlotFetches = new java.util.TreeMap<>();
+        fetches.forEach((name, count) -> {
+            if (name.contains(HazelcastLeaseManager.ROW_SLOT_INFIX)) {
+                rowSlotFetches.put(name, count.get());
+            }
+        });
+        assertThat(rowSlotFetches).as("fetches of each row lock slot's proxy over 5 rounds of 8 rows").hasSize(8)
+                .allSatisfy((name, count) -> assertThat(count).as(name).isEqualTo(1));
+        assertThat(fetches.get(prefix + "slot-3")).as("a partition key's lock over two acquires").hasValue(1);
+    }
+
     @Test
     void keysOtherThanRowsKeepLocksOfTheirOwnAndRowSlotsAreNeverDestroyed() {
         String prefix = uniquePrefix();
@@ -231,6 +265,31 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
             return List.of();
         }
         return List.copyOf(registry.getResources().keySet()).stream().filter(name -> name.startsWith(prefix)).toList();
+    }
+
+    /**
+     * {@code member}, but counting {@code getCPSubsystem().getLock(name)} calls by name (a counting
+     * wrapper over the real instance: every call still goes to the member).
+     */
+    private static HazelcastInstance countingLockFetches(HazelcastInstance member, Map<String, AtomicInteger> fetches) {
+        CPSubsystem cp = member.getCPSubsystem();
+        CPSubsystem countingCp = (CPSubsystem) Proxy.newProxyInstance(CPSubsystem.class.getClassLoader(), new Class<?>[]{CPSubsystem.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("getLock")) {
+                        fetches.computeIfAbsent((String) args[0], n -> new AtomicInteger()).incrementAndGet();
+                    }
+                    return invoke(method, cp, args);
+                });
+        return (HazelcastInstance) Proxy.newProxyInstance(HazelcastInstance.class.getClassLoader(), new Class<?>[]{HazelcastInstance.class},
+                (proxy, method, args) -> method.getName().equals("getCPSubsystem") ? countingCp : invoke(method, member, args));
+    }
+
+    private static Object invoke(java.lang.reflect.Method method, Object target, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
     }
 
     private HazelcastLeaseManager hazelcastManager() {
