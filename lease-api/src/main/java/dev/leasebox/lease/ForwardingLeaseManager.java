@@ -54,6 +54,11 @@ public abstract class ForwardingLeaseManager implements LeaseManager {
     }
 
     @Override
+    public int rowBlock() {
+        return delegate.rowBlock();
+    }
+
+    @Override
     public String describe() {
         return delegate.describe();
     }

@@ -93,6 +93,19 @@ public interface LeaseManager extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * How many consecutive rows this manager leases under one coordinator lock: row keys
+     * ({@code LeasedOutboxClaimStore.leaseKey(id)}) with the same {@code id / rowBlock()} that one
+     * request asks for are granted with one round trip and share its fence. 1 (the default) when
+     * every row is leased on its own. The claim path then gives each worker a stripe of whole blocks
+     * ({@code CandidateStripe}), so that its candidates come in blocks and nobody else's rows share
+     * its locks. A hint for choosing keys, like {@link #peerRank()}: the lease contract holds for every
+     * key whatever the caller asks for.
+     */
+    default int rowBlock() {
+        return 1;
+    }
+
     /** One line naming the backend and its address, for logs and error messages. */
     String describe();
 

@@ -4,9 +4,15 @@ import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import dev.leasebox.lease.spi.LeaseBackends;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import dev.leasebox.outbox.OutboxClaim;
+import dev.leasebox.outbox.ClaimSelection;
+import dev.leasebox.outbox.ClaimRequest;
 
 import java.time.Duration;
 import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Candidate stripes end to end with Hazelcast ({@link StripedClaimPathTests}): three CP members in
@@ -35,6 +41,28 @@ class HazelcastClaimPathIT extends StripedClaimPathTests {
     @Override
     protected EmbeddedCoordinator coordinator() {
         return hazelcast;
+    }
+
+    /**
+     * Row lock blocks end to end (docs/architecture.md §21): a worker's claim is granted a block at a
+     * time, so its 100 claims, drawn from the oldest 400 rows (7 blocks of 64), carry one fence per
+     * block they fall in, not one per row.
+     */
+    @Test
+    void aClaimOfConsecutiveRowsIsGrantedABlockAtATime() {
+        enqueue(400);
+        Worker worker = worker();
+        awaitPeers(java.util.List.of(worker), 1);
+        assertThat(worker.manager().rowBlock()).isEqualTo(64);
+
+        java.util.List<OutboxClaim> claims = worker.store().claim(ClaimSelection.ELIGIBLE, new ClaimRequest("w", 100, lease()));
+
+        assertThat(claims).hasSize(100);
+        java.util.Map<Long, java.util.Set<Long>> fencesByBlock = new java.util.TreeMap<>();
+        claims.forEach(claim -> fencesByBlock.computeIfAbsent(claim.entryId() / 64, b -> new java.util.TreeSet<>()).add(claim.token()));
+        assertThat(fencesByBlock).as("blocks of 64 among 400 rows").hasSizeBetween(2, 7)
+                .allSatisfy((block, fences) -> assertThat(fences).as("fences of block %d", block).hasSize(1));
+        assertThat(claims.stream().map(OutboxClaim::token).distinct()).as("one grant per block").hasSize(fencesByBlock.size());
     }
 
     /** At most the CP session TTL minus its heartbeat. */

@@ -16,6 +16,7 @@ import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.outbox.leased.CandidateStripe;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -116,6 +117,11 @@ abstract class StripedClaimPathTests {
                 .allMatch(w -> w.manager().peerRank().map(PeerRank::peers).orElse(0) == peers));
     }
 
+    /** The worker's stripe: its rank's share of the rows, in blocks of its manager's {@code rowBlock()}. */
+    private static CandidateStripe stripeOf(Worker worker) {
+        return CandidateStripe.of(worker.rank(), worker.manager().rowBlock());
+    }
+
     private List<Long> claim(Worker worker, String owner, int batch) {
         return worker.store().claim(ClaimSelection.ELIGIBLE, new ClaimRequest(owner, batch, lease())).stream()
                 .map(OutboxClaim::entryId).toList();
@@ -133,7 +139,7 @@ abstract class StripedClaimPathTests {
             PeerRank rank = workers.get(i).rank();
             List<Long> ids = claim(workers.get(i), "w" + i, 50);
             assertThat(ids).as("worker of rank %s", rank).hasSize(50)
-                    .allMatch(id -> Math.floorMod(id, rank.peers()) == rank.rank());
+                    .allMatch(stripeOf(workers.get(i))::contains);
             assertThat(claimed.addAll(ids)).isTrue();
         }
         assertThat(claimed).hasSize(150);
@@ -145,7 +151,7 @@ abstract class StripedClaimPathTests {
             PeerRank rank = workers.get(i).rank();
             List<Long> ids = claim(workers.get(i), "w" + i, 50);
             assertThat(ids).as("worker of rank %s after one left", rank).hasSize(50)
-                    .allMatch(id -> Math.floorMod(id, 2) == rank.rank())
+                    .allMatch(stripeOf(workers.get(i))::contains)
                     .doesNotContainAnyElementsOf(claimed);
             claimed.addAll(ids);
         }

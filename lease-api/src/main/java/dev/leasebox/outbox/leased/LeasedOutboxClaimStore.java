@@ -177,7 +177,7 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
      */
     @Override
     public List<OutboxClaim> claim(ClaimSelection selection, ClaimRequest request) {
-        CandidateStripe stripe = leases.peerRank().map(CandidateStripe::of).orElse(CandidateStripe.ALL);
+        CandidateStripe stripe = leases.peerRank().map(rank -> CandidateStripe.of(rank, leases.rowBlock())).orElse(CandidateStripe.ALL);
         Instant now = clock.instant();
         Set<Long> busy = new HashSet<>(asking);
         busy.addAll(releasing);

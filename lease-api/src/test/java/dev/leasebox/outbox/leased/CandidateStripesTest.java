@@ -39,11 +39,22 @@ class CandidateStripesTest {
     /** One worker's view of the shared coordinator: a fixed rank, and every lease request it sends. */
     private final class Worker extends ForwardingLeaseManager {
         private final Optional<PeerRank> rank;
+        private final int block;
         private final List<LeaseRequest> requests = new CopyOnWriteArrayList<>();
 
         Worker(Optional<PeerRank> rank) {
+            this(rank, 1);
+        }
+
+        Worker(Optional<PeerRank> rank, int block) {
             super(coordinator);
             this.rank = rank;
+            this.block = block;
+        }
+
+        @Override
+        public int rowBlock() {
+            return block;
         }
 
         @Override
@@ -161,6 +172,32 @@ class CandidateStripesTest {
         assertThat(CandidateStripe.ALL.isStriped()).isFalse();
         assertThat(new CandidateStripe(1, 4).contains(9)).isTrue();
         assertThat(new CandidateStripe(1, 4).contains(10)).isFalse();
+        assertThatThrownBy(() -> new CandidateStripe(0, 2, 0)).hasMessage("stripe block must be at least 1 row, was 0");
+    }
+
+    @Test
+    void aStripeOfBlocksTakesWholeBlocksOfConsecutiveRows() {
+        CandidateStripe stripe = new CandidateStripe(1, 3, 4);
+        assertThat(java.util.stream.LongStream.range(0, 28).filter(stripe::contains).boxed().toList())
+                .as("blocks 1 and 4 of 3 stripes").containsExactly(4L, 5L, 6L, 7L, 16L, 17L, 18L, 19L);
+        assertThat(stripe.contains(-8)).as("block -2 is stripe 1 of 3").isTrue();
+        assertThat(CandidateStripe.of(new PeerRank(1, 3), 4)).isEqualTo(stripe);
+        assertThat(new CandidateStripe(1, 3)).isEqualTo(new CandidateStripe(1, 3, 1));
+    }
+
+    @Test
+    void aWorkerWhoseManagerGrantsBlocksAsksForWholeBlocksOfItsStripe() {
+        List<Long> ids = enqueue(40);
+        Worker worker = new Worker(Optional.of(new PeerRank(1, 2)), 4);
+        LeasedOutboxClaimStore leased = LeasedOutboxClaimStore.open(rows, worker, clock);
+        CandidateStripe stripe = new CandidateStripe(1, 2, 4);
+        List<Long> own = ids.stream().filter(stripe::contains).toList();
+
+        List<OutboxClaim> claims = leased.claimPending(request("w1", 4));
+
+        assertThat(worker.lastAsked()).as("asked oldest first, its stripe's blocks").startsWith(own.subList(0, 8).toArray(Long[]::new));
+        assertThat(idsOf(claims)).as("one whole block of the stripe").containsExactlyElementsOf(own.subList(0, 4))
+                .allMatch(id -> id / 4 == own.get(0) / 4);
     }
 
     @Test

@@ -25,12 +25,13 @@ import java.util.Set;
  * {@code sessionTtl} and {@code heartbeat} — the CP session settings the cluster runs with, which a
  * client cannot read (default 300s and 5s, Hazelcast's own defaults; the embedded members of
  * {@code leasebox hazelcast-member} and the demo use 10s and 1s); {@code rowLockSlots} (default 4096,
- * 0 for a lock per row; see {@link HazelcastLeaseConfig.Builder#rowLockSlots(int)}); {@code peerRanks}
+ * 0 for a lock per row; see {@link HazelcastLeaseConfig.Builder#rowLockSlots(int)}); {@code rowLockBlock}
+ * (default 64, consecutive rows per slot; see {@link HazelcastLeaseConfig.Builder#rowLockBlock(int)}); {@code peerRanks}
  * (default true; see {@link HazelcastLeaseConfig.Builder#peerRanks(boolean)}).
  */
 public final class HazelcastLeaseBackend implements LeaseBackend {
 
-    private static final Set<String> OPTIONS = Set.of("clusterName", "user", "password", "sessionTtl", "heartbeat", "rowLockSlots", "peerRanks");
+    private static final Set<String> OPTIONS = Set.of("clusterName", "user", "password", "sessionTtl", "heartbeat", "rowLockSlots", "rowLockBlock", "peerRanks");
 
     @Override
     public String name() {
@@ -60,7 +61,8 @@ public final class HazelcastLeaseBackend implements LeaseBackend {
         settings.option("user").ifPresent(user -> builder.credentials(user, settings.option("password").orElse("")));
         Duration ttl = settings.option("sessionTtl").map(HazelcastLeaseBackend::seconds).orElse(Duration.ofSeconds(300));
         Duration heartbeat = settings.option("heartbeat").map(HazelcastLeaseBackend::seconds).orElse(Duration.ofSeconds(5));
-        settings.option("rowLockSlots").map(HazelcastLeaseBackend::count).ifPresent(builder::rowLockSlots);
+        settings.option("rowLockSlots").map(v -> count("rowLockSlots", v, "4096")).ifPresent(builder::rowLockSlots);
+        settings.option("rowLockBlock").map(v -> count("rowLockBlock", v, "64")).ifPresent(builder::rowLockBlock);
         settings.option("peerRanks").map(HazelcastLeaseBackend::onOff).ifPresent(builder::peerRanks);
         builder.cpSession(ttl, heartbeat).leaseTtl(settings.leaseTtl()).lockNamePrefix(settings.namespace() + ":");
         return HazelcastLeaseManager.start(builder.build());
@@ -74,11 +76,11 @@ public final class HazelcastLeaseBackend implements LeaseBackend {
         };
     }
 
-    private static int count(String value) {
+    private static int count(String option, String value, String example) {
         try {
             return Integer.parseInt(value.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("hazelcast option rowLockSlots expects a whole number like 4096, was '" + value + "'");
+            throw new IllegalArgumentException("hazelcast option " + option + " expects a whole number like " + example + ", was '" + value + "'");
         }
     }
 

@@ -46,6 +46,10 @@ public final class HazelcastLeaseConfig {
     public static final int DEFAULT_ROW_LOCK_SLOTS = 4096;
     /** Upper bound of {@link Builder#rowLockSlots(int)}. */
     public static final int MAX_ROW_LOCK_SLOTS = 65_536;
+    /** Default of {@link Builder#rowLockBlock(int)}. */
+    public static final int DEFAULT_ROW_LOCK_BLOCK = 64;
+    /** Upper bound of {@link Builder#rowLockBlock(int)}. */
+    public static final int MAX_ROW_LOCK_BLOCK = 1_024;
     static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(5);
 
     private final Mode mode;
@@ -63,6 +67,7 @@ public final class HazelcastLeaseConfig {
     private final String lockNamePrefix;
     private final int ownerThreads;
     private final int rowLockSlots;
+    private final int rowLockBlock;
     private final boolean peerRanks;
     private final Duration reapInterval;
     private final Clock clock;
@@ -87,6 +92,7 @@ public final class HazelcastLeaseConfig {
         this.lockNamePrefix = b.lockNamePrefix;
         this.ownerThreads = b.ownerThreads;
         this.rowLockSlots = b.rowLockSlots;
+        this.rowLockBlock = b.rowLockBlock;
         this.peerRanks = b.peerRanks;
         this.reapInterval = positive("reapInterval", b.reapInterval);
         this.clock = b.clock;
@@ -99,6 +105,10 @@ public final class HazelcastLeaseConfig {
         if (rowLockSlots < 0 || rowLockSlots > MAX_ROW_LOCK_SLOTS) {
             throw new IllegalArgumentException("rowLockSlots must be in [0, " + MAX_ROW_LOCK_SLOTS
                     + "] (0: a FencedLock per row, never freed), was " + rowLockSlots);
+        }
+        if (rowLockBlock < 1 || rowLockBlock > MAX_ROW_LOCK_BLOCK) {
+            throw new IllegalArgumentException("rowLockBlock must be in [1, " + MAX_ROW_LOCK_BLOCK
+                    + "] (1: a lock slot per row), was " + rowLockBlock);
         }
         if (cpGroup.isBlank() || cpGroup.contains("@")) {
             throw new IllegalArgumentException("cpGroup must be a non-blank CP group name without '@', was '" + cpGroup + "'");
@@ -222,6 +232,14 @@ public final class HazelcastLeaseConfig {
         return rowLockSlots;
     }
 
+    /**
+     * How many consecutive rows share one lock slot's grant: the configured {@link Builder#rowLockBlock(int)},
+     * or 1 when {@link #rowLockSlots()} is 0 (a lock per row).
+     */
+    public int rowLockBlock() {
+        return rowLockSlots == 0 ? 1 : rowLockBlock;
+    }
+
     /** Whether the manager keeps a peer entry and reports {@code peerRank()}. */
     public boolean peerRanks() {
         return peerRanks;
@@ -252,6 +270,7 @@ public final class HazelcastLeaseConfig {
         private String lockNamePrefix = "leasebox/";
         private int ownerThreads = 32;
         private int rowLockSlots = DEFAULT_ROW_LOCK_SLOTS;
+        private int rowLockBlock = DEFAULT_ROW_LOCK_BLOCK;
         private boolean peerRanks = true;
         private Duration reapInterval = Duration.ofMillis(250);
         private Clock clock = Clock.systemUTC();
@@ -312,7 +331,7 @@ public final class HazelcastLeaseConfig {
 
         /**
          * How many FencedLocks the drain's row keys ({@code row-<id>}) share (default 4,096; at most
-         * 65,536): row {@code id} is leased under lock slot {@code id mod rowLockSlots}. A CP group
+         * 65,536): row {@code id} is leased under lock slot {@code (id / rowLockBlock) mod rowLockSlots}. A CP group
          * keeps every FencedLock it ever created until destroyed, so a lock per row would grow its
          * members' heaps by every row ever delivered; the slots bound them. Two rows of one slot cannot
          * be leased at the same time (the second is simply not granted), which the drain's oldest-first
@@ -323,6 +342,21 @@ public final class HazelcastLeaseConfig {
          */
         public Builder rowLockSlots(int slots) {
             this.rowLockSlots = slots;
+            return this;
+        }
+
+        /**
+         * How many consecutive rows share a lock slot (default 64, at most 1,024; 1 for a slot per
+         * row): rows {@code k*n .. k*n+n-1} map to one slot, and the rows of one block that one
+         * request asks for are granted with one {@code tryLock}, under one fence, so a claim of
+         * consecutive rows costs a Raft commit per block, not per row. The slot's lock is unlocked when
+         * the last of them is released or lapses; until then the block's other rows are not granted to
+         * anyone. The claim path gives each worker a stripe of whole blocks ({@code LeaseManager.rowBlock()}).
+         * Ignored (1) with {@code rowLockSlots(0)}. Recorded in the CP group with the slots: every
+         * manager of a prefix must use the same value.
+         */
+        public Builder rowLockBlock(int rows) {
+            this.rowLockBlock = rows;
             return this;
         }
 

@@ -14,7 +14,6 @@ import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.PeerRank;
-import dev.leasebox.lease.hazelcast.OwnerThread.Held;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +23,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -35,8 +37,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Leases held as Hazelcast CP Subsystem {@link FencedLock}s, one lock per key, in embedded-member or
- * client mode.
+ * Leases held as Hazelcast CP Subsystem {@link FencedLock}s, in embedded-member or client mode: a
+ * lock per key, except the drain's rows, which share lock slots and are granted a block at a time.
  *
  * <h2>The fence</h2>
  * A grant's fence is the value of {@link FencedLock#tryLockAndGetFence()}: the Raft log index at which
@@ -48,9 +50,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>When a lease is lost</h2>
  * <ul>
- *   <li><b>Its ttl passes without a renewal.</b> This manager unlocks it on its owner thread and tells
- *       its listeners ({@link LeaseLoss.Cause#DEADLINE_PASSED}); a live but stuck caller never keeps a key
- *       past its ttl.</li>
+ *   <li><b>Its ttl passes without a renewal.</b> This manager drops it on its owner thread, unlocks
+ *       its lock once no other lease holds it, and tells its listeners
+ *       ({@link LeaseLoss.Cause#DEADLINE_PASSED}); a live but stuck caller never keeps a key past its
+ *       ttl.</li>
  *   <li><b>The CP session expires.</b> Every lock of this instance is freed by the cluster when its CP
  *       session misses heartbeats for the session TTL: the JVM died, froze, or was cut off. A crashed
  *       holder's keys become grantable {@code session TTL} after its last heartbeat, whatever the
@@ -66,10 +69,10 @@ import java.util.concurrent.TimeUnit;
  * <h2>Threads</h2>
  * FencedLock ownership is (CP session, thread), so every lock, renewal check and unlock of a key runs
  * on one of this manager's lock-affine owner threads, never on the caller's. FencedLock is reentrant;
- * a key whose lock this manager already holds (for that key, or for another row of its slot) is not
+ * a key whose lock this manager already holds (for that key, or for other rows of its slot) is not
  * granted (it is checked locally first). There is no
- * asynchronous FencedLock API: acquiring N keys costs N sequential Raft round trips spread over the
- * owner threads. Each owner thread keeps the lock proxies it fetched ({@link #proxiesPerThread}):
+ * asynchronous FencedLock API: acquiring keys under N locks costs N sequential Raft round trips
+ * spread over the owner threads. Each owner thread keeps the lock proxies it fetched ({@link #proxiesPerThread}):
  * fetching one is a round trip of its own, answered with a linearizable read of the METADATA CP group.
  *
  * <h2>Lock names and memory</h2>
@@ -78,10 +81,17 @@ import java.util.concurrent.TimeUnit;
  * bench: 653,354 lock objects on three members, snapshot copies included, with their metrics,
  * 1,065 MB of live heap). So the
  * drain's row keys ({@code row-<id>}) share {@link HazelcastLeaseConfig#rowLockSlots()} locks (default
- * 4,096): row {@code id} is leased under slot {@code id mod rowLockSlots}. Two rows of one slot cannot
- * be leased at once; the second is not granted until the first is released, which the drain's
- * oldest-first candidates (ids close together) rarely meet. The fence is still the Raft index of the
- * grant, so it still grows for every row. Every other key, such as the partition leases'
+ * 4,096) in blocks of {@link HazelcastLeaseConfig#rowLockBlock()} consecutive rows (default 64): row
+ * {@code id} is leased under slot {@code (id / rowLockBlock) mod rowLockSlots}.
+ *
+ * <h2>Blocks: a Raft commit per block, not per row</h2>
+ * The rows of one request that share a slot are granted together, with one {@code tryLock}, and
+ * share its fence; the lock is unlocked when the last of them is released or lapses, and until then
+ * no other row of the slot is granted, to anyone. The claim path asks for whole blocks
+ * ({@link #rowBlock()}: each worker's candidate stripe is made of blocks), so a batch of 100
+ * consecutive rows costs two or three lock and unlock commits instead of 200. Sharing a fence is safe:
+ * every earlier grant of any of those rows was a grant of the same lock, made and ended before this
+ * one, at a lower Raft index; a row's fence still grows with every grant of it. Every other key, such as the partition leases'
  * {@code slot-<n>}, has a lock of its own. Managers of one prefix must agree on the slots: the first
  * records the value in the CP group and a manager configured otherwise is refused at start.
  * {@link #releaseAndDestroy(Collection)} frees a lock of its own for keys that will never be leased
@@ -122,7 +132,8 @@ public final class HazelcastLeaseManager implements LeaseManager {
         boolean member = instance.getLocalEndpoint() instanceof Member;
         this.description = "Hazelcast CP FencedLock leases via " + (member ? "member " : "client ")
                 + instance.getName() + " of cluster '" + CpSubsystemCheck.clusterName(instance, config) + "', CP group " + config.cpGroup()
-                + (config.rowLockSlots() == 0 ? ", a lock per row" : ", " + config.rowLockSlots() + " row lock slots");
+                + (config.rowLockSlots() == 0 ? ", a lock per row" : ", " + config.rowLockSlots() + " row lock slots of "
+                + config.rowLockBlock() + (config.rowLockBlock() == 1 ? " row" : " rows"));
         this.timing = member ? CpSubsystemCheck.memberTiming(instance) : new CpSessionTiming(config.declaredSessionTtl(),
                 config.declaredHeartbeat(), "declared in HazelcastLeaseConfig.cpSession");
         this.owners = new OwnerThreads(config.ownerThreads(), proxiesPerThread(config), config.operationTimeout(), description);
@@ -176,13 +187,15 @@ public final class HazelcastLeaseManager implements LeaseManager {
     }
 
     /**
-     * Records this manager's row lock slots in the CP group, or refuses to start when another value is
-     * recorded there: managers mapping one row to different locks would both be granted it. Two Raft
-     * round trips at most, once. The record is a CP IAtomicLong: 0 unset, -1 a lock per row, else the slots.
+     * Records this manager's row lock mapping (slots and block) in the CP group, or refuses to start
+     * when another is recorded there: managers mapping one row to different locks would both be
+     * granted it. Two Raft round trips at most, once. The record is a CP IAtomicLong: 0 unset, -1 a
+     * lock per row, else the slots, plus the block shifted left by 32 bits when it is more than one
+     * row (so a record made before blocks existed reads as blocks of one row).
      */
     private void requireSameRowLockSlots() {
         String name = inGroup(config.lockNamePrefix() + ROW_SLOTS_RECORD);
-        long wanted = config.rowLockSlots() == 0 ? -1 : config.rowLockSlots();
+        long wanted = rowMappingRecord(config.rowLockSlots(), config.rowLockBlock());
         long recorded;
         try {
             IAtomicLong record = instance.getCPSubsystem().getAtomicLong(name);
@@ -192,16 +205,29 @@ public final class HazelcastLeaseManager implements LeaseManager {
                     + "' on " + description + ": " + e, e);
         }
         if (recorded != wanted) {
+            int slots = recorded == -1 ? 0 : (int) (recorded & 0xFFFF_FFFFL);
+            int block = recorded == -1 ? 1 : (int) Math.max(1, recorded >>> 32);
             throw new LeaseManagerException("the managers of lock name prefix '" + config.lockNamePrefix() + "' on " + description
-                    + " lease rows under " + slotsText(recorded) + " (recorded in CP IAtomicLong '" + name + "'), but this one was configured with "
-                    + slotsText(wanted) + ": configure rowLockSlots(" + Math.max(0, recorded) + ") (the hazelcast backend option "
-                    + "rowLockSlots=" + Math.max(0, recorded) + "), or use another lock name prefix (namespace); to change the value, "
+                    + " lease rows under " + mappingText(recorded) + " (recorded in CP IAtomicLong '" + name + "'), but this one was configured with "
+                    + mappingText(wanted) + ": configure rowLockSlots(" + slots + ") and rowLockBlock(" + block + ") (the hazelcast backend options "
+                    + "rowLockSlots=" + slots + " and rowLockBlock=" + block + "), or use another lock name prefix (namespace); to change them, "
                     + "stop every worker of the prefix and destroy that IAtomicLong");
         }
     }
 
-    private static String slotsText(long recorded) {
-        return recorded == -1 ? "a lock per row (rowLockSlots 0)" : recorded + " row lock slots";
+    static long rowMappingRecord(int slots, int block) {
+        if (slots == 0) {
+            return -1;
+        }
+        return block == 1 ? slots : slots | ((long) block << 32);
+    }
+
+    private static String mappingText(long recorded) {
+        if (recorded == -1) {
+            return "a lock per row (rowLockSlots 0)";
+        }
+        long block = Math.max(1, recorded >>> 32);
+        return (recorded & 0xFFFF_FFFFL) + " row lock slots of " + block + (block == 1 ? " row" : " rows");
     }
 
     private void startWatching() {
@@ -225,48 +251,106 @@ public final class HazelcastLeaseManager implements LeaseManager {
             throw new LeaseManagerException(e.getMessage(), e);
         }
         Instant sent = clock.instant();
-        GrantBudget budget = new GrantBudget(request.maxGrants());
-        return owners.run("acquire", request.keys(), this::lockName, (owner, keys) -> {
-            List<Lease> granted = new ArrayList<>();
-            for (String key : keys) {
-                String name = lockName(key);
-                Held current = owner.held.get(name);
-                if (current != null && !expireIfDue(owner, current)) {
-                    continue;
-                }
-                if (!reserve(budget)) {
-                    break;
-                }
-                FencedLock lock;
-                long fence;
-                try {
-                    lock = owner.lock(name, instance.getCPSubsystem()::getLock);
-                    fence = tryLock(lock);
-                } catch (RuntimeException e) {
-                    owner.forget(name);
-                    budget.giveBack();
+        Map<String, List<String>> byLock = new LinkedHashMap<>();
+        request.keys().forEach(key -> byLock.computeIfAbsent(lockName(key), n -> new ArrayList<>()).add(key));
+        Iterator<Map.Entry<String, List<String>>> next = byLock.entrySet().iterator();
+        Map<String, Integer> order = new java.util.HashMap<>();
+        request.keys().forEach(key -> order.put(key, order.size()));
+        List<Lease> granted = new ArrayList<>();
+        int remaining = request.maxGrants();
+        while (remaining > 0 && next.hasNext()) {
+            List<Assignment> round = new ArrayList<>();
+            for (int assigned = 0; assigned < remaining && next.hasNext(); ) {
+                Map.Entry<String, List<String>> group = next.next();
+                round.add(new Assignment(group.getKey(), group.getValue()));
+                assigned += group.getValue().size();
+            }
+            List<Lease> got;
+            try {
+                got = new ArrayList<>(owners.run("acquire", round, Assignment::lockName, (owner, assignments) -> lockAll(owner, assignments, request, sent)));
+            } catch (LeaseManagerException e) {
+                if (granted.isEmpty()) {
                     throw e;
                 }
-                if (fence == FencedLock.INVALID_FENCE) {
-                    budget.giveBack();
-                    continue;
-                }
-                budget.used();
-                Lease lease = request.grant(key, fence, sent);
-                owner.held.put(name, new Held(name, lease, lock, sent.plus(request.ttl())));
-                granted.add(lease);
+                LOG.warn("{}; returning the {} leases granted before it", e.getMessage(), granted.size());
+                return granted;
             }
-            return granted;
-        });
+            if (got.size() > remaining) {
+                got.sort(java.util.Comparator.comparingInt(lease -> order.get(lease.key())));
+                trim(got.subList(remaining, got.size()));
+                got = got.subList(0, remaining);
+            }
+            granted.addAll(got);
+            remaining -= got.size();
+        }
+        return granted;
     }
 
-    private static boolean reserve(GrantBudget budget) {
+    /**
+     * Gives up leases a round granted beyond the request's limit: the last rows, in request order, of
+     * its last blocks. Their locks stay held for the rows kept, so this costs no round trip, unless a
+     * lock is left with no row at all (possible only when a request's keys of one slot are not
+     * consecutive); then it is unlocked.
+     */
+    private void trim(List<Lease> excess) {
         try {
-            return budget.reserve();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+            owners.run("trim", List.copyOf(excess), this::lockNameOf, (owner, leases) -> {
+                for (Lease lease : leases) {
+                    HeldLock held = owner.held.get(lockName(lease.key()));
+                    if (held == null) {
+                        continue;
+                    }
+                    held.remove(lease.key());
+                    if (held.isEmpty()) {
+                        owner.held.remove(held.lockName());
+                        unlockQuietly(held);
+                    }
+                }
+                return List.of();
+            });
+        } catch (LeaseManagerException e) {
+            LOG.warn("could not give up {} leases granted beyond a request's limit on {} ({}); they lapse at their ttl", excess.size(), description, e.getMessage());
         }
+    }
+
+    /** The keys of one request assigned to one lock in one round: all of them are granted with it, or none. */
+    private record Assignment(String lockName, List<String> keys) {
+    }
+
+    /** One {@code tryLock} per assignment, on its owner thread; a lock this manager holds already is not tried. */
+    private List<Lease> lockAll(OwnerThread owner, List<Assignment> assignments, LeaseRequest request, Instant sent) {
+        List<Lease> granted = new ArrayList<>();
+        for (Assignment assignment : assignments) {
+            String name = assignment.lockName();
+            HeldLock current = owner.held.get(name);
+            if (current != null && !expireDue(owner, current)) {
+                continue;
+            }
+            FencedLock lock;
+            long fence;
+            try {
+                lock = owner.lock(name, instance.getCPSubsystem()::getLock);
+                fence = tryLock(lock);
+            } catch (RuntimeException e) {
+                owner.forget(name);
+                if (granted.isEmpty()) {
+                    throw e;
+                }
+                LOG.warn("tryLock of {} failed on {} ({}); returning the {} leases granted before it", name, description, e, granted.size());
+                return granted;
+            }
+            if (fence == FencedLock.INVALID_FENCE) {
+                continue;
+            }
+            HeldLock held = new HeldLock(name, lock, fence);
+            for (String key : assignment.keys()) {
+                Lease lease = request.grant(key, fence, sent);
+                held.add(lease, sent.plus(request.ttl()));
+                granted.add(lease);
+            }
+            owner.held.put(name, held);
+        }
+        return granted;
     }
 
     /** One tryLock on the calling owner thread: the fence, or INVALID_FENCE when another holds the key or its lock was destroyed. */
@@ -278,6 +362,11 @@ public final class HazelcastLeaseManager implements LeaseManager {
         }
     }
 
+    /**
+     * One {@code getFence()} per lock, whatever the number of its leases renewed: the lock still held
+     * with its grant's fence renews them all. A lock found lost loses every lease under it; those not
+     * in this call are reported at their own renewal.
+     */
     @Override
     public List<Lease> renew(Collection<Lease> leases) {
         ensureOpen();
@@ -286,24 +375,36 @@ public final class HazelcastLeaseManager implements LeaseManager {
         List<Lease> lost = new CopyOnWriteArrayList<>();
         List<Lease> sessionLost = new CopyOnWriteArrayList<>();
         List<Lease> renewed = owners.run("renew", leases, this::lockNameOf, (owner, batch) -> {
+            Map<String, List<Lease>> byLock = new LinkedHashMap<>();
+            batch.forEach(lease -> byLock.computeIfAbsent(lockName(lease.key()), n -> new ArrayList<>()).add(lease));
             List<Lease> kept = new ArrayList<>();
-            for (Lease lease : batch) {
-                Held current = owner.held.get(lockName(lease.key()));
-                if (current == null || !current.lease().sameGrant(lease) || expireIfDue(owner, current)) {
-                    lost.add(lease);
+            for (Map.Entry<String, List<Lease>> entry : byLock.entrySet()) {
+                HeldLock current = owner.held.get(entry.getKey());
+                if (current == null || expireDue(owner, current)) {
+                    lost.addAll(entry.getValue());
+                    continue;
+                }
+                List<Lease> alive = new ArrayList<>();
+                Instant now = clock.instant();
+                for (Lease lease : entry.getValue()) {
+                    (current.holds(lease, now) ? alive : lost).add(lease);
+                }
+                if (alive.isEmpty()) {
                     continue;
                 }
                 try {
-                    if (current.lock().getFence() == lease.fence()) {
-                        owner.held.put(current.lockName(), new Held(current.lockName(), current.lease(), current.lock(), sent.plus(lease.ttl())));
-                        kept.add(lease.renewed(sent));
+                    if (current.lock().getFence() == current.fence()) {
+                        for (Lease lease : alive) {
+                            current.extend(lease, sent.plus(lease.ttl()));
+                            kept.add(lease.renewed(sent));
+                        }
                         continue;
                     }
-                    lost.add(lease);
+                    lost.addAll(alive);
                 } catch (LockOwnershipLostException e) {
-                    sessionLost.add(lease);
+                    sessionLost.addAll(alive);
                 } catch (IllegalMonitorStateException e) {
-                    lost.add(lease);
+                    lost.addAll(alive);
                 }
                 owner.held.remove(current.lockName());
             }
@@ -314,6 +415,11 @@ public final class HazelcastLeaseManager implements LeaseManager {
         return renewed;
     }
 
+    /**
+     * Releases each lease still held; a lock is unlocked (one Raft round trip) when the last of its
+     * leases goes. A row released while other rows of its block are still held is dropped here and
+     * becomes grantable with the block, when the last of them is released or lapses.
+     */
     @Override
     public List<Lease> release(Collection<Lease> leases) {
         return release(leases, false);
@@ -334,8 +440,13 @@ public final class HazelcastLeaseManager implements LeaseManager {
         return owners.run(destroy ? "releaseAndDestroy" : "release", leases, this::lockNameOf, (owner, batch) -> {
             List<Lease> released = new ArrayList<>();
             for (Lease lease : batch) {
-                Held current = owner.held.get(lockName(lease.key()));
-                if (current == null || !current.lease().sameGrant(lease) || expireIfDue(owner, current)) {
+                HeldLock current = owner.held.get(lockName(lease.key()));
+                if (current == null || expireDue(owner, current) || !current.holds(lease, clock.instant())) {
+                    continue;
+                }
+                current.remove(lease.key());
+                if (!current.isEmpty()) {
+                    released.add(lease);
                     continue;
                 }
                 owner.held.remove(current.lockName());
@@ -354,33 +465,39 @@ public final class HazelcastLeaseManager implements LeaseManager {
         });
     }
 
-    /** Unlocks {@code held} if its ttl has passed; true when it did (the lease is gone). Owner thread only. */
-    private boolean expireIfDue(OwnerThread owner, Held held) {
-        if (!held.expired(clock.instant())) {
+    /**
+     * Drops the leases of {@code held} whose ttl has passed, reporting them, and unlocks it when none
+     * is left; true when it did (the lock is gone). Owner thread only.
+     */
+    private boolean expireDue(OwnerThread owner, HeldLock held) {
+        List<Lease> lapsed = held.removeExpired(clock.instant());
+        if (lapsed.isEmpty()) {
+            return false;
+        }
+        report(lapsed, LeaseLoss.Cause.DEADLINE_PASSED, "not renewed within its ttl; " + description + " let it lapse");
+        if (!held.isEmpty()) {
             return false;
         }
         owner.held.remove(held.lockName());
         unlockQuietly(held);
-        report(List.of(held.lease()), LeaseLoss.Cause.DEADLINE_PASSED,
-                "not renewed within its ttl " + held.lease().ttl() + "; " + description + " unlocked it");
         return true;
     }
 
     private void reapExpired(OwnerThread owner) {
-        for (Held held : List.copyOf(owner.held.values())) {
+        for (HeldLock held : List.copyOf(owner.held.values())) {
             try {
-                expireIfDue(owner, held);
+                expireDue(owner, held);
             } catch (RuntimeException e) {
-                LOG.warn("could not unlock expired lease {} on {}: {}", held.lease().key(), description, e.toString());
+                LOG.warn("could not unlock expired lock {} on {}: {}", held.lockName(), description, e.toString());
             }
         }
     }
 
-    private void unlockQuietly(Held held) {
+    private void unlockQuietly(HeldLock held) {
         try {
             held.lock().unlock();
         } catch (RuntimeException alreadyGoneOrUnreachable) {
-            LOG.debug("unlock of {} on {} failed: {}", held.lease().key(), description, alreadyGoneOrUnreachable.toString());
+            LOG.debug("unlock of {} on {} failed: {}", held.lockName(), description, alreadyGoneOrUnreachable.toString());
         }
     }
 
@@ -401,7 +518,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
         List<Lease> held = new ArrayList<>();
         for (OwnerThread owner : owners.all()) {
             try {
-                held.addAll(owner.submit(() -> owner.held.values().stream().map(Held::lease).toList())
+                held.addAll(owner.submit(() -> owner.held.values().stream().flatMap(lock -> lock.leases().stream()).toList())
                         .get(config.operationTimeout().toMillis(), TimeUnit.MILLISECONDS));
             } catch (Exception e) {
                 LOG.warn("could not list held leases of {}: {}", description, e.toString());
@@ -418,7 +535,8 @@ public final class HazelcastLeaseManager implements LeaseManager {
 
     /**
      * The FencedLock a key is leased under. A row key of the drain ({@code row-<id>}) uses its lock
-     * slot {@code id mod rowLockSlots}, unless rowLockSlots is 0; every other key has a lock of its own.
+     * slot {@code (id / rowLockBlock) mod rowLockSlots}, unless rowLockSlots is 0; every other key has
+     * a lock of its own.
      * '%' cannot start an escaped key's '%'-sequence other than %25 and %40, so slot names never meet
      * a key's name. '@' selects a CP group in Hazelcast, so keys are escaped.
      */
@@ -440,7 +558,8 @@ public final class HazelcastLeaseManager implements LeaseManager {
         if (config.rowLockSlots() == 0) {
             return Optional.empty();
         }
-        return LeasedOutboxClaimStore.entryIdOf(key).map(id -> (int) Math.floorMod(id, (long) config.rowLockSlots()));
+        return LeasedOutboxClaimStore.entryIdOf(key)
+                .map(id -> (int) Math.floorMod(Math.floorDiv(id, (long) config.rowLockBlock()), (long) config.rowLockSlots()));
     }
 
     private String inGroup(String name) {
@@ -470,6 +589,15 @@ public final class HazelcastLeaseManager implements LeaseManager {
     @Override
     public Optional<PeerRank> peerRank() {
         return closed || peers == null ? Optional.empty() : peers.rank();
+    }
+
+    /**
+     * The rows one lock slot's grant covers ({@link HazelcastLeaseConfig#rowLockBlock()}), so that the
+     * claim path gives each worker a stripe of whole blocks and asks for them together.
+     */
+    @Override
+    public int rowBlock() {
+        return config.rowLockBlock();
     }
 
     @Override

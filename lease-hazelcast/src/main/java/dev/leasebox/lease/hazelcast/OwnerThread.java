@@ -1,9 +1,7 @@
 package dev.leasebox.lease.hazelcast;
 
 import com.hazelcast.cp.lock.FencedLock;
-import dev.leasebox.lease.Lease;
 
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -28,16 +26,9 @@ import java.util.function.Function;
  */
 final class OwnerThread {
 
-    /** A lock this manager holds: its name, the grant, its proxy and the instant the manager unlocks it. */
-    record Held(String lockName, Lease lease, FencedLock lock, Instant expiresAt) {
-        boolean expired(Instant now) {
-            return !now.isBefore(expiresAt);
-        }
-    }
-
     private final ScheduledExecutorService executor;
-    /** By lock name; confined to {@link #executor}'s thread. */
-    final Map<String, Held> held = new HashMap<>();
+    /** The locks this manager holds on this thread, by lock name; confined to {@link #executor}'s thread. */
+    final Map<String, HeldLock> held = new HashMap<>();
     /** FencedLock proxies by lock name, in access order; confined to {@link #executor}'s thread. */
     private final Map<String, FencedLock> proxies;
 

@@ -21,6 +21,10 @@ class HazelcastLeaseBackendTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("hazelcast option rowLockSlots expects a whole number like 4096, was 'many'");
         assertThatThrownBy(() -> open(Map.of("rowLockSlots", "70000")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rowLockSlots must be in [0, 65536]").hasMessageContaining("was 70000");
+        assertThatThrownBy(() -> open(Map.of("rowLockBlock", "few")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("hazelcast option rowLockBlock expects a whole number like 64, was 'few'");
+        assertThatThrownBy(() -> open(Map.of("rowLockBlock", "0")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rowLockBlock must be in [1, 1024]").hasMessageContaining("was 0");
     }
 
     @Test

@@ -121,10 +121,16 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
     }
 
     @Test
-    void aBatchAsksForTwoRowsOfOneSlotAndGetsOne() {
+    void aBatchAskingForTwoRowsOfOneSlotGetsBothUnderOneGrant() {
         try (HazelcastLeaseManager a = slotted(0, uniquePrefix(), 8)) {
-            assertThat(a.acquire(rows(List.of(3L, 11L, 4L))).stream().map(Lease::key))
-                    .containsExactly(LeasedOutboxClaimStore.leaseKey(3), LeasedOutboxClaimStore.leaseKey(4));
+            List<Lease> granted = a.acquire(rows(List.of(3L, 11L, 4L)));
+            assertThat(granted.stream().map(Lease::key)).containsExactlyInAnyOrder(
+                    LeasedOutboxClaimStore.leaseKey(3), LeasedOutboxClaimStore.leaseKey(11), LeasedOutboxClaimStore.leaseKey(4));
+            Map<String, Long> fences = new java.util.HashMap<>();
+            granted.forEach(lease -> fences.put(lease.key(), lease.fence()));
+            assertThat(fences.get(LeasedOutboxClaimStore.leaseKey(3))).as("rows 3 and 11 share slot 3 and its grant")
+                    .isEqualTo(fences.get(LeasedOutboxClaimStore.leaseKey(11)))
+                    .isNotEqualTo(fences.get(LeasedOutboxClaimStore.leaseKey(4)));
         }
     }
 
@@ -159,7 +165,7 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
         HazelcastInstance counting = countingLockFetches(cluster.members.get(0), fetches);
         List<Long> ids = LongStream.range(0, 8).boxed().toList();
         try (HazelcastLeaseManager a = HazelcastLeaseManager.using(counting,
-                HazelcastLeaseConfig.existingInstance().lockNamePrefix(prefix).rowLockSlots(8).leaseTtl(longLeaseTtl()).build())) {
+                HazelcastLeaseConfig.existingInstance().lockNamePrefix(prefix).rowLockSlots(8).rowLockBlock(1).leaseTtl(longLeaseTtl()).build())) {
             for (int round = 0; round < 5; round++) {
                 assertThat(a.release(a.acquire(rows(ids)))).as("round %d", round).hasSize(8);
             }
@@ -193,10 +199,12 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
     void aManagerConfiguredWithOtherRowLockSlotsThanTheCpGroupRecordsIsRefused() {
         String prefix = uniquePrefix();
         try (HazelcastLeaseManager first = slotted(0, prefix, 8)) {
-            assertThat(first.describe()).contains("8 row lock slots");
+            assertThat(first.describe()).contains("8 row lock slots of 1 row");
             assertThatThrownBy(() -> slotted(1, prefix, 16)).isInstanceOf(LeaseManagerException.class)
-                    .hasMessageContaining("lease rows under 8 row lock slots").hasMessageContaining("configured with 16 row lock slots")
-                    .hasMessageContaining("rowLockSlots(8)").hasMessageContaining(prefix + "%row-lock-slots");
+                    .hasMessageContaining("lease rows under 8 row lock slots of 1 row").hasMessageContaining("configured with 16 row lock slots of 1 row")
+                    .hasMessageContaining("rowLockSlots(8) and rowLockBlock(1)").hasMessageContaining(prefix + "%row-lock-slots");
+            assertThatThrownBy(() -> blocked(1, prefix, 8, 16)).isInstanceOf(LeaseManagerException.class)
+                    .hasMessageContaining("configured with 8 row lock slots of 16 rows").hasMessageContaining("rowLockBlock=1");
             assertThatThrownBy(() -> slotted(2, prefix, 0)).isInstanceOf(LeaseManagerException.class)
                     .hasMessageContaining("configured with a lock per row (rowLockSlots 0)");
             try (HazelcastLeaseManager same = slotted(2, prefix, 8)) {
@@ -206,11 +214,74 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
     }
 
     @Test
+    void rowsOfOneBlockAskedTogetherShareOneGrantAndTheBlockIsFreedWithItsLastRow() {
+        String prefix = uniquePrefix();
+        try (HazelcastLeaseManager a = blocked(0, prefix, 8, 4); HazelcastLeaseManager b = blocked(1, prefix, 8, 4)) {
+            assertThat(a.rowBlock()).isEqualTo(4);
+            List<Lease> granted = a.acquire(rows(List.of(4L, 5L, 6L, 8L)));
+            assertThat(granted).hasSize(4);
+            Map<Long, Long> fenceByBlock = new java.util.TreeMap<>();
+            for (Lease lease : granted) {
+                long id = LeasedOutboxClaimStore.entryIdOf(lease.key()).orElseThrow();
+                Long other = fenceByBlock.putIfAbsent(id / 4, lease.fence());
+                assertThat(other == null || other == lease.fence()).as("row %d shares its block's fence", id).isTrue();
+            }
+            assertThat(fenceByBlock).as("one grant per block: rows 4-6 in block 1, row 8 in block 2").hasSize(2);
+            assertThat(fenceByBlock.get(1L)).isNotEqualTo(fenceByBlock.get(2L));
+
+            assertThat(b.acquire(rows(List.of(7L)))).as("row 7: its block is a's until a's last row of it goes").isEmpty();
+            assertThat(a.acquire(rows(List.of(7L)))).as("nor does a get it later: the block's grant is made").isEmpty();
+            Lease row4 = granted.stream().filter(l -> l.key().equals(LeasedOutboxClaimStore.leaseKey(4))).findFirst().orElseThrow();
+            assertThat(a.release(List.of(row4))).hasSize(1);
+            assertThat(b.acquire(rows(List.of(7L)))).as("rows 5 and 6 still hold block 1").isEmpty();
+            assertThat(a.renew(granted.stream().filter(l -> l != row4).toList())).as("the other rows are still a's").hasSize(3);
+            assertThat(a.renew(List.of(row4))).as("a released row is not renewed").isEmpty();
+
+            assertThat(a.release(granted.stream().filter(l -> l != row4).toList())).hasSize(3);
+            List<Lease> row7 = b.acquire(rows(List.of(7L)));
+            assertThat(row7).hasSize(1);
+            assertThat(row7.get(0).fence()).isGreaterThan(Math.max(fenceByBlock.get(1L), fenceByBlock.get(2L)));
+        }
+    }
+
+    @Test
+    void aLimitedRequestGrantsExactlyItsLimitAcrossBlocksInRequestOrder() {
+        try (HazelcastLeaseManager a = blocked(0, uniquePrefix(), 64, 4)) {
+            List<Lease> granted = a.acquire(rows(LongStream.range(0, 20).boxed().toList()).limitedTo(10));
+            assertThat(granted.stream().map(Lease::key)).as("blocks 0 and 1 whole, then two rows of block 2")
+                    .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 10).mapToObj(LeasedOutboxClaimStore::leaseKey).toList());
+            assertThat(granted.stream().map(Lease::fence).distinct()).as("one grant per block").hasSize(3);
+            assertThat(a.release(granted)).hasSize(10);
+        }
+    }
+
+    @Test
+    void aLimitedRequestWhoseFirstBlockIsTakenFillsItsLimitFromTheNextBlocks() {
+        String prefix = uniquePrefix();
+        try (HazelcastLeaseManager a = blocked(0, prefix, 64, 4); HazelcastLeaseManager b = blocked(1, prefix, 64, 4)) {
+            assertThat(b.acquire(rows(List.of(0L)))).hasSize(1);
+
+            List<Lease> granted = a.acquire(rows(LongStream.range(0, 12).boxed().toList()).limitedTo(6));
+
+            assertThat(granted.stream().map(lease -> LeasedOutboxClaimStore.entryIdOf(lease.key()).orElseThrow()))
+                    .as("block 0 refused: block 1 whole in round one, then the first rows of block 2 in a second round")
+                    .containsExactlyInAnyOrder(4L, 5L, 6L, 7L, 8L, 9L);
+            assertThat(b.acquire(rows(List.of(10L)))).as("rows 10 and 11 given up, but their block is a's").isEmpty();
+        }
+    }
+
+    @Test
     void rowLockSlotsOutsideItsRangeAreRefusedByTheBuilder() {
         assertThatThrownBy(() -> HazelcastLeaseConfig.existingInstance().rowLockSlots(65_537).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rowLockSlots must be in [0, 65536]");
         assertThatThrownBy(() -> HazelcastLeaseConfig.existingInstance().rowLockSlots(-1).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was -1");
+        assertThatThrownBy(() -> HazelcastLeaseConfig.existingInstance().rowLockBlock(0).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rowLockBlock must be in [1, 1024]").hasMessageContaining("was 0");
+        assertThatThrownBy(() -> HazelcastLeaseConfig.existingInstance().rowLockBlock(1_025).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was 1025");
+        assertThat(HazelcastLeaseConfig.existingInstance().rowLockSlots(0).rowLockBlock(16).build().rowLockBlock())
+                .as("a lock per row has no blocks").isEqualTo(1);
     }
 
     @Test
@@ -234,7 +305,7 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
         String prefix = uniquePrefix();
         try (HazelcastLeaseManager on = slotted(0, prefix, 8);
              HazelcastLeaseManager off = HazelcastLeaseManager.using(cluster.members.get(1), HazelcastLeaseConfig.existingInstance()
-                     .lockNamePrefix(prefix).rowLockSlots(8).peerRanks(false).leaseTtl(longLeaseTtl()).build())) {
+                     .lockNamePrefix(prefix).rowLockSlots(8).rowLockBlock(1).peerRanks(false).leaseTtl(longLeaseTtl()).build())) {
             assertThat(off.peerRank()).isEmpty();
             assertThat(on.peerRank()).contains(new PeerRank(0, 1));
         }
@@ -244,9 +315,14 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
         return Arrays.stream(managers).map(HazelcastLeaseManager::peerRank).flatMap(Optional::stream).toList();
     }
 
+    /** A manager with {@code slots} row lock slots of one row each. */
     private HazelcastLeaseManager slotted(int member, String prefix, int slots) {
-        return HazelcastLeaseManager.using(cluster.members.get(member),
-                HazelcastLeaseConfig.existingInstance().lockNamePrefix(prefix).rowLockSlots(slots).leaseTtl(longLeaseTtl()).build());
+        return blocked(member, prefix, slots, 1);
+    }
+
+    private HazelcastLeaseManager blocked(int member, String prefix, int slots, int block) {
+        return HazelcastLeaseManager.using(cluster.members.get(member), HazelcastLeaseConfig.existingInstance().lockNamePrefix(prefix)
+                .rowLockSlots(slots).rowLockBlock(block).leaseTtl(longLeaseTtl()).build());
     }
 
     private LeaseRequest rows(List<Long> ids) {
