@@ -2,15 +2,19 @@ package dev.leasebox.dist;
 
 import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import dev.leasebox.lease.spi.LeaseBackends;
+import dev.leasebox.outbox.ClaimRequest;
+import dev.leasebox.outbox.ClaimSelection;
+import dev.leasebox.outbox.OutboxClaim;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import dev.leasebox.outbox.OutboxClaim;
-import dev.leasebox.outbox.ClaimSelection;
-import dev.leasebox.outbox.ClaimRequest;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -52,14 +56,14 @@ class HazelcastClaimPathIT extends StripedClaimPathTests {
     void aClaimOfConsecutiveRowsIsGrantedABlockAtATime() {
         enqueue(400);
         Worker worker = worker();
-        awaitPeers(java.util.List.of(worker), 1);
+        awaitPeers(List.of(worker), 1);
         assertThat(worker.manager().rowBlock()).isEqualTo(64);
 
-        java.util.List<OutboxClaim> claims = worker.store().claim(ClaimSelection.ELIGIBLE, new ClaimRequest("w", 100, lease()));
+        List<OutboxClaim> claims = worker.store().claim(ClaimSelection.ELIGIBLE, new ClaimRequest("w", 100, lease()));
 
         assertThat(claims).hasSize(100);
-        java.util.Map<Long, java.util.Set<Long>> fencesByBlock = new java.util.TreeMap<>();
-        claims.forEach(claim -> fencesByBlock.computeIfAbsent(claim.entryId() / 64, b -> new java.util.TreeSet<>()).add(claim.token()));
+        Map<Long, Set<Long>> fencesByBlock = new TreeMap<>();
+        claims.forEach(claim -> fencesByBlock.computeIfAbsent(claim.entryId() / 64, b -> new TreeSet<>()).add(claim.token()));
         assertThat(fencesByBlock).as("blocks of 64 among 400 rows").hasSizeBetween(2, 7)
                 .allSatisfy((block, fences) -> assertThat(fences).as("fences of block %d", block).hasSize(1));
         assertThat(claims.stream().map(OutboxClaim::token).distinct()).as("one grant per block").hasSize(fencesByBlock.size());

@@ -23,6 +23,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -254,7 +256,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
         Map<String, List<String>> byLock = new LinkedHashMap<>();
         request.keys().forEach(key -> byLock.computeIfAbsent(lockName(key), n -> new ArrayList<>()).add(key));
         Iterator<Map.Entry<String, List<String>>> next = byLock.entrySet().iterator();
-        Map<String, Integer> order = new java.util.HashMap<>();
+        Map<String, Integer> order = new HashMap<>();
         request.keys().forEach(key -> order.put(key, order.size()));
         List<Lease> granted = new ArrayList<>();
         int remaining = request.maxGrants();
@@ -276,7 +278,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
                 return granted;
             }
             if (got.size() > remaining) {
-                got.sort(java.util.Comparator.comparingInt(lease -> order.get(lease.key())));
+                got.sort(Comparator.comparingInt(lease -> order.get(lease.key())));
                 trim(got.subList(remaining, got.size()));
                 got = got.subList(0, remaining);
             }

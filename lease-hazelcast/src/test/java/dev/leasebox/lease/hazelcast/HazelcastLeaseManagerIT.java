@@ -18,12 +18,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -126,7 +129,7 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
             List<Lease> granted = a.acquire(rows(List.of(3L, 11L, 4L)));
             assertThat(granted.stream().map(Lease::key)).containsExactlyInAnyOrder(
                     LeasedOutboxClaimStore.leaseKey(3), LeasedOutboxClaimStore.leaseKey(11), LeasedOutboxClaimStore.leaseKey(4));
-            Map<String, Long> fences = new java.util.HashMap<>();
+            Map<String, Long> fences = new HashMap<>();
             granted.forEach(lease -> fences.put(lease.key(), lease.fence()));
             assertThat(fences.get(LeasedOutboxClaimStore.leaseKey(3))).as("rows 3 and 11 share slot 3 and its grant")
                     .isEqualTo(fences.get(LeasedOutboxClaimStore.leaseKey(11)))
@@ -172,7 +175,7 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
             assertThat(a.release(a.acquire(new LeaseRequest(List.of("slot-3"), owner(), longLeaseTtl())))).hasSize(1);
             assertThat(a.release(a.acquire(new LeaseRequest(List.of("slot-3"), owner(), longLeaseTtl())))).hasSize(1);
         }
-        Map<String, Integer> rowSlotFetches = new java.util.TreeMap<>();
+        Map<String, Integer> rowSlotFetches = new TreeMap<>();
         fetches.forEach((name, count) -> {
             if (name.contains(HazelcastLeaseManager.ROW_SLOT_INFIX)) {
                 rowSlotFetches.put(name, count.get());
@@ -220,7 +223,7 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
             assertThat(a.rowBlock()).isEqualTo(4);
             List<Lease> granted = a.acquire(rows(List.of(4L, 5L, 6L, 8L)));
             assertThat(granted).hasSize(4);
-            Map<Long, Long> fenceByBlock = new java.util.TreeMap<>();
+            Map<Long, Long> fenceByBlock = new TreeMap<>();
             for (Lease lease : granted) {
                 long id = LeasedOutboxClaimStore.entryIdOf(lease.key()).orElseThrow();
                 Long other = fenceByBlock.putIfAbsent(id / 4, lease.fence());
@@ -360,7 +363,7 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
                 (proxy, method, args) -> method.getName().equals("getCPSubsystem") ? countingCp : invoke(method, member, args));
     }
 
-    private static Object invoke(java.lang.reflect.Method method, Object target, Object[] args) throws Throwable {
+    private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
         try {
             return method.invoke(target, args);
         } catch (InvocationTargetException e) {
