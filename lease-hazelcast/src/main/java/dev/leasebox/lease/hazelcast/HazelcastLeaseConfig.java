@@ -333,9 +333,10 @@ public final class HazelcastLeaseConfig {
          * How many FencedLocks the drain's row keys ({@code row-<id>}) share (default 4,096; at most
          * 65,536): row {@code id} is leased under lock slot {@code (id / rowLockBlock) mod rowLockSlots}. A CP group
          * keeps every FencedLock it ever created until destroyed, so a lock per row would grow its
-         * members' heaps by every row ever delivered; the slots bound them. Two rows of one slot cannot
-         * be leased at the same time (the second is simply not granted), which the drain's oldest-first
-         * candidates, whose ids are close together, rarely meet. Every other key (partition leases'
+         * members' heaps by every row ever delivered; the slots bound them. Rows of one slot that one
+         * request asks for are granted together ({@link #rowLockBlock(int)}); a row of a slot held for
+         * other rows is not granted until the slot is freed, which the drain's oldest-first candidates,
+         * whose ids are close together, meet only across blocks far apart. Every other key (partition leases'
          * {@code slot-<n>}, names of your own) keeps a lock of its own. 0 gives every row its own lock.
          * Every manager of one lock name prefix and CP group must use the same value: the first records
          * it in the CP group and later ones with another value are refused at start.
