@@ -4,8 +4,10 @@ import dev.leasebox.outbox.OutboxEntry;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.random.RandomGenerator;
 
 /**
@@ -93,10 +95,16 @@ final class CandidateSample {
      * The preference order over a striped window ({@link dev.leasebox.outbox.leased.CandidateStripe}):
      * lapsed claims first for up to three quarters of {@code limit} as above, then the worker's own
      * stripe oldest first (no other worker prefers those rows, so there is nothing to spread), then
-     * the rest of the window at random (rows other workers prefer: a random draw keeps helpers apart).
-     * At most {@code limit} distinct ids.
+     * the rest of the window a block at a time ({@code id / block}, rounded down), the blocks in
+     * random order and each block's rows oldest first: rows other workers prefer, where a random draw
+     * keeps helpers apart, and a whole block of them costs a manager that grants blocks under one lock
+     * ({@link dev.leasebox.lease.LeaseManager#rowBlock()}) one grant instead of one per row. With
+     * {@code block} 1, the rest is a uniform random order of its rows. At most {@code limit} distinct ids.
      */
-    static List<Long> chooseStriped(List<Candidate> window, int limit, RandomGenerator random) {
+    static List<Long> chooseStriped(List<Candidate> window, int limit, int block, RandomGenerator random) {
+        if (block < 1) {
+            throw new IllegalArgumentException("block must be at least 1 row, was " + block);
+        }
         List<Candidate> lapsed = new ArrayList<>();
         for (Candidate candidate : window) {
             if (candidate.lapsed()) {
@@ -111,7 +119,7 @@ final class CandidateSample {
         for (Candidate candidate : lapsed.subList(0, quota)) {
             chosen.add(candidate.id());
         }
-        List<Long> rest = new ArrayList<>();
+        Map<Long, List<Long>> restByBlock = new LinkedHashMap<>();
         for (Candidate candidate : window) {
             if (chosen.contains(candidate.id())) {
                 continue;
@@ -119,12 +127,17 @@ final class CandidateSample {
             if (candidate.own() && chosen.size() < limit) {
                 chosen.add(candidate.id());
             } else if (!candidate.own()) {
-                rest.add(candidate.id());
+                restByBlock.computeIfAbsent(Math.floorDiv(candidate.id(), (long) block), b -> new ArrayList<>()).add(candidate.id());
             }
         }
-        for (int i = 0; i < rest.size() && chosen.size() < limit; i++) {
-            swap(rest, i, i + random.nextInt(rest.size() - i));
-            chosen.add(rest.get(i));
+        List<List<Long>> blocks = new ArrayList<>(restByBlock.values());
+        for (int i = 0; i < blocks.size() && chosen.size() < limit; i++) {
+            swap(blocks, i, i + random.nextInt(blocks.size() - i));
+            List<Long> rows = blocks.get(i);
+            rows.sort(null);
+            for (int r = 0; r < rows.size() && chosen.size() < limit; r++) {
+                chosen.add(rows.get(r));
+            }
         }
         return List.copyOf(chosen);
     }

@@ -209,11 +209,15 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
     /**
      * Without a stripe, as {@link #findClaimCandidateIds(ClaimSelection, int, int)}, with the window
      * widened by the excluded ids. With a stripe: the ids (and lapsed flags) of the oldest
-     * {@code max((sample + excluded) × stripes, batch × spread)} eligible rows, in the same statement
-     * as without one; the sample takes the lapsed claims first (as without a stripe), then the own
-     * stripe oldest first, then the rest at random ({@link CandidateSample#chooseStriped}). The window
-     * grows with the stripe count so that it still holds a sample's worth of the own stripe; it is
-     * capped at {@value #MAX_CANDIDATE_WINDOW} rows (or the sample, if larger). The stripe is picked
+     * {@code max(max(sample + excluded, block) × stripes, batch × spread)} eligible rows, in the same
+     * statement as without one; the sample takes the lapsed claims first (as without a stripe), then
+     * the own stripe oldest first, then the rest a block at a time, blocks at random
+     * ({@link CandidateSample#chooseStriped}). The window grows with the stripe count so that it still
+     * holds a sample's worth of the own stripe, and to a block per stripe when the sample is smaller
+     * than a block (any {@code block × stripes} consecutive ids hold a block's worth of every stripe;
+     * a batch of 10 against blocks of 64 with a window of the sample alone would find one worker's
+     * block and none of the others'); it is capped at {@value #MAX_CANDIDATE_WINDOW} rows (or the
+     * sample, if larger). The stripe is picked
      * out here rather than in SQL: running counts over the window in the statement cost 2.2–2.5× the
      * plain read, shipping the window's ids 1.3–1.6× (JMH, docs/benchmarks.md).
      */
@@ -225,7 +229,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         CandidateStripe stripe = query.stripe();
         int asked = sample + excluded.size();
         long wanted = stripe.isStriped()
-                ? Math.max((long) asked * stripe.count(), candidateWindow(query.batch()))
+                ? Math.max((long) Math.max(asked, stripe.block()) * stripe.count(), candidateWindow(query.batch()))
                 : Math.max(candidateWindow(query.batch()), sample) + excluded.size();
         int window = (int) Math.min(wanted, Math.max(MAX_CANDIDATE_WINDOW, asked));
         Instant now = clock.instant();
@@ -238,7 +242,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
             }
         }
         return stripe.isStriped()
-                ? CandidateSample.chooseStriped(candidates, sample, ThreadLocalRandom.current())
+                ? CandidateSample.chooseStriped(candidates, sample, stripe.block(), ThreadLocalRandom.current())
                 : CandidateSample.chooseIds(candidates, sample, ThreadLocalRandom.current());
     }
 

@@ -12,6 +12,7 @@ import java.util.SplittableRandom;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The sample of a spread window: lapsed claims first for up to three quarters of the batch, the rest uniform. */
 class CandidateSampleTest {
@@ -111,14 +112,14 @@ class CandidateSampleTest {
         SplittableRandom random = new SplittableRandom(5);
         Set<Long> helped = new java.util.HashSet<>();
         for (int round = 0; round < 200; round++) {
-            List<Long> chosen = CandidateSample.chooseStriped(stripedWindow(40, 4, Set.of()), 14, random);
+            List<Long> chosen = CandidateSample.chooseStriped(stripedWindow(40, 4, Set.of()), 14, 1, random);
             assertThat(chosen).hasSize(14).doesNotHaveDuplicates();
             assertThat(chosen.subList(0, 10)).containsExactly(4L, 8L, 12L, 16L, 20L, 24L, 28L, 32L, 36L, 40L);
             assertThat(chosen.subList(10, 14)).noneMatch(id -> id % 4 == 0);
             helped.addAll(chosen.subList(10, 14));
         }
         assertThat(helped).as("the rows beyond the own stripe are drawn from all the others").hasSize(30);
-        assertThat(CandidateSample.chooseStriped(stripedWindow(40, 4, Set.of()), 3, random)).containsExactly(4L, 8L, 12L);
+        assertThat(CandidateSample.chooseStriped(stripedWindow(40, 4, Set.of()), 3, 1, random)).containsExactly(4L, 8L, 12L);
     }
 
     @Test
@@ -126,7 +127,7 @@ class CandidateSampleTest {
         SplittableRandom random = new SplittableRandom(9);
         Set<Long> lapsed = Set.of(5L, 7L, 13L);
         for (int round = 0; round < 100; round++) {
-            List<Long> chosen = CandidateSample.chooseStriped(stripedWindow(40, 4, lapsed), 8, random);
+            List<Long> chosen = CandidateSample.chooseStriped(stripedWindow(40, 4, lapsed), 8, 1, random);
             assertThat(chosen).hasSize(8).doesNotHaveDuplicates();
             assertThat(chosen.subList(0, 3)).containsExactlyInAnyOrder(5L, 7L, 13L);
             assertThat(chosen.subList(3, 8)).containsExactly(4L, 8L, 12L, 16L, 20L);
@@ -135,10 +136,39 @@ class CandidateSampleTest {
 
     @Test
     void aStripedWindowSmallerThanTheLimitIsReturnedWholeOwnStripeFirst() {
-        List<Long> chosen = CandidateSample.chooseStriped(stripedWindow(6, 3, Set.of()), 10, new SplittableRandom(1));
+        List<Long> chosen = CandidateSample.chooseStriped(stripedWindow(6, 3, Set.of()), 10, 1, new SplittableRandom(1));
 
         assertThat(chosen).hasSize(6);
         assertThat(chosen.subList(0, 2)).containsExactly(3L, 6L);
         assertThat(chosen.subList(2, 6)).containsExactlyInAnyOrder(1L, 2L, 4L, 5L);
+    }
+
+    @Test
+    void withBlocksTheRestIsTakenABlockAtATimeOldestFirstInRandomBlockOrder() {
+        // ids 1..95 in blocks of 8 (block = id / 8), 3 stripes of whole blocks; this worker's stripe is 0
+        List<CandidateSample.Candidate> window = new ArrayList<>();
+        for (long id = 1; id <= 95; id++) {
+            window.add(new CandidateSample.Candidate(id, false, Math.floorMod(id / 8, 3) == 0));
+        }
+        SplittableRandom random = new SplittableRandom(11);
+        Set<Long> firstHelpedBlocks = new java.util.HashSet<>();
+        for (int round = 0; round < 200; round++) {
+            List<Long> chosen = CandidateSample.chooseStriped(window, 51, 8, random);
+            assertThat(chosen).hasSize(51).doesNotHaveDuplicates();
+            // own stripe: blocks 0 (ids 1-7), 3 (24-31), 6 (48-55), 9 (72-79), oldest first: 7 + 8 + 8 + 8 = 31 rows
+            assertThat(chosen.subList(0, 31)).allMatch(id -> Math.floorMod(id / 8, 3) == 0).isSorted();
+            // then 20 rows of others: two whole blocks and the four oldest rows of a third, each block's rows in order
+            List<Long> rest = chosen.subList(31, 51);
+            assertThat(rest).noneMatch(id -> Math.floorMod(id / 8, 3) == 0);
+            assertThat(rest.subList(0, 8)).allMatch(id -> id / 8 == rest.get(0) / 8).isSorted();
+            assertThat(rest.subList(8, 16)).allMatch(id -> id / 8 == rest.get(8) / 8).isSorted();
+            assertThat(rest.subList(16, 20)).allMatch(id -> id / 8 == rest.get(16) / 8).isSorted();
+            assertThat(rest.get(16) % 8).as("a partly taken block gives its oldest rows").isZero();
+            firstHelpedBlocks.add(rest.get(0) / 8);
+        }
+        assertThat(firstHelpedBlocks).as("the blocks helped first are drawn from all the other stripes' blocks")
+                .containsExactlyInAnyOrder(1L, 2L, 4L, 5L, 7L, 8L, 10L, 11L);
+        assertThatThrownBy(() -> CandidateSample.chooseStriped(window, 5, 0, random))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("block must be at least 1 row, was 0");
     }
 }

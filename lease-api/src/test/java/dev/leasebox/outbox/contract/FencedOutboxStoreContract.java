@@ -157,6 +157,32 @@ public abstract class FencedOutboxStoreContract extends OutboxContractSupport {
     }
 
     @Test
+    void aStripeOfBlocksLargerThanTheSampleStillFindsItsOwnBlockAndTheRestComeABlockAtATime() {
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            ids.add(enqueue("blocks-" + i).id());
+        }
+        // blocks of 8 rows, 3 stripes; this stripe's first block starts 9 to 16 rows after the oldest row,
+        // so a window of the sample (4) times the stripes, 12 rows, would hold three of its rows at most
+        int block = 8;
+        CandidateStripe stripe = new CandidateStripe((int) Math.floorMod(Math.floorDiv(ids.get(0), block) + 2, 3L), 3, block);
+        List<Long> own = ids.stream().filter(stripe::contains).toList();
+        assertThat(ids.indexOf(own.get(0))).isBetween(9, 16);
+
+        List<Long> chosen = store.findClaimCandidateIds(new CandidateQuery(ClaimSelection.ELIGIBLE, 2, 2, stripe, Set.of()));
+
+        assertThat(chosen).hasSize(4).doesNotHaveDuplicates();
+        assertThat(chosen.subList(0, 4)).as("the own stripe's oldest rows").containsExactlyElementsOf(own.subList(0, 4));
+
+        List<Long> helping = store.findClaimCandidateIds(new CandidateQuery(ClaimSelection.ELIGIBLE, 10, 2, stripe, Set.copyOf(own)));
+        assertThat(helping).isNotEmpty().noneMatch(stripe::contains);
+        long firstBlock = Math.floorDiv(helping.get(0), block);
+        int inFirstBlock = (int) helping.stream().takeWhile(id -> Math.floorDiv(id, block) == firstBlock).count();
+        assertThat(helping.subList(0, inFirstBlock)).as("another stripe's block, oldest first, before any other block").isSorted()
+                .containsExactlyElementsOf(ids.stream().filter(id -> Math.floorDiv(id, block) == firstBlock).toList());
+    }
+
+    @Test
     void anUnstripedCandidateQueryLeavesOutTheExcludedRowsAndStillFillsItsSample() {
         List<Long> ids = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
