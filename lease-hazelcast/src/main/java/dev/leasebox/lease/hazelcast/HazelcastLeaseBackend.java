@@ -26,12 +26,13 @@ import java.util.Set;
  * client cannot read (default 300s and 5s, Hazelcast's own defaults; the embedded members of
  * {@code leasebox hazelcast-member} and the demo use 10s and 1s); {@code rowLockSlots} (default 4096,
  * 0 for a lock per row; see {@link HazelcastLeaseConfig.Builder#rowLockSlots(int)}); {@code rowLockBlock}
- * (default 64, consecutive rows per slot; see {@link HazelcastLeaseConfig.Builder#rowLockBlock(int)}); {@code peerRanks}
+ * (default 64, consecutive rows per slot; see {@link HazelcastLeaseConfig.Builder#rowLockBlock(int)}); {@code rowLockLinger}
+ * (default 500ms, as {@code 250ms}, {@code 1s} or {@code 0}; see {@link HazelcastLeaseConfig.Builder#rowLockLinger(Duration)}); {@code peerRanks}
  * (default true; see {@link HazelcastLeaseConfig.Builder#peerRanks(boolean)}).
  */
 public final class HazelcastLeaseBackend implements LeaseBackend {
 
-    private static final Set<String> OPTIONS = Set.of("clusterName", "user", "password", "sessionTtl", "heartbeat", "rowLockSlots", "rowLockBlock", "peerRanks");
+    private static final Set<String> OPTIONS = Set.of("clusterName", "user", "password", "sessionTtl", "heartbeat", "rowLockSlots", "rowLockBlock", "rowLockLinger", "peerRanks");
 
     @Override
     public String name() {
@@ -63,6 +64,7 @@ public final class HazelcastLeaseBackend implements LeaseBackend {
         Duration heartbeat = settings.option("heartbeat").map(HazelcastLeaseBackend::seconds).orElse(Duration.ofSeconds(5));
         settings.option("rowLockSlots").map(v -> count("rowLockSlots", v, "4096")).ifPresent(builder::rowLockSlots);
         settings.option("rowLockBlock").map(v -> count("rowLockBlock", v, "64")).ifPresent(builder::rowLockBlock);
+        settings.option("rowLockLinger").map(v -> millis("rowLockLinger", v)).ifPresent(builder::rowLockLinger);
         settings.option("peerRanks").map(HazelcastLeaseBackend::onOff).ifPresent(builder::peerRanks);
         builder.cpSession(ttl, heartbeat).leaseTtl(settings.leaseTtl()).lockNamePrefix(settings.namespace() + ":");
         return HazelcastLeaseManager.start(builder.build());
@@ -82,6 +84,25 @@ public final class HazelcastLeaseBackend implements LeaseBackend {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("hazelcast option " + option + " expects a whole number like " + example + ", was '" + value + "'");
         }
+    }
+
+    /** {@code 250ms}, {@code 2s} or {@code 0}. */
+    private static Duration millis(String option, String value) {
+        String v = value.trim().toLowerCase(java.util.Locale.ROOT);
+        try {
+            if (v.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
+            }
+            if (v.endsWith("s")) {
+                return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1)));
+            }
+            if (Long.parseLong(v) == 0) {
+                return Duration.ZERO;
+            }
+        } catch (NumberFormatException e) {
+            // the message below
+        }
+        throw new IllegalArgumentException("hazelcast option " + option + " expects a duration like 500ms or 1s (or 0), was '" + value + "'");
     }
 
     private static Duration seconds(String value) {

@@ -14,6 +14,7 @@ import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.PeerRank;
+import dev.leasebox.outbox.leased.CandidateStripe;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,9 +71,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>Threads</h2>
  * FencedLock ownership is (CP session, thread), so every lock, renewal check and unlock of a key runs
- * on one of this manager's lock-affine owner threads, never on the caller's. FencedLock is reentrant;
- * a key whose lock this manager already holds (for that key, or for other rows of its slot) is not
- * granted (it is checked locally first). There is no
+ * on one of this manager's lock-affine owner threads, never on the caller's. A key whose lock this
+ * manager already holds is decided locally, with no call: a row of a held slot never granted under
+ * its fence is granted (below), any other key is not. There is no
  * asynchronous FencedLock API: acquiring keys under N locks costs N sequential Raft round trips
  * spread over the owner threads. Each owner thread keeps the lock proxies it fetched ({@link #proxiesPerThread}):
  * fetching one is a round trip of its own, answered with a linearizable read of the METADATA CP group.
@@ -94,7 +95,21 @@ import java.util.concurrent.TimeUnit;
  * consecutive rows costs two or three lock and unlock commits instead of 200. Sharing a fence is safe:
  * every earlier grant of any of those rows was a grant of the same lock, made and ended before this
  * one, at a lower Raft index; a row's fence still grows with every grant of it. Every other key, such as the partition leases'
- * {@code slot-<n>}, has a lock of its own. Managers of one prefix must agree on the slots: the first
+ * {@code slot-<n>}, has a lock of its own.
+ *
+ * <h2>Lingering slots: no commit for the next claim's first block</h2>
+ * A row slot whose last row is released stays held, idle, for {@link HazelcastLeaseConfig#rowLockLinger()}
+ * (default 500 ms), if its block is in this manager's own candidate stripe (any block, when it knows
+ * no {@link #peerRank() rank}); the owner thread unlocks it when that ends. A block taken as a helper
+ * is unlocked with its last row: its owner wants the rest of it. Meanwhile a request for rows of the
+ * slot that were never granted under its fence gets them from the held lock, with its fence and no
+ * round trip, as long as the last call that found the lock held (its {@code tryLock} or a renewal's
+ * {@code getFence}) was sent less than half the request's ttl ago; the lease then counts its ttl
+ * from that call, so it ends no later than a lease granted by it would have: the timing argument
+ * above is unchanged. A row is never granted twice under one fence (a retried row waits for the
+ * slot's next grant), so a row's fence still grows with every grant of it. A worker's consecutive
+ * claims mostly meet in a block (docs/architecture.md §22), and its releases cost no round trip.
+ * Managers of one prefix must agree on the slots: the first
  * records the value in the CP group and a manager configured otherwise is refused at start.
  * {@link #releaseAndDestroy(Collection)} frees a lock of its own for keys that will never be leased
  * again; a destroyed name can never be locked again, and a later attempt is simply not granted.
@@ -112,6 +127,8 @@ public final class HazelcastLeaseManager implements LeaseManager {
     private final HazelcastInstance instance;
     private final boolean ownsInstance;
     private final HazelcastLeaseConfig config;
+    /** {@link HazelcastLeaseConfig#rowLockLinger()}. */
+    private final Duration linger;
     private final CpSessionTiming timing;
     private final Clock clock;
     private final String description;
@@ -130,6 +147,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
         this.instance = instance;
         this.ownsInstance = ownsInstance;
         this.config = config;
+        this.linger = config.rowLockLinger();
         this.clock = config.clock();
         boolean member = instance.getLocalEndpoint() instanceof Member;
         this.description = "Hazelcast CP FencedLock leases via " + (member ? "member " : "client ")
@@ -302,8 +320,8 @@ public final class HazelcastLeaseManager implements LeaseManager {
                     if (held == null) {
                         continue;
                     }
-                    held.remove(lease.key());
-                    if (held.isEmpty()) {
+                    held.withdraw(lease.key());
+                    if (held.isEmpty() && !lingers(held, lease.key())) {
                         owner.held.remove(held.lockName());
                         unlockQuietly(held);
                     }
@@ -319,14 +337,35 @@ public final class HazelcastLeaseManager implements LeaseManager {
     private record Assignment(String lockName, List<String> keys) {
     }
 
-    /** One {@code tryLock} per assignment, on its owner thread; a lock this manager holds already is not tried. */
+    /**
+     * One {@code tryLock} per assignment, on its owner thread, except for a lock this manager holds
+     * already: that one grants the assignment's keys never granted under its fence, with no round
+     * trip, while the call that last found it held is recent enough (half a ttl) to carry a lease of
+     * the request's ttl from then (docs/architecture.md §22); a lock held for other leases and found
+     * too long ago grants nothing, and an idle one is unlocked and tried afresh.
+     */
     private List<Lease> lockAll(OwnerThread owner, List<Assignment> assignments, LeaseRequest request, Instant sent) {
         List<Lease> granted = new ArrayList<>();
         for (Assignment assignment : assignments) {
             String name = assignment.lockName();
             HeldLock current = owner.held.get(name);
             if (current != null && !expireDue(owner, current)) {
-                continue;
+                if (!current.confirmedAt().plus(request.ttl().dividedBy(2)).isBefore(sent)) {
+                    Instant since = current.confirmedAt();
+                    for (String key : assignment.keys()) {
+                        if (!current.grantedBefore(key)) {
+                            Lease lease = request.grant(key, current.fence(), since);
+                            current.add(lease, since.plus(request.ttl()));
+                            granted.add(lease);
+                        }
+                    }
+                    continue;
+                }
+                if (!current.isEmpty()) {
+                    continue;
+                }
+                owner.held.remove(name);
+                unlockQuietly(current);
             }
             FencedLock lock;
             long fence;
@@ -344,7 +383,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
             if (fence == FencedLock.INVALID_FENCE) {
                 continue;
             }
-            HeldLock held = new HeldLock(name, lock, fence);
+            HeldLock held = new HeldLock(name, lock, fence, sent);
             for (String key : assignment.keys()) {
                 Lease lease = request.grant(key, fence, sent);
                 held.add(lease, sent.plus(request.ttl()));
@@ -396,6 +435,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
                 }
                 try {
                     if (current.lock().getFence() == current.fence()) {
+                        current.confirmed(sent);
                         for (Lease lease : alive) {
                             current.extend(lease, sent.plus(lease.ttl()));
                             kept.add(lease.renewed(sent));
@@ -451,6 +491,10 @@ public final class HazelcastLeaseManager implements LeaseManager {
                     released.add(lease);
                     continue;
                 }
+                if (lingers(current, lease.key())) {
+                    released.add(lease);
+                    continue;
+                }
                 owner.held.remove(current.lockName());
                 try {
                     current.lock().unlock();
@@ -485,12 +529,42 @@ public final class HazelcastLeaseManager implements LeaseManager {
         return true;
     }
 
+    /**
+     * Whether {@code held}, left with no lease by {@code key}'s release, stays held for the linger: a
+     * row lock slot, with a linger configured, whose row is in this manager's own candidate stripe
+     * when it knows its {@link #peerRank() rank} (a block it took as a helper goes back at once: its
+     * owner wants the rest of it, and this manager will not ask for it again). It is then marked idle
+     * from now, and {@link #reapExpired} unlocks it when the linger ends.
+     */
+    private boolean lingers(HeldLock held, String key) {
+        if (linger.isZero()) {
+            return false;
+        }
+        Optional<Long> row = LeasedOutboxClaimStore.entryIdOf(key);
+        if (row.isEmpty() || !isRowSlot(key)) {
+            return false;
+        }
+        Optional<PeerRank> rank = peerRank();
+        if (rank.isPresent() && !CandidateStripe.of(rank.get(), config.rowLockBlock()).contains(row.get())) {
+            return false;
+        }
+        held.idle(clock.instant());
+        return true;
+    }
+
     private void reapExpired(OwnerThread owner) {
         for (HeldLock held : List.copyOf(owner.held.values())) {
             try {
-                expireDue(owner, held);
+                if (expireDue(owner, held)) {
+                    continue;
+                }
+                Instant now = clock.instant();
+                if (held.isEmpty() && held.idleSince().map(since -> !now.isBefore(since.plus(linger))).orElse(false)) {
+                    owner.held.remove(held.lockName());
+                    held.lock().unlock();
+                }
             } catch (RuntimeException e) {
-                LOG.warn("could not unlock expired lock {} on {}: {}", held.lockName(), description, e.toString());
+                LOG.warn("could not unlock expired or idle lock {} on {}: {}", held.lockName(), description, e.toString());
             }
         }
     }

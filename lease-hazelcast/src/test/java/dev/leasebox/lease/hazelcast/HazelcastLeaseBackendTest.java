@@ -28,6 +28,20 @@ class HazelcastLeaseBackendTest {
     }
 
     @Test
+    void rowLockLingerIsADurationInRange() {
+        assertThatThrownBy(() -> open(Map.of("rowLockLinger", "500")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("hazelcast option rowLockLinger expects a duration like 500ms or 1s (or 0), was '500'");
+        assertThatThrownBy(() -> open(Map.of("rowLockLinger", "soon")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expects a duration like 500ms");
+        assertThatThrownBy(() -> open(Map.of("rowLockLinger", "11s")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rowLockLinger must be in [0, 10000 ms]")
+                .hasMessageContaining("was 11000 ms");
+        assertThatThrownBy(() -> open(Map.of("rowLockLinger", "-5ms")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was -5 ms");
+    }
+
+    @Test
     void peerRanksIsTrueOrFalse() {
         assertThatThrownBy(() -> open(Map.of("peerRanks", "maybe")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("hazelcast option peerRanks expects true or false, was 'maybe'");

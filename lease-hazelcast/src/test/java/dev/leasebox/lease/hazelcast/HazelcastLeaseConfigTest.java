@@ -43,6 +43,17 @@ class HazelcastLeaseConfigTest {
     }
 
     @Test
+    void rowLockSlotsLingerHalfASecondByDefaultAndNeverWhenASlotServesARowAtATime() {
+        assertThat(HazelcastLeaseConfig.existingInstance().build().rowLockLinger()).isEqualTo(Duration.ofMillis(500));
+        assertThat(HazelcastLeaseConfig.existingInstance().rowLockLinger(Duration.ZERO).build().rowLockLinger()).isZero();
+        assertThat(HazelcastLeaseConfig.existingInstance().rowLockBlock(1).build().rowLockLinger())
+                .as("blocks of one row: nothing for a lingering slot to grant").isZero();
+        assertThat(HazelcastLeaseConfig.existingInstance().rowLockSlots(0).build().rowLockLinger()).as("a lock per row").isZero();
+        assertThatThrownBy(() -> HazelcastLeaseConfig.existingInstance().rowLockLinger(Duration.ofMillis(-1)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rowLockLinger must be in [0, 10000 ms]");
+    }
+
+    @Test
     void eachOwnerThreadKeepsTwiceItsShareOfTheRowLockSlotsInLockProxies() {
         assertThat(HazelcastLeaseManager.proxiesPerThread(HazelcastLeaseConfig.existingInstance().build()))
                 .as("4,096 slots over 32 threads, twice").isEqualTo(256);

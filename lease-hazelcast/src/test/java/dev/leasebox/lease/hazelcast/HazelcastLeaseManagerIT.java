@@ -3,6 +3,7 @@ package dev.leasebox.lease.hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.CPGroupId;
 import com.hazelcast.cp.CPSubsystem;
+import com.hazelcast.cp.lock.FencedLock;
 import com.hazelcast.cp.internal.datastructures.lock.LockService;
 import com.hazelcast.cp.internal.datastructures.spi.blocking.ResourceRegistry;
 import com.hazelcast.instance.impl.HazelcastInstanceProxy;
@@ -13,6 +14,7 @@ import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.PeerRank;
 import dev.leasebox.lease.contract.LeaseManagerContract;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
+import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,11 +23,14 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -110,7 +115,10 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
             Lease row5 = a.acquire(rows(List.of(5L))).get(0);
 
             assertThat(b.acquire(rows(List.of(13L)))).as("row 13 shares slot 5 with a's row 5").isEmpty();
-            assertThat(a.acquire(rows(List.of(13L)))).as("nor does the holder of the slot get it for another row").isEmpty();
+            List<Lease> fromHeldSlot = a.acquire(rows(List.of(13L)));
+            assertThat(fromHeldSlot).as("the slot's holder gets it from the held lock, under its fence").hasSize(1)
+                    .allSatisfy(lease -> assertThat(lease.fence()).isEqualTo(row5.fence()));
+            assertThat(a.release(fromHeldSlot)).hasSize(1);
             List<Lease> otherSlot = b.acquire(rows(List.of(6L)));
             assertThat(otherSlot).as("row 6 has a slot of its own").hasSize(1);
             assertThat(a.renew(List.of(row5))).as("row 5 is still a's").hasSize(1);
@@ -217,9 +225,9 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
     }
 
     @Test
-    void rowsOfOneBlockAskedTogetherShareOneGrantAndTheBlockIsFreedWithItsLastRow() {
+    void rowsOfOneBlockAskedTogetherShareOneGrantAndWithoutALingerTheBlockIsFreedWithItsLastRow() {
         String prefix = uniquePrefix();
-        try (HazelcastLeaseManager a = blocked(0, prefix, 8, 4); HazelcastLeaseManager b = blocked(1, prefix, 8, 4)) {
+        try (HazelcastLeaseManager a = blocked(0, prefix, 8, 4, Duration.ZERO); HazelcastLeaseManager b = blocked(1, prefix, 8, 4)) {
             assertThat(a.rowBlock()).isEqualTo(4);
             List<Lease> granted = a.acquire(rows(List.of(4L, 5L, 6L, 8L)));
             assertThat(granted).hasSize(4);
@@ -233,7 +241,6 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
             assertThat(fenceByBlock.get(1L)).isNotEqualTo(fenceByBlock.get(2L));
 
             assertThat(b.acquire(rows(List.of(7L)))).as("row 7: its block is a's until a's last row of it goes").isEmpty();
-            assertThat(a.acquire(rows(List.of(7L)))).as("nor does a get it later: the block's grant is made").isEmpty();
             Lease row4 = granted.stream().filter(l -> l.key().equals(LeasedOutboxClaimStore.leaseKey(4))).findFirst().orElseThrow();
             assertThat(a.release(List.of(row4))).hasSize(1);
             assertThat(b.acquire(rows(List.of(7L)))).as("rows 5 and 6 still hold block 1").isEmpty();
@@ -244,6 +251,109 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
             List<Lease> row7 = b.acquire(rows(List.of(7L)));
             assertThat(row7).hasSize(1);
             assertThat(row7.get(0).fence()).isGreaterThan(Math.max(fenceByBlock.get(1L), fenceByBlock.get(2L)));
+        }
+    }
+
+    /** A lingering block: the holder's next rows of it cost no lock call; other managers wait for the linger. */
+    @Test
+    void aHeldBlockGrantsItsHoldersOtherRowsWithoutALockCallButNeverARowTwiceUnderOneFence() {
+        String prefix = uniquePrefix();
+        Map<String, AtomicInteger> lockCalls = new ConcurrentHashMap<>();
+        HazelcastInstance counting = counting(cluster.members.get(0), new ConcurrentHashMap<>(), lockCalls);
+        try (HazelcastLeaseManager a = HazelcastLeaseManager.using(counting, blockConfig(prefix, 8, 4).rowLockLinger(Duration.ofSeconds(10)).build());
+             HazelcastLeaseManager b = blocked(1, prefix, 8, 4)) {
+            List<Lease> first = a.acquire(rows(List.of(4L, 5L)));
+            assertThat(first).hasSize(2);
+            long fence = first.get(0).fence();
+            assertThat(a.release(first)).hasSize(2);
+            assertThat(counts(lockCalls)).as("a tryLock, and no unlock at the release of the block's last row")
+                    .isEqualTo(Map.of("tryLockAndGetFence", 1));
+            assertThat(b.acquire(rows(List.of(7L)))).as("block 1 lingers with a").isEmpty();
+
+            List<Lease> next = a.acquire(rows(List.of(5L, 6L, 7L)));
+
+            assertThat(next.stream().map(Lease::key)).as("rows 6 and 7 from the held block; row 5 was granted under its fence already")
+                    .containsExactlyInAnyOrder(LeasedOutboxClaimStore.leaseKey(6), LeasedOutboxClaimStore.leaseKey(7));
+            assertThat(next).allSatisfy(lease -> assertThat(lease.fence()).isEqualTo(fence));
+            assertThat(counts(lockCalls)).as("no lock call for them").isEqualTo(Map.of("tryLockAndGetFence", 1));
+            assertThat(a.renew(next)).as("one getFence renews both").hasSize(2);
+            assertThat(counts(lockCalls)).isEqualTo(Map.of("tryLockAndGetFence", 1, "getFence", 1));
+            assertThat(a.release(next)).hasSize(2);
+        }
+        assertThat(counts(lockCalls)).as("close unlocks the lingering block").containsEntry("unlock", 1);
+    }
+
+    @Test
+    void aReleasedBlockIsUnlockedWhenItsLingerEndsAndARetriedRowWaitsForTheBlocksNextFence() {
+        String prefix = uniquePrefix();
+        try (HazelcastLeaseManager a = HazelcastLeaseManager.using(cluster.members.get(0),
+                blockConfig(prefix, 8, 4).rowLockLinger(Duration.ofMillis(300)).build());
+             HazelcastLeaseManager b = blocked(1, prefix, 8, 4)) {
+            Lease row4 = a.acquire(rows(List.of(4L))).get(0);
+            assertThat(a.release(List.of(row4))).hasSize(1);
+            assertThat(a.acquire(rows(List.of(4L)))).as("row 4 again while its block lingers: never twice under one fence").isEmpty();
+
+            List<Lease> row7 = new ArrayList<>();
+            await().atMost(Duration.ofSeconds(5)).until(() -> row7.addAll(b.acquire(rows(List.of(7L)))));
+            assertThat(row7.get(0).fence()).isGreaterThan(row4.fence());
+            assertThat(b.release(row7)).hasSize(1);
+
+            List<Lease> again = new ArrayList<>();
+            await().atMost(Duration.ofSeconds(5)).until(() -> again.addAll(a.acquire(rows(List.of(4L)))));
+            assertThat(again.get(0).fence()).as("row 4's next grant").isGreaterThan(row7.get(0).fence());
+        }
+    }
+
+    @Test
+    void aManagerThatKnowsItsRankLingersOnlyTheBlocksOfItsOwnStripe() {
+        String prefix = uniquePrefix();
+        try (HazelcastLeaseManager a = HazelcastLeaseManager.using(cluster.members.get(0),
+                rankedBlockConfig(prefix, 8, 4).rowLockLinger(Duration.ofSeconds(10)).build());
+             HazelcastLeaseManager b = HazelcastLeaseManager.using(cluster.members.get(1), rankedBlockConfig(prefix, 8, 4).build())) {
+            await().untilAsserted(() -> assertThat(ranks(a, b)).containsExactlyInAnyOrder(new PeerRank(0, 2), new PeerRank(1, 2)));
+            int rank = a.peerRank().orElseThrow().rank();
+            long own = 4L * rank; // block k (rows 4k..4k+3) is in stripe k mod 2
+            long helped = 4L * (1 - rank);
+            List<Lease> held = a.acquire(rows(List.of(own, helped)));
+            assertThat(held).hasSize(2);
+
+            assertThat(a.release(held)).hasSize(2);
+
+            assertThat(b.acquire(rows(List.of(helped + 1)))).as("a block a helped with goes back with its last row").hasSize(1);
+            assertThat(b.acquire(rows(List.of(own + 1)))).as("a's own block lingers").isEmpty();
+        }
+    }
+
+    /**
+     * A held block grants more rows only while the call that last found it held was sent less than
+     * half a ttl ago, and those leases count their ttl from that call: a renewal's getFence
+     * re-confirms it; an idle block found too long ago is locked afresh.
+     */
+    @Test
+    void aHeldBlockGrantsMoreRowsOnlyWithinHalfATtlOfTheCallThatLastFoundItHeld() {
+        String prefix = uniquePrefix();
+        MutableClock clock = new MutableClock(Instant.now());
+        try (HazelcastLeaseManager a = HazelcastLeaseManager.using(cluster.members.get(0),
+                blockConfig(prefix, 8, 4).rowLockLinger(Duration.ofSeconds(10)).clock(clock).build())) {
+            Instant lockedAt = clock.instant();
+            Lease row4 = a.acquire(rows(List.of(4L))).get(0);
+            clock.advance(Duration.ofMillis(2_000));
+            Lease row5 = a.acquire(rows(List.of(5L))).get(0);
+            assertThat(row5.fence()).isEqualTo(row4.fence());
+            assertThat(row5.grantedAt()).as("its ttl counts from the tryLock").isEqualTo(lockedAt);
+
+            clock.advance(Duration.ofMillis(2_600)); // 4.6 s after the tryLock: past half the 9 s ttl
+            assertThat(a.acquire(rows(List.of(6L)))).as("held for rows 4 and 5, but confirmed too long ago").isEmpty();
+            assertThat(a.renew(List.of(row4, row5))).hasSize(2);
+            Lease row6 = a.acquire(rows(List.of(6L))).get(0);
+            assertThat(row6.fence()).isEqualTo(row4.fence());
+            assertThat(row6.grantedAt()).as("from the renewal's getFence").isEqualTo(clock.instant());
+
+            assertThat(a.release(List.of(row4, row5, row6))).hasSize(3);
+            clock.advance(Duration.ofMillis(4_600));
+            Lease row7 = a.acquire(rows(List.of(7L))).get(0);
+            assertThat(row7.fence()).as("an idle block found too long ago: unlocked and locked again").isGreaterThan(row4.fence());
+            assertThat(row7.grantedAt()).isEqualTo(clock.instant());
         }
     }
 
@@ -320,12 +430,30 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
 
     /** A manager with {@code slots} row lock slots of one row each. */
     private HazelcastLeaseManager slotted(int member, String prefix, int slots) {
-        return blocked(member, prefix, slots, 1);
+        return HazelcastLeaseManager.using(cluster.members.get(member), rankedBlockConfig(prefix, slots, 1).build());
     }
 
     private HazelcastLeaseManager blocked(int member, String prefix, int slots, int block) {
-        return HazelcastLeaseManager.using(cluster.members.get(member), HazelcastLeaseConfig.existingInstance().lockNamePrefix(prefix)
-                .rowLockSlots(slots).rowLockBlock(block).leaseTtl(longLeaseTtl()).build());
+        return HazelcastLeaseManager.using(cluster.members.get(member), blockConfig(prefix, slots, block).build());
+    }
+
+    private HazelcastLeaseManager blocked(int member, String prefix, int slots, int block, Duration linger) {
+        return HazelcastLeaseManager.using(cluster.members.get(member), blockConfig(prefix, slots, block).rowLockLinger(linger).build());
+    }
+
+    /** Without peer ranks: a manager that knows its rank lingers only the blocks of its stripe, which would vary with the test's timing. */
+    private HazelcastLeaseConfig.Builder blockConfig(String prefix, int slots, int block) {
+        return rankedBlockConfig(prefix, slots, block).peerRanks(false);
+    }
+
+    private HazelcastLeaseConfig.Builder rankedBlockConfig(String prefix, int slots, int block) {
+        return HazelcastLeaseConfig.existingInstance().lockNamePrefix(prefix).rowLockSlots(slots).rowLockBlock(block).leaseTtl(longLeaseTtl());
+    }
+
+    private static Map<String, Integer> counts(Map<String, AtomicInteger> calls) {
+        Map<String, Integer> counts = new TreeMap<>();
+        calls.forEach((name, count) -> counts.put(name, count.get()));
+        return counts;
     }
 
     private LeaseRequest rows(List<Long> ids) {
@@ -350,14 +478,35 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
      * {@code member}, but counting {@code getCPSubsystem().getLock(name)} calls by name (a counting
      * wrapper over the real instance: every call still goes to the member).
      */
+    /** The FencedLock methods that call the CP group (the proxy's own getters do not). */
+    private static final Set<String> LOCK_ROUND_TRIPS = Set.of("lock", "lockAndGetFence", "tryLock", "tryLockAndGetFence",
+            "unlock", "getFence", "isLocked", "isLockedByCurrentThread", "getLockCount", "destroy");
+
     private static HazelcastInstance countingLockFetches(HazelcastInstance member, Map<String, AtomicInteger> fetches) {
+        return counting(member, fetches, new ConcurrentHashMap<>());
+    }
+
+    /**
+     * {@code member}, but counting {@code getCPSubsystem().getLock(name)} calls by name, and the
+     * calls on the FencedLocks it returns by method name (every call still goes to the member).
+     */
+    private static HazelcastInstance counting(HazelcastInstance member, Map<String, AtomicInteger> fetches,
+                                              Map<String, AtomicInteger> lockCalls) {
         CPSubsystem cp = member.getCPSubsystem();
         CPSubsystem countingCp = (CPSubsystem) Proxy.newProxyInstance(CPSubsystem.class.getClassLoader(), new Class<?>[]{CPSubsystem.class},
                 (proxy, method, args) -> {
-                    if (method.getName().equals("getLock")) {
-                        fetches.computeIfAbsent((String) args[0], n -> new AtomicInteger()).incrementAndGet();
+                    if (!method.getName().equals("getLock")) {
+                        return invoke(method, cp, args);
                     }
-                    return invoke(method, cp, args);
+                    fetches.computeIfAbsent((String) args[0], n -> new AtomicInteger()).incrementAndGet();
+                    FencedLock lock = (FencedLock) invoke(method, cp, args);
+                    return Proxy.newProxyInstance(FencedLock.class.getClassLoader(), new Class<?>[]{FencedLock.class},
+                            (lockProxy, lockMethod, lockArgs) -> {
+                                if (LOCK_ROUND_TRIPS.contains(lockMethod.getName())) {
+                                    lockCalls.computeIfAbsent(lockMethod.getName(), n -> new AtomicInteger()).incrementAndGet();
+                                }
+                                return invoke(lockMethod, lock, lockArgs);
+                            });
                 });
         return (HazelcastInstance) Proxy.newProxyInstance(HazelcastInstance.class.getClassLoader(), new Class<?>[]{HazelcastInstance.class},
                 (proxy, method, args) -> method.getName().equals("getCPSubsystem") ? countingCp : invoke(method, member, args));
