@@ -1,0 +1,12 @@
+#!/bin/bash
+# session 8: the candidate window of whole blocks (blocks2, commit 0ef4acb) against the same with
+# Hazelcast row lock slots of the manager's own stripe lingering 500 ms after their last row's
+# release (linger2), interleaved; Hazelcast against the database, the matrix, recorded claims
+O=/work/main/docs/bench/session8
+for i in 1 2; do
+  for b in linger2 blocks2; do
+    echo "=== matrix $b $i $(date +%T) load $(cut -d' ' -f1 /proc/loadavg)"
+    java -jar /tmp/ab/$b.jar bench --backends database,hazelcast --matrix --seconds 4 --warmup 5 --csv $O/linger2-matrix-$b-$i.csv 2>&1 | grep -E "^database|^hazelcast|Checks|rror"
+  done
+done
+echo "DONE $(date +%T)"
