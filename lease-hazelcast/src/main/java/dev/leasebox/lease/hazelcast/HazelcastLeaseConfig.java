@@ -390,7 +390,9 @@ public final class HazelcastLeaseConfig {
          * (within a {@link #reapInterval(Duration) reap interval}). The drain's claims take a worker's
          * consecutive rows, so its next claim usually starts in the block its last one ended in: at a
          * batch of 10 against blocks of 64, five claims in six cost no lock call at all. Other managers
-         * wait up to the linger for a block its holder has released. Zero with {@code rowLockBlock(1)}.
+         * wait up to the linger for a block its holder has released. A manager that knows its peer rank
+         * lingers only the blocks of its own candidate stripe; a block it took as a helper is unlocked
+         * with its last row. Zero with {@code rowLockBlock(1)}.
          */
         public Builder rowLockLinger(Duration linger) {
             this.rowLockLinger = Objects.requireNonNull(linger, "rowLockLinger");
