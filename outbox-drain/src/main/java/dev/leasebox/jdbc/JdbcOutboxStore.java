@@ -229,7 +229,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         CandidateStripe stripe = query.stripe();
         int asked = sample + excluded.size();
         long wanted = stripe.isStriped()
-                ? Math.max((long) Math.max(asked, stripe.block()) * stripe.count(), candidateWindow(query.batch()))
+                ? Math.max(query.stripedWindow(), candidateWindow(query.batch()))
                 : Math.max(candidateWindow(query.batch()), sample) + excluded.size();
         int window = (int) Math.min(wanted, Math.max(MAX_CANDIDATE_WINDOW, asked));
         Instant now = clock.instant();

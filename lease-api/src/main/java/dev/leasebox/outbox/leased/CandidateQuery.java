@@ -39,6 +39,16 @@ public record CandidateQuery(ClaimSelection selection, int batch, int overAsk, C
         return new CandidateQuery(selection, batch, overAsk, CandidateStripe.ALL, Set.of());
     }
 
+    /**
+     * How many of the oldest eligible ids a striped read looks at: {@code max(sample + excluded, block)
+     * × stripes}, so that the window holds a sample's worth of this stripe, and at least a block of
+     * every stripe when the sample is smaller than a block (any {@code block × stripes} consecutive ids
+     * hold a block of each stripe).
+     */
+    public long stripedWindow() {
+        return (long) Math.max(sample() + excluded.size(), stripe.block()) * stripe.count();
+    }
+
     /** How many candidates to return at most: {@code batch × overAsk}. */
     public int sample() {
         return Math.multiplyExact(batch, overAsk);

@@ -53,18 +53,15 @@ public interface FencedOutboxStore extends OutboxStore {
     /**
      * The candidate ids of a leased claim ({@link CandidateQuery}): at most {@code query.sample()},
      * none of {@code query.excluded()}, in the order the claim should prefer them, the query's stripe
-     * first. Reads only, one round trip. The default reads the {@code max(sample + excluded, block) × stripes}
-     * oldest eligible ids (at least a block per stripe, so that a sample smaller than a block still
-     * finds the stripe's own block) and orders them by {@link CandidateQuery#preferenceOrder}; without a stripe
+     * first. Reads only, one round trip. The default reads the {@link CandidateQuery#stripedWindow()} oldest eligible ids
+     * and orders them by {@link CandidateQuery#preferenceOrder}; without a stripe
      * or exclusions it is {@link #findClaimCandidateIds(ClaimSelection, int, int)}.
      */
     default List<Long> findClaimCandidateIds(CandidateQuery query) {
         if (!query.stripe().isStriped() && query.excluded().isEmpty()) {
             return findClaimCandidateIds(query.selection(), query.batch(), query.overAsk());
         }
-        int window = Math.multiplyExact(Math.max(query.sample() + query.excluded().size(), query.stripe().block()),
-                query.stripe().count());
-        return query.preferenceOrder(findClaimCandidateIds(query.selection(), window));
+        return query.preferenceOrder(findClaimCandidateIds(query.selection(), Math.toIntExact(query.stripedWindow())));
     }
 
     /**

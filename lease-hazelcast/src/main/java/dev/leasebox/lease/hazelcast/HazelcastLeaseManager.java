@@ -108,7 +108,7 @@ import java.util.concurrent.TimeUnit;
  * from that call, so it ends no later than a lease granted by it would have: the timing argument
  * above is unchanged. A row is never granted twice under one fence (a retried row waits for the
  * slot's next grant), so a row's fence still grows with every grant of it. A worker's consecutive
- * claims mostly meet in a block (docs/architecture.md §22), and its releases cost no round trip.
+ * claims mostly meet in a block (docs/architecture.md §23), and its releases cost no round trip.
  * Managers of one prefix must agree on the slots: the first
  * records the value in the CP group and a manager configured otherwise is refused at start.
  * {@link #releaseAndDestroy(Collection)} frees a lock of its own for keys that will never be leased
@@ -321,7 +321,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
                         continue;
                     }
                     held.withdraw(lease.key());
-                    if (held.isEmpty() && !lingers(held, lease.key())) {
+                    if (held.isEmpty() && !startLinger(held, lease.key())) {
                         owner.held.remove(held.lockName());
                         unlockQuietly(held);
                     }
@@ -341,7 +341,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
      * One {@code tryLock} per assignment, on its owner thread, except for a lock this manager holds
      * already: that one grants the assignment's keys never granted under its fence, with no round
      * trip, while the call that last found it held is recent enough (half a ttl) to carry a lease of
-     * the request's ttl from then (docs/architecture.md §22); a lock held for other leases and found
+     * the request's ttl from then (docs/architecture.md §23); a lock held for other leases and found
      * too long ago grants nothing, and an idle one is unlocked and tried afresh.
      */
     private List<Lease> lockAll(OwnerThread owner, List<Assignment> assignments, LeaseRequest request, Instant sent) {
@@ -350,15 +350,8 @@ public final class HazelcastLeaseManager implements LeaseManager {
             String name = assignment.lockName();
             HeldLock current = owner.held.get(name);
             if (current != null && !expireDue(owner, current)) {
-                if (!current.confirmedAt().plus(request.ttl().dividedBy(2)).isBefore(sent)) {
-                    Instant since = current.confirmedAt();
-                    for (String key : assignment.keys()) {
-                        if (!current.grantedBefore(key)) {
-                            Lease lease = request.grant(key, current.fence(), since);
-                            current.add(lease, since.plus(request.ttl()));
-                            granted.add(lease);
-                        }
-                    }
+                if (confirmedRecently(current, request.ttl(), sent)) {
+                    granted.addAll(grantFromHeld(current, assignment.keys(), request));
                     continue;
                 }
                 if (!current.isEmpty()) {
@@ -390,6 +383,25 @@ public final class HazelcastLeaseManager implements LeaseManager {
                 granted.add(lease);
             }
             owner.held.put(name, held);
+        }
+        return granted;
+    }
+
+    /** Whether the call that last found {@code held} held was sent less than half of {@code ttl} before {@code sent}. */
+    private static boolean confirmedRecently(HeldLock held, Duration ttl, Instant sent) {
+        return !held.confirmedAt().plus(ttl.dividedBy(2)).isBefore(sent);
+    }
+
+    /** Grants {@code keys} never granted under {@code held}'s fence from it, their ttl counted from its last confirmation. */
+    private static List<Lease> grantFromHeld(HeldLock held, List<String> keys, LeaseRequest request) {
+        Instant since = held.confirmedAt();
+        List<Lease> granted = new ArrayList<>();
+        for (String key : keys) {
+            if (!held.grantedBefore(key)) {
+                Lease lease = request.grant(key, held.fence(), since);
+                held.add(lease, since.plus(request.ttl()));
+                granted.add(lease);
+            }
         }
         return granted;
     }
@@ -491,7 +503,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
                     released.add(lease);
                     continue;
                 }
-                if (lingers(current, lease.key())) {
+                if (startLinger(current, lease.key())) {
                     released.add(lease);
                     continue;
                 }
@@ -530,18 +542,15 @@ public final class HazelcastLeaseManager implements LeaseManager {
     }
 
     /**
-     * Whether {@code held}, left with no lease by {@code key}'s release, stays held for the linger: a
-     * row lock slot, with a linger configured, whose row is in this manager's own candidate stripe
+     * Whether {@code held}, left with no lease by {@code key}'s release, stays held for the linger: a row
+     * lock slot, with a linger configured, whose row is in this manager's own candidate stripe
      * when it knows its {@link #peerRank() rank} (a block it took as a helper goes back at once: its
      * owner wants the rest of it, and this manager will not ask for it again). It is then marked idle
      * from now, and {@link #reapExpired} unlocks it when the linger ends.
      */
-    private boolean lingers(HeldLock held, String key) {
-        if (linger.isZero()) {
-            return false;
-        }
-        Optional<Long> row = LeasedOutboxClaimStore.entryIdOf(key);
-        if (row.isEmpty() || !isRowSlot(key)) {
+    private boolean startLinger(HeldLock held, String key) {
+        Optional<Long> row = LeasedOutboxClaimStore.entryIdOf(key); // a non-zero linger implies row lock slots
+        if (linger.isZero() || row.isEmpty()) {
             return false;
         }
         Optional<PeerRank> rank = peerRank();

@@ -19,7 +19,7 @@ import java.util.Set;
  * The lock is unlocked when its last lease lapses, and when its last lease is released, unless it is
  * a row lock slot that the manager lets linger: then it stays held, idle, for the linger, and a
  * request for rows of it that were never granted under its fence is granted them without a round
- * trip (docs/architecture.md §22). Confined to its owner thread.
+ * trip (docs/architecture.md §23). Confined to its owner thread.
  */
 final class HeldLock {
 
