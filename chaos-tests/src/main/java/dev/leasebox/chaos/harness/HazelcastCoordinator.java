@@ -33,8 +33,7 @@ public final class HazelcastCoordinator implements Coordinator {
     }
 
     public static HazelcastCoordinator start(Path runDir) {
-        HazelcastCoordinator hz = new HazelcastCoordinator(
-                List.of(ChaosProcess.freePort(), ChaosProcess.freePort(), ChaosProcess.freePort()), runDir);
+        HazelcastCoordinator hz = new HazelcastCoordinator(ChaosProcess.freePorts(3), runDir);
         try {
             for (int i = 0; i < 3; i++) {
                 hz.members.add(hz.startMember(i));

@@ -26,6 +26,9 @@ import java.util.stream.Collectors;
 public final class ZooKeeperCoordinator implements Coordinator {
 
     static final String MAIN = "org.apache.zookeeper.server.quorum.QuorumPeerMain";
+    /** Tries at starting the ensemble, each on fresh ports. */
+    static final int START_ATTEMPTS = 3;
+
     private final Path runDir;
     private final List<Integer> clientPorts = new ArrayList<>();
     private final List<ChaosProcess> servers = new ArrayList<>();
@@ -45,13 +48,41 @@ public final class ZooKeeperCoordinator implements Coordinator {
         }
     }
 
+    /**
+     * Starts the ensemble on nine distinct free ports. A server that exits before listening (another
+     * process took one of its ports between choosing and binding) fails this attempt; the ensemble is
+     * then stopped and started again on fresh ports, in a directory of its own, up to
+     * {@value #START_ATTEMPTS} times. Anything else fails at once.
+     */
     public static ZooKeeperCoordinator start(Path runDir) {
+        for (int attempt = 1; ; attempt++) {
+            Path dir = attempt == 1 ? runDir : runDir.resolve("zookeeper-attempt-" + attempt);
+            try {
+                return startOnce(dir);
+            } catch (ServerExited e) {
+                if (attempt == START_ATTEMPTS) {
+                    throw new IllegalStateException("the ZooKeeper ensemble did not start in " + START_ATTEMPTS
+                            + " attempts on fresh ports; the last: " + e.getMessage(), e);
+                }
+            }
+        }
+    }
+
+    /** A server of the ensemble exited before it listened. */
+    private static final class ServerExited extends RuntimeException {
+        ServerExited(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private static ZooKeeperCoordinator startOnce(Path runDir) {
         ZooKeeperCoordinator zk = new ZooKeeperCoordinator(runDir);
         try {
+            List<Integer> ports = ChaosProcess.freePorts(9);
             List<String> peers = new ArrayList<>();
             for (int i = 1; i <= 3; i++) {
-                zk.clientPorts.add(ChaosProcess.freePort());
-                peers.add("server." + i + "=127.0.0.1:" + ChaosProcess.freePort() + ":" + ChaosProcess.freePort());
+                zk.clientPorts.add(ports.get(3 * (i - 1)));
+                peers.add("server." + i + "=127.0.0.1:" + ports.get(3 * (i - 1) + 1) + ":" + ports.get(3 * (i - 1) + 2));
             }
             for (int i = 1; i <= 3; i++) {
                 zk.writeConfig(i, peers);
@@ -60,7 +91,15 @@ public final class ZooKeeperCoordinator implements Coordinator {
                 zk.servers.add(zk.startServer(i));
             }
             for (int i = 1; i <= 3; i++) {
-                zk.servers.get(i - 1).awaitListening("127.0.0.1", zk.clientPorts.get(i - 1), Duration.ofSeconds(60));
+                ChaosProcess server = zk.servers.get(i - 1);
+                try {
+                    server.awaitListening("127.0.0.1", zk.clientPorts.get(i - 1), Duration.ofSeconds(60));
+                } catch (IllegalStateException e) {
+                    if (!server.isAlive()) {
+                        throw new ServerExited(e.getMessage(), e);
+                    }
+                    throw e;
+                }
             }
             zk.awaitLeader(Duration.ofSeconds(60));
         } catch (RuntimeException e) {
