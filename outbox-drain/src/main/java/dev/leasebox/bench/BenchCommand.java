@@ -127,6 +127,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + "the history a long-lived outbox has, which its statistics reflect (default: ${DEFAULT-VALUE}).")
     long history;
 
+    @Option(names = "--backend-option", paramLabel = "BACKEND.NAME=VALUE",
+            description = "A backend's own setting for its workers (repeatable), as leasebox worker --backend-option NAME=VALUE, "
+                    + "prefixed with the backend it is for, e.g. hazelcast.rowLockBlock=128 or zookeeper.sessionTimeout=10s.")
+    Map<String, String> backendOptions = new LinkedHashMap<>();
+
     @Option(names = "--failover", description = "Measure failover instead of throughput: SIGKILL a worker JVM holding leases, "
             + "time until another worker emits those entries.")
     boolean failover;
@@ -146,7 +151,8 @@ public final class BenchCommand implements Callable<Integer> {
                     err.println("starting the " + backend + " coordinator...");
                     err.flush();
                     coordinators.put(backend, BenchCoordinator.start(backend, addressOf(backend), failover
-                            ? FailoverBench.embeddedOptions(backend, Duration.ofSeconds(leaseTtlSeconds)) : Map.of()));
+                            ? FailoverBench.embeddedOptions(backend, Duration.ofSeconds(leaseTtlSeconds)) : Map.of())
+                            .withOptions(optionsFor(backend)));
                 }
             }
             if (failover) {
@@ -228,6 +234,17 @@ public final class BenchCommand implements Callable<Integer> {
         return csv.resolveSibling(base + ".html");
     }
 
+    /** The {@code --backend-option}s given for {@code backend}, their prefix taken off. */
+    Map<String, String> optionsFor(String backend) {
+        Map<String, String> options = new LinkedHashMap<>();
+        backendOptions.forEach((key, value) -> {
+            if (key.startsWith(backend + ".")) {
+                options.put(key.substring(backend.length() + 1), value);
+            }
+        });
+        return options;
+    }
+
     private Optional<String> addressOf(String backend) {
         switch (backend) {
             case "redis":
@@ -285,6 +302,14 @@ public final class BenchCommand implements Callable<Integer> {
             if (!backend.equals(BenchReport.DATABASE)) {
                 addressOf(backend);
             }
+        }
+        for (String key : backendOptions.keySet()) {
+            int dot = key.indexOf('.');
+            String prefix = dot > 0 ? key.substring(0, dot) : "";
+            check(dot > 0 && dot < key.length() - 1 && !prefix.equals(BenchReport.DATABASE) && backends.contains(prefix),
+                    "--backend-option " + key + ": name it BACKEND.NAME=VALUE with BACKEND one of the external backends in "
+                            + "--backends " + backends.stream().filter(b -> !b.equals(BenchReport.DATABASE)).toList()
+                            + ", e.g. hazelcast.rowLockBlock=128");
         }
         if (backends.stream().distinct().count() != backends.size()) {
             throw new IllegalArgumentException("--backends names a backend twice: " + backends);

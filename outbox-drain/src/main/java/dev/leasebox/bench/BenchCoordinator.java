@@ -50,6 +50,21 @@ record BenchCoordinator(String backend, String address, Map<String, String> clie
                 "embedded " + backend + ", " + shape + embedded.address(), embedded);
     }
 
+    /**
+     * This coordinator with {@code options} added to its client options (a given option wins over the
+     * embedded coordinator's own), named in its description so that every CSV row says what ran.
+     */
+    BenchCoordinator withOptions(Map<String, String> options) {
+        if (options.isEmpty()) {
+            return this;
+        }
+        Map<String, String> merged = new java.util.LinkedHashMap<>(clientOptions);
+        merged.putAll(options);
+        StringBuilder named = new StringBuilder(description).append("; options");
+        options.forEach((k, v) -> named.append(' ').append(k).append('=').append(v));
+        return new BenchCoordinator(backend, address, Map.copyOf(merged), named.toString(), stopper);
+    }
+
     @Override
     public void close() {
         try {

@@ -35,7 +35,8 @@ class BenchIT {
         String jdbcUrl = System.getenv().getOrDefault("LEASEBOX_JDBC_URL", BenchCommand.DEFAULT_JDBC_URL);
 
         int exit = command.execute("--backends", "database,redis", "--workers", "2", "--batch", "10",
-                "--seconds", "2", "--warmup", "1", "--jdbc-url", jdbcUrl, "--csv", csv.toString());
+                "--seconds", "2", "--warmup", "1", "--jdbc-url", jdbcUrl, "--csv", csv.toString(),
+                "--backend-option", "redis.pool-size=3");
 
         assertThat(exit).as(out.toString()).isZero();
         List<String> lines = Files.readAllLines(csv);
@@ -55,8 +56,34 @@ class BenchIT {
             assertThat(row.get("ratio_to_database")).isNotEmpty();
         }
         assertThat(rows.get("database").get("ratio_to_database")).isEqualTo("1.000");
-        assertThat(rows.get("redis").get("coordinator")).startsWith("embedded redis-server redis://127.0.0.1:");
+        assertThat(rows.get("redis").get("coordinator")).startsWith("embedded redis-server redis://127.0.0.1:")
+                .endsWith("; options pool-size=3");
         assertThat(out.toString()).contains("no entry finalized twice");
+    }
+
+    @Test
+    void aBackendOptionMustNameABackendBeingMeasured() {
+        StringWriter err = new StringWriter();
+        CommandLine command = new CommandLine(new BenchCommand());
+        command.setOut(new PrintWriter(new StringWriter()));
+        command.setErr(new PrintWriter(err));
+
+        int exit = command.execute("--backends", "database,hazelcast", "--backend-option", "redis.pool-size=3");
+
+        assertThat(exit).isNotZero();
+        assertThat(err.toString()).contains("--backend-option redis.pool-size: name it BACKEND.NAME=VALUE with BACKEND one "
+                + "of the external backends in --backends [hazelcast]");
+    }
+
+    @Test
+    void backendOptionsAreHandedToTheirBackendWithoutThePrefix() {
+        BenchCommand bench = new BenchCommand();
+        new CommandLine(bench).parseArgs("--backend-option", "hazelcast.rowLockBlock=128",
+                "--backend-option", "zookeeper.sessionTimeout=10s", "--backend-option", "hazelcast.rowLockLinger=0");
+
+        assertThat(bench.optionsFor("hazelcast")).containsExactly(Map.entry("rowLockBlock", "128"), Map.entry("rowLockLinger", "0"));
+        assertThat(bench.optionsFor("zookeeper")).containsExactly(Map.entry("sessionTimeout", "10s"));
+        assertThat(bench.optionsFor("redis")).isEmpty();
     }
 
     private static Map<String, String> row(List<String> header, String line) {
