@@ -49,22 +49,22 @@ class HazelcastClaimPathIT extends StripedClaimPathTests {
 
     /**
      * Row lock blocks end to end (docs/architecture.md §21): a worker's claim is granted a block at a
-     * time, so its 100 claims, drawn from the oldest 400 rows (7 blocks of 64), carry one fence per
-     * block they fall in, not one per row.
+     * time, so its 100 claims, drawn from the oldest 400 rows (at most 5 blocks of 128), carry one
+     * fence per block they fall in, not one per row.
      */
     @Test
     void aClaimOfConsecutiveRowsIsGrantedABlockAtATime() {
         enqueue(400);
         Worker worker = worker();
         awaitPeers(List.of(worker), 1);
-        assertThat(worker.manager().rowBlock()).isEqualTo(64);
+        assertThat(worker.manager().rowBlock()).isEqualTo(128);
 
         List<OutboxClaim> claims = worker.store().claim(ClaimSelection.ELIGIBLE, new ClaimRequest("w", 100, lease()));
 
         assertThat(claims).hasSize(100);
         Map<Long, Set<Long>> fencesByBlock = new TreeMap<>();
-        claims.forEach(claim -> fencesByBlock.computeIfAbsent(claim.entryId() / 64, b -> new TreeSet<>()).add(claim.token()));
-        assertThat(fencesByBlock).as("blocks of 64 among 400 rows").hasSizeBetween(2, 7)
+        claims.forEach(claim -> fencesByBlock.computeIfAbsent(claim.entryId() / 128, b -> new TreeSet<>()).add(claim.token()));
+        assertThat(fencesByBlock).as("blocks of 128 among 400 rows").hasSizeBetween(1, 5)
                 .allSatisfy((block, fences) -> assertThat(fences).as("fences of block %d", block).hasSize(1));
         assertThat(claims.stream().map(OutboxClaim::token).distinct()).as("one grant per block").hasSize(fencesByBlock.size());
     }

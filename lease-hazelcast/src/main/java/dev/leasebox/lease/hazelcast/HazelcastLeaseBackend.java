@@ -26,7 +26,7 @@ import java.util.Set;
  * client cannot read (default 300s and 5s, Hazelcast's own defaults; the embedded members of
  * {@code leasebox hazelcast-member} and the demo use 10s and 1s); {@code rowLockSlots} (default 4096,
  * 0 for a lock per row; see {@link HazelcastLeaseConfig.Builder#rowLockSlots(int)}); {@code rowLockBlock}
- * (default 64, consecutive rows per slot; see {@link HazelcastLeaseConfig.Builder#rowLockBlock(int)}); {@code rowLockLinger}
+ * (default 128, consecutive rows per slot; see {@link HazelcastLeaseConfig.Builder#rowLockBlock(int)}); {@code rowLockLinger}
  * (default 500ms, as {@code 250ms}, {@code 1s} or {@code 0}; see {@link HazelcastLeaseConfig.Builder#rowLockLinger(Duration)}); {@code peerRanks}
  * (default true; see {@link HazelcastLeaseConfig.Builder#peerRanks(boolean)}).
  */
@@ -63,7 +63,7 @@ public final class HazelcastLeaseBackend implements LeaseBackend {
         Duration ttl = settings.option("sessionTtl").map(HazelcastLeaseBackend::seconds).orElse(Duration.ofSeconds(300));
         Duration heartbeat = settings.option("heartbeat").map(HazelcastLeaseBackend::seconds).orElse(Duration.ofSeconds(5));
         settings.option("rowLockSlots").map(v -> count("rowLockSlots", v, "4096")).ifPresent(builder::rowLockSlots);
-        settings.option("rowLockBlock").map(v -> count("rowLockBlock", v, "64")).ifPresent(builder::rowLockBlock);
+        settings.option("rowLockBlock").map(v -> count("rowLockBlock", v, "128")).ifPresent(builder::rowLockBlock);
         settings.option("rowLockLinger").map(v -> millis("rowLockLinger", v)).ifPresent(builder::rowLockLinger);
         settings.option("peerRanks").map(HazelcastLeaseBackend::onOff).ifPresent(builder::peerRanks);
         builder.cpSession(ttl, heartbeat).leaseTtl(settings.leaseTtl()).lockNamePrefix(settings.namespace() + ":");
@@ -137,7 +137,7 @@ public final class HazelcastLeaseBackend implements LeaseBackend {
         Duration heartbeat = Optional.ofNullable(options.get("heartbeat")).map(HazelcastLeaseBackend::seconds)
                 .orElse(EmbeddedCpMembers.HEARTBEAT);
         if (!options.containsKey("port")) {
-            List<Integer> ports = List.of(freePort(), freePort(), freePort());
+            List<Integer> ports = freePorts(3);
             return Optional.of(EmbeddedCpMembers.start(clusterName, ports, ports, sessionTtl, heartbeat));
         }
         int port = Integer.parseInt(options.get("port"));
@@ -155,11 +155,27 @@ public final class HazelcastLeaseBackend implements LeaseBackend {
         return Optional.of(EmbeddedCpMembers.start(clusterName, List.of(port), all, sessionTtl, heartbeat));
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
+    /** {@code count} different loopback ports free now: each is held open until all are chosen. */
+    static List<Integer> freePorts(int count) {
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            List<Integer> ports = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                held.add(socket);
+                ports.add(socket.getLocalPort());
+            }
+            return List.copyOf(ports);
         } catch (IOException e) {
             throw new UncheckedIOException("no free loopback port for an embedded Hazelcast member", e);
+        } finally {
+            for (ServerSocket socket : held) {
+                try {
+                    socket.close();
+                } catch (IOException ignored) {
+                    // the member that cannot bind it fails to start and names the port
+                }
+            }
         }
     }
 }

@@ -84,7 +84,7 @@ import java.util.concurrent.TimeUnit;
  * bench: 653,354 lock objects on three members, snapshot copies included, with their metrics,
  * 1,065 MB of live heap). So the
  * drain's row keys ({@code row-<id>}) share {@link HazelcastLeaseConfig#rowLockSlots()} locks (default
- * 4,096) in blocks of {@link HazelcastLeaseConfig#rowLockBlock()} consecutive rows (default 64): row
+ * 4,096) in blocks of {@link HazelcastLeaseConfig#rowLockBlock()} consecutive rows (default 128): row
  * {@code id} is leased under slot {@code (id / rowLockBlock) mod rowLockSlots}.
  *
  * <h2>Blocks: a Raft commit per block, not per row</h2>

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.Map;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Backend options that are refused before any connection is tried (the address is never dialled). */
@@ -22,7 +23,7 @@ class HazelcastLeaseBackendTest {
         assertThatThrownBy(() -> open(Map.of("rowLockSlots", "70000")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rowLockSlots must be in [0, 65536]").hasMessageContaining("was 70000");
         assertThatThrownBy(() -> open(Map.of("rowLockBlock", "few")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("hazelcast option rowLockBlock expects a whole number like 64, was 'few'");
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("hazelcast option rowLockBlock expects a whole number like 128, was 'few'");
         assertThatThrownBy(() -> open(Map.of("rowLockBlock", "0")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rowLockBlock must be in [1, 1024]").hasMessageContaining("was 0");
     }
@@ -52,5 +53,10 @@ class HazelcastLeaseBackendTest {
         assertThatThrownBy(() -> open(Map.of("rowLockSlot", "8")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown hazelcast backend option 'rowLockSlot'")
                 .hasMessageContaining("rowLockSlots").hasMessageContaining("peerRanks");
+    }
+
+    @Test
+    void embeddedMembersGetDifferentPorts() {
+        assertThat(HazelcastLeaseBackend.freePorts(32)).hasSize(32).doesNotHaveDuplicates();
     }
 }
