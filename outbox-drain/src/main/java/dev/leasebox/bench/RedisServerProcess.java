@@ -1,11 +1,12 @@
 package dev.leasebox.bench;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +48,7 @@ final class RedisServerProcess implements AutoCloseable {
 
     /** Starts one and waits until it accepts connections (at most 10 s). */
     static RedisServerProcess start(Path binary) {
-        int port = freePort();
+        int port = LoopbackPorts.free();
         try {
             Path dir = Files.createTempDirectory("leasebox-bench-redis-");
             Path log = dir.resolve("redis.log");
@@ -85,14 +86,6 @@ final class RedisServerProcess implements AutoCloseable {
         }
         close();
         throw new IllegalStateException("redis-server did not listen on 127.0.0.1:" + port + " within " + timeout + "; see " + log);
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free loopback port for redis-server", e);
-        }
     }
 
     /** Kills the server (SIGKILL, by pid) and waits for it to go. */

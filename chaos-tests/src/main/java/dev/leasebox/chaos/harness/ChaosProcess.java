@@ -1,9 +1,9 @@
 package dev.leasebox.chaos.harness;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -189,37 +189,12 @@ public final class ChaosProcess implements AutoCloseable {
 
     /** A port free on 127.0.0.1 now. */
     public static int freePort() {
-        return freePorts(1).get(0);
+        return LoopbackPorts.free();
     }
 
-    /**
-     * {@code count} ports free on 127.0.0.1 now, all different: each is held open until all are
-     * chosen. (Calling {@link #freePort()} {@code count} times can return one port twice, since a
-     * port closed is free to be handed out again, and a ZooKeeper {@code zoo.cfg} naming one port
-     * twice is refused, exit code 2.)
-     */
+    /** {@code count} ports free on 127.0.0.1 now, all different ({@link LoopbackPorts#free(int)}). */
     public static List<Integer> freePorts(int count) {
-        List<ServerSocket> held = new ArrayList<>();
-        try {
-            List<Integer> ports = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                held.add(socket);
-                socket.setReuseAddress(true);
-                ports.add(socket.getLocalPort());
-            }
-            return List.copyOf(ports);
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free loopback port: " + e.getMessage(), e);
-        } finally {
-            for (ServerSocket socket : held) {
-                try {
-                    socket.close();
-                } catch (IOException ignored) {
-                    // a port we could not close stays ours until this JVM exits; the caller's server fails to bind and says so
-                }
-            }
-        }
+        return LoopbackPorts.free(count);
     }
 
     public static boolean isListening(String host, int port) {

@@ -4,11 +4,8 @@ import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import dev.leasebox.lease.spi.LeaseBackend;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
+import dev.leasebox.lease.spi.LoopbackPorts;
 
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -137,7 +134,7 @@ public final class HazelcastLeaseBackend implements LeaseBackend {
         Duration heartbeat = Optional.ofNullable(options.get("heartbeat")).map(HazelcastLeaseBackend::seconds)
                 .orElse(EmbeddedCpMembers.HEARTBEAT);
         if (!options.containsKey("port")) {
-            List<Integer> ports = freePorts(3);
+            List<Integer> ports = LoopbackPorts.free(3);
             return Optional.of(EmbeddedCpMembers.start(clusterName, ports, ports, sessionTtl, heartbeat));
         }
         int port = Integer.parseInt(options.get("port"));
@@ -155,27 +152,4 @@ public final class HazelcastLeaseBackend implements LeaseBackend {
         return Optional.of(EmbeddedCpMembers.start(clusterName, List.of(port), all, sessionTtl, heartbeat));
     }
 
-    /** {@code count} different loopback ports free now: each is held open until all are chosen. */
-    static List<Integer> freePorts(int count) {
-        List<ServerSocket> held = new ArrayList<>();
-        try {
-            List<Integer> ports = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                held.add(socket);
-                ports.add(socket.getLocalPort());
-            }
-            return List.copyOf(ports);
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free loopback port for an embedded Hazelcast member", e);
-        } finally {
-            for (ServerSocket socket : held) {
-                try {
-                    socket.close();
-                } catch (IOException ignored) {
-                    // the member that cannot bind it fails to start and names the port
-                }
-            }
-        }
-    }
 }

@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.Map;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Backend options that are refused before any connection is tried (the address is never dialled). */
@@ -53,10 +52,5 @@ class HazelcastLeaseBackendTest {
         assertThatThrownBy(() -> open(Map.of("rowLockSlot", "8")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown hazelcast backend option 'rowLockSlot'")
                 .hasMessageContaining("rowLockSlots").hasMessageContaining("peerRanks");
-    }
-
-    @Test
-    void embeddedMembersGetDifferentPorts() {
-        assertThat(HazelcastLeaseBackend.freePorts(32)).hasSize(32).doesNotHaveDuplicates();
     }
 }
