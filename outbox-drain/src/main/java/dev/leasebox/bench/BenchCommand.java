@@ -153,6 +153,7 @@ public final class BenchCommand implements Callable<Integer> {
                     coordinators.put(backend, BenchCoordinator.start(backend, addressOf(backend), failover
                             ? FailoverBench.embeddedOptions(backend, Duration.ofSeconds(leaseTtlSeconds)) : Map.of())
                             .withOptions(optionsFor(backend)));
+                    coordinators.get(backend).checkClientOptions(Duration.ofSeconds(leaseTtlSeconds));
                 }
             }
             if (failover) {

@@ -1,10 +1,13 @@
 package dev.leasebox.bench;
 
 import dev.leasebox.lease.spi.EmbeddedCoordinator;
+import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * Where one backend's leases live during a bench run: a coordinator given by address, or one this
@@ -63,6 +66,16 @@ record BenchCoordinator(String backend, String address, Map<String, String> clie
         StringBuilder named = new StringBuilder(description).append("; options");
         options.forEach((k, v) -> named.append(' ').append(k).append('=').append(v));
         return new BenchCoordinator(backend, address, Map.copyOf(merged), named.toString(), stopper);
+    }
+
+    /**
+     * Opens one lease manager with the client options and closes it, before any cell runs: a
+     * misspelt or out-of-range {@code --backend-option}, or an unreachable coordinator, then fails the
+     * bench at once with the backend's own message, not after the database cell.
+     */
+    void checkClientOptions(Duration leaseTtl) {
+        LeaseBackends.named(backend).open(new LeaseBackendSettings(address,
+                "bench-check-" + UUID.randomUUID().toString().substring(0, 8), leaseTtl, clientOptions)).close();
     }
 
     @Override

@@ -76,6 +76,23 @@ class BenchIT {
     }
 
     @Test
+    void aMisspeltBackendOptionFailsBeforeAnyCellRuns() throws Exception {
+        Path csv = dir.resolve("misspelt.csv");
+        StringWriter err = new StringWriter();
+        CommandLine command = new CommandLine(new BenchCommand());
+        command.setOut(new PrintWriter(new StringWriter()));
+        command.setErr(new PrintWriter(err));
+        String jdbcUrl = System.getenv().getOrDefault("LEASEBOX_JDBC_URL", BenchCommand.DEFAULT_JDBC_URL);
+
+        int exit = command.execute("--backends", "database,redis", "--jdbc-url", jdbcUrl, "--csv", csv.toString(),
+                "--backend-option", "redis.pool-size=none");
+
+        assertThat(exit).isNotZero();
+        assertThat(err.toString()).contains("pool-size");
+        assertThat(csv).as("no cell ran, not even the database's").doesNotExist();
+    }
+
+    @Test
     void backendOptionsAreHandedToTheirBackendWithoutThePrefix() {
         BenchCommand bench = new BenchCommand();
         new CommandLine(bench).parseArgs("--backend-option", "hazelcast.rowLockBlock=128",
