@@ -1,7 +1,5 @@
 package dev.leasebox.chaos.harness;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.Socket;
@@ -185,16 +183,6 @@ public final class ChaosProcess implements AutoCloseable {
             process.destroyForcibly();
             waitFor(Duration.ofSeconds(30));
         }
-    }
-
-    /** A port free on 127.0.0.1 now. */
-    public static int freePort() {
-        return LoopbackPorts.free();
-    }
-
-    /** {@code count} ports free on 127.0.0.1 now, all different ({@link LoopbackPorts#free(int)}). */
-    public static List<Integer> freePorts(int count) {
-        return LoopbackPorts.free(count);
     }
 
     public static boolean isListening(String host, int port) {

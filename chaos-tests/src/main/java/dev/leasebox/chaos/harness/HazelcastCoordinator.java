@@ -1,5 +1,6 @@
 package dev.leasebox.chaos.harness;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.chaos.fault.FaultLog;
 import dev.leasebox.chaos.history.FaultEvent;
 
@@ -33,7 +34,7 @@ public final class HazelcastCoordinator implements Coordinator {
     }
 
     public static HazelcastCoordinator start(Path runDir) {
-        HazelcastCoordinator hz = new HazelcastCoordinator(ChaosProcess.freePorts(3), runDir);
+        HazelcastCoordinator hz = new HazelcastCoordinator(LoopbackPorts.free(3), runDir);
         try {
             for (int i = 0; i < 3; i++) {
                 hz.members.add(hz.startMember(i));

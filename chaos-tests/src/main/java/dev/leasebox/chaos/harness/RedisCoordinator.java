@@ -1,5 +1,6 @@
 package dev.leasebox.chaos.harness;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.chaos.fault.FaultLog;
 import dev.leasebox.chaos.history.FaultEvent;
 
@@ -26,7 +27,7 @@ public final class RedisCoordinator implements Coordinator {
     }
 
     public static RedisCoordinator start(Path runDir) {
-        RedisCoordinator redis = new RedisCoordinator(ChaosProcess.freePort(), runDir);
+        RedisCoordinator redis = new RedisCoordinator(LoopbackPorts.free(), runDir);
         redis.startServer();
         return redis;
     }

@@ -1,5 +1,6 @@
 package dev.leasebox.chaos.harness;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.chaos.fault.FaultLog;
 import dev.leasebox.chaos.history.FaultEvent;
 
@@ -78,7 +79,7 @@ public final class ZooKeeperCoordinator implements Coordinator {
     private static ZooKeeperCoordinator startOnce(Path runDir) {
         ZooKeeperCoordinator zk = new ZooKeeperCoordinator(runDir);
         try {
-            List<Integer> ports = ChaosProcess.freePorts(9);
+            List<Integer> ports = LoopbackPorts.free(9);
             List<String> peers = new ArrayList<>();
             for (int i = 1; i <= 3; i++) {
                 zk.clientPorts.add(ports.get(3 * (i - 1)));
