@@ -9,8 +9,8 @@ import java.util.Set;
 
 /**
  * What a leased claim asks the store for before it asks the coordinator: candidate ids for a batch
- * of {@code batch} rows, {@code batch × overAsk} of them (the claim asks leases for all and takes at
- * most a batch), preferring {@code stripe}'s rows and leaving out {@code excluded}, the rows this
+ * of {@code batch} rows, {@code batch × overAsk} of them ({@link #sample()}: more with blocks; the
+ * claim asks leases for all and takes at most a batch), preferring {@code stripe}'s rows and leaving out {@code excluded}, the rows this
  * worker's other claim loops are acquiring or hold right now (asking for them again could only be
  * refused).
  *
@@ -49,9 +49,18 @@ public record CandidateQuery(ClaimSelection selection, int batch, int overAsk, C
         return (long) Math.max(sample() + excluded.size(), stripe.block()) * stripe.count();
     }
 
-    /** How many candidates to return at most: {@code batch × overAsk}. */
+    /**
+     * How many candidates to return at most: {@code batch × overAsk}, and with a stripe of blocks of
+     * more than one row at least {@code batch + block}. A manager that grants a block under one lock
+     * ({@link dev.leasebox.lease.LeaseManager#rowBlock()}) refuses a block whole, and the own stripe's
+     * oldest rows can all lie in one block that another worker still holds (it leased rows of it before
+     * the stripes changed); a sample of {@code batch × overAsk} rows could then lie wholly in that block
+     * and the claim come back short or empty. With {@code batch + block} rows, one refused block still
+     * leaves a batch (docs/architecture.md §25).
+     */
     public int sample() {
-        return Math.multiplyExact(batch, overAsk);
+        int asked = Math.multiplyExact(batch, overAsk);
+        return stripe.block() > 1 ? Math.max(asked, Math.addExact(batch, stripe.block())) : asked;
     }
 
     /**

@@ -169,10 +169,14 @@ public abstract class FencedOutboxStoreContract extends OutboxContractSupport {
         List<Long> own = ids.stream().filter(stripe::contains).toList();
         assertThat(ids.indexOf(own.get(0))).isBetween(9, 16);
 
-        List<Long> chosen = store.findClaimCandidateIds(new CandidateQuery(ClaimSelection.ELIGIBLE, 2, 2, stripe, Set.of()));
+        CandidateQuery query = new CandidateQuery(ClaimSelection.ELIGIBLE, 2, 2, stripe, Set.of());
+        assertThat(query.sample()).as("batch + block: one refused block still leaves a batch").isEqualTo(10);
 
-        assertThat(chosen).hasSize(4).doesNotHaveDuplicates();
-        assertThat(chosen.subList(0, 4)).as("the own stripe's oldest rows").containsExactlyElementsOf(own.subList(0, 4));
+        List<Long> chosen = store.findClaimCandidateIds(query);
+
+        assertThat(chosen).hasSize(10).doesNotHaveDuplicates();
+        assertThat(chosen.subList(0, 8)).as("the own stripe's oldest block").containsExactlyElementsOf(own.subList(0, 8));
+        assertThat(chosen.subList(8, 10)).as("then other stripes' rows").noneMatch(stripe::contains);
 
         List<Long> helping = store.findClaimCandidateIds(new CandidateQuery(ClaimSelection.ELIGIBLE, 10, 2, stripe, Set.copyOf(own)));
         assertThat(helping).isNotEmpty().noneMatch(stripe::contains);

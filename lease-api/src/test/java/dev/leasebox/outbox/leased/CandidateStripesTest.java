@@ -186,6 +186,21 @@ class CandidateStripesTest {
     }
 
     @Test
+    void withBlocksTheSampleHoldsABatchBeyondAnyOneBlock() {
+        CandidateStripe blocks = new CandidateStripe(1, 2, 128);
+
+        assertThat(new CandidateQuery(ClaimSelection.ELIGIBLE, 50, 2, blocks, Set.of()).sample())
+                .as("a batch of 50 against blocks of 128: a held block of the stripe may fill 2 × 50").isEqualTo(178);
+        assertThat(new CandidateQuery(ClaimSelection.ELIGIBLE, 1, 2, blocks, Set.of()).sample()).isEqualTo(129);
+        assertThat(new CandidateQuery(ClaimSelection.ELIGIBLE, 100, 3, new CandidateStripe(1, 2, 64), Set.of()).sample())
+                .as("the over-ask, when it is larger").isEqualTo(300);
+        assertThat(new CandidateQuery(ClaimSelection.ELIGIBLE, 50, 2, new CandidateStripe(1, 2), Set.of()).sample())
+                .as("rows granted one by one: the over-ask alone").isEqualTo(100);
+        assertThat(new CandidateQuery(ClaimSelection.ELIGIBLE, 50, 2, blocks, Set.of(7L, 8L)).stripedWindow())
+                .as("the window holds the sample and the excluded rows of every stripe").isEqualTo((178 + 2) * 2);
+    }
+
+    @Test
     void aWorkerWhoseManagerGrantsBlocksAsksForWholeBlocksOfItsStripe() {
         List<Long> ids = enqueue(40);
         Worker worker = new Worker(Optional.of(new PeerRank(1, 2)), 4);
