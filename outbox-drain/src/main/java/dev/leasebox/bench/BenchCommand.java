@@ -89,7 +89,7 @@ public final class BenchCommand implements Callable<Integer> {
     int candidateSpread;
 
     @Option(names = "--candidate-over-ask", paramLabel = "K", defaultValue = "2",
-            description = "External backends' row claims ask leases for K times the batch and take at most a batch (default: ${DEFAULT-VALUE}; 1 = exactly a batch).")
+            description = "External backends' row claims ask leases for K times the batch and take at most a batch (default: ${DEFAULT-VALUE}; 1 = exactly a batch; at least batch + block where rows are granted a block at a time).")
     int candidateOverAsk;
 
     @Option(names = "--release", paramLabel = "sync|async|expire", defaultValue = "sync",

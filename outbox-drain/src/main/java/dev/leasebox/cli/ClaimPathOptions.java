@@ -34,7 +34,8 @@ final class ClaimPathOptions {
     @Option(names = "--candidate-over-ask", paramLabel = "K", defaultValue = "2",
             description = {"External backends: ask leases for K times the batch's rows and take at most a batch (default",
                     "${DEFAULT-VALUE}): rows other workers hold are skipped in the same round trip and batches come back full;",
-                    "1 asks for exactly a batch."})
+                    "1 asks for exactly a batch. A backend that grants rows a block at a time (Hazelcast) is asked for at",
+                    "least the batch plus a block, so that one block another worker holds cannot leave a claim short."})
     int candidateOverAsk;
 
     ClaimMode claimMode() {

@@ -521,6 +521,8 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
         /**
          * How many candidate keys a claim asks leases for, as a multiple of its batch (default 2; 1 asks
          * for exactly a batch): the coordinator grants at most a batch of them, skipping keys others hold.
+         * A manager that grants rows a block at a time ({@link LeaseManager#rowBlock()}) is asked for at
+         * least {@code batch + block} keys whatever the factor ({@link CandidateQuery#sample()}).
          */
         public Builder candidateOverAsk(int factor) {
             if (factor < 1 || factor > 10) {
