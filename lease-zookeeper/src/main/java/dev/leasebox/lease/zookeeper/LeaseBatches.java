@@ -63,7 +63,7 @@ final class LeaseBatches {
      * those not created included. All of it goes out in one flush: one round trip. When the create
      * multi commits, the read returns the czxid of each new node. When it fails because some key
      * exists, the read already shows every key's state: round two creates free keys with a multi
-     * again and takes over expired ones (version-checked delete, then create2), all pipelined, as many
+     * again and takes over expired ones (version-checked delete, then create; see {@code takeOver}), all pipelined, as many
      * as the limit still allows and in request order, so a key held by another is replaced by one of
      * the keys asked for beyond the limit. Only if round two loses a race again does round three go
      * key by key. Uncontended batches cost one round trip, contended ones two.
@@ -115,8 +115,7 @@ final class LeaseBatches {
         }
         List<CompletableFuture<Reply>> takeoverCreates = new ArrayList<>();
         for (Takeover takeover : takeovers) {
-            calls.delete(paths.of(takeover.key()), takeover.version());
-            takeoverCreates.add(calls.createEphemeral(paths.of(takeover.key()), attempt.data(), acl));
+            takeoverCreates.add(takeOver(calls, takeover, attempt.data()));
         }
         List<List<String>> spareChunks = new ArrayList<>();
         List<CompletableFuture<Reply>> spareReads = new ArrayList<>();
@@ -158,8 +157,10 @@ final class LeaseBatches {
         for (int i = 0; i < takeovers.size(); i++) {
             Reply create = takeoverCreates.get(i).join();
             failOnConnectionLoss(create.code(), what);
-            if (create.ok() && create.stat().isPresent()) {
-                granted.add(grant(attempt, takeovers.get(i).key(), create.stat().get(), 0));
+            Optional<Stat> created = create.stat().or(() -> create.results().stream()
+                    .filter(OpResult.SetDataResult.class::isInstance).map(r -> ((OpResult.SetDataResult) r).getStat()).findFirst());
+            if (create.ok() && created.isPresent()) {
+                granted.add(grant(attempt, takeovers.get(i).key(), created.get(), 0));
             }
         }
         for (int c = 0; c < spareChunks.size(); c++) {
@@ -182,6 +183,29 @@ final class LeaseBatches {
             granted.addAll(round(attempt, round + 1, left, nextFree, nextTakeovers, nextSpare));
         }
         return granted;
+    }
+
+    /**
+     * Takes over an expired node: deletes it at the version read, then creates the key's node again.
+     * A delete is checked by version only, and a new node starts at version 0, so two managers that
+     * read the same expired node at version 0 would both delete "it": the second would delete the
+     * first one's new node, a live lease, and create its own, two holders of one key at once (fences
+     * still refuse the older one's writes in the outbox, but the lease itself would be broken). So a
+     * node taken over at version 0 is replaced in one transaction that also sets its data once: the new
+     * node starts at version 1, and any other taker's delete at version 0 fails (the whole multi with
+     * it). A node taken over at a later version {@code v} is replaced by a node at version 0, which its
+     * holder's renewals bring to {@code v} only after {@code v} renewals, far past any concurrent
+     * taker's round: the delete and create are pipelined as single calls, the create2 returning the
+     * new node's Stat. The multi's setData result carries the Stat there.
+     */
+    private CompletableFuture<Reply> takeOver(PipelinedCalls calls, Takeover takeover, byte[] data) {
+        String path = paths.of(takeover.key());
+        if (takeover.version() == 0) {
+            return calls.multi(List.of(Op.delete(path, 0), Op.create(path, data, acl, CreateMode.EPHEMERAL),
+                    Op.setData(path, data, 0)));
+        }
+        calls.delete(path, takeover.version());
+        return calls.createEphemeral(path, data, acl);
     }
 
     /** One read multi of the keys' nodes (reads need no transaction: a multi of reads is answered in order). */

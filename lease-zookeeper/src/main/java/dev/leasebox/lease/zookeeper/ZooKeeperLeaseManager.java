@@ -61,7 +61,9 @@ import java.util.concurrent.TimeUnit;
  *       process died, or it was cut off for longer than the negotiated session timeout). Curator
  *       reports {@code LOST}; every lease is reported lost with {@link LeaseLoss.Cause#SESSION_EXPIRED}.</li>
  *   <li><b>Deadline passed.</b> Once a node's deadline is past, another manager may take it over even
- *       while this session lives: a version-checked delete and a new create, with a higher czxid. The
+ *       while this session lives: a version-checked delete and a new create, with a higher czxid (a node
+ *       taken over at version 0 is replaced in one multi that leaves the new node at version 1, so that
+ *       another manager's delete at the old version cannot remove it; docs/architecture.md §26). The
  *       holder's local deadline ({@link Lease#localDeadline()}) comes a safety margin earlier; a renewal
  *       after it is not sent and is reported with {@link LeaseLoss.Cause#DEADLINE_PASSED}.</li>
  *   <li><b>Renewal refused.</b> A renewal whose node is gone or whose czxid is not the fence is

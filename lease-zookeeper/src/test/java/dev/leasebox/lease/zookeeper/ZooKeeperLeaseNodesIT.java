@@ -15,6 +15,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -104,6 +106,42 @@ class ZooKeeperLeaseNodesIT {
                 .namespace("leasebox-acl").digest("leasebox:s3cret"));
         assertThat(peer.acquire(new LeaseRequest(List.of("guarded"), "peer", Duration.ofMinutes(1)))).isEmpty();
         assertThat(peer.acquire(new LeaseRequest(List.of("guarded-2"), "peer", Duration.ofMinutes(1)))).hasSize(1);
+    }
+
+    /**
+     * Two managers that read the same expired node both send a version-checked delete. The first
+     * takes the key over; the second's delete must then fail, not remove the first one's new node (a
+     * new node starts at version 0, so a delete at the expired node's version 0 would match it). The
+     * raw client plays the second manager, its delete sent after the takeover: deterministic. With
+     * renewals 0 this failed before the takeover set the new node's version past the old one's.
+     */
+    @ParameterizedTest(name = "the expired node was renewed {0} times")
+    @ValueSource(ints = {0, 1, 2})
+    void aKeyTakenOverCannotBeDeletedByAnotherTakerThatReadTheExpiredNode(int renewals) throws Exception {
+        String namespace = "leasebox-takeover-" + renewals;
+        ZooKeeperLeaseManager holder = manager(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10)).namespace(namespace));
+        ZooKeeperLeaseManager taker = manager(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10)).namespace(namespace));
+        String path = "/" + namespace + "/leases/row-1";
+        Lease held = holder.acquire(new LeaseRequest(List.of("row-1"), "holder", Duration.ofSeconds(2))).get(0);
+        for (int i = 0; i < renewals; i++) {
+            held = holder.renew(List.of(held)).get(0);
+        }
+        CuratorFramework otherTaker = plainClient();
+        Stat expired = otherTaker.checkExists().forPath(path);
+        assertThat(expired.getVersion()).isEqualTo(renewals);
+
+        List<Lease> taken = new ArrayList<>();
+        await("the holder's deadline to pass and the key to be taken over").atMost(Duration.ofSeconds(15)).pollDelay(Duration.ZERO)
+                .until(() -> taken.addAll(taker.acquire(new LeaseRequest(List.of("row-1"), "taker", Duration.ofSeconds(30)))));
+        Lease lease = taken.get(0);
+        assertThat(lease.fence()).isGreaterThan(held.fence());
+
+        assertThatThrownBy(() -> otherTaker.delete().withVersion(expired.getVersion()).forPath(path))
+                .as("a delete at the expired node's version, sent after the takeover")
+                .isInstanceOf(KeeperException.BadVersionException.class);
+        assertThat(Fences.czxidOf(lease.fence())).as("the taker's node still stands")
+                .isEqualTo(otherTaker.checkExists().forPath(path).getCzxid());
+        assertThat(taker.renew(List.of(lease))).as("and its lease renews").hasSize(1);
     }
 
     @Test
