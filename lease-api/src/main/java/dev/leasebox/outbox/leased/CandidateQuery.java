@@ -10,9 +10,9 @@ import java.util.Set;
 /**
  * What a leased claim asks the store for before it asks the coordinator: candidate ids for a batch
  * of {@code batch} rows, {@code batch × overAsk} of them ({@link #sample()}: more with blocks; the
- * claim asks leases for all and takes at most a batch), preferring {@code stripe}'s rows and leaving out {@code excluded}, the rows this
- * worker's other claim loops are acquiring or hold right now (asking for them again could only be
- * refused).
+ * claim asks leases for all and takes at most a batch), preferring {@code stripe}'s rows and leaving
+ * out {@code excluded}, the rows this worker's other claim loops are acquiring or hold right now
+ * (asking for them again could only be refused).
  *
  * @param selection which eligible rows
  * @param batch     the rows the claim wants

@@ -157,10 +157,8 @@ final class LeaseBatches {
         for (int i = 0; i < takeovers.size(); i++) {
             Reply create = takeoverCreates.get(i).join();
             failOnConnectionLoss(create.code(), what);
-            Optional<Stat> created = create.stat().or(() -> create.results().stream()
-                    .filter(OpResult.SetDataResult.class::isInstance).map(r -> ((OpResult.SetDataResult) r).getStat()).findFirst());
-            if (create.ok() && created.isPresent()) {
-                granted.add(grant(attempt, takeovers.get(i).key(), created.get(), 0));
+            if (create.ok() && create.stat().isPresent()) {
+                granted.add(grant(attempt, takeovers.get(i).key(), create.stat().get(), 0));
             }
         }
         for (int c = 0; c < spareChunks.size(); c++) {
@@ -195,14 +193,16 @@ final class LeaseBatches {
      * node starts at version 1, and any other taker's delete at version 0 fails (the whole multi with
      * it). A node taken over at a later version {@code v} is replaced by a node at version 0, which its
      * holder's renewals bring to {@code v} only after {@code v} renewals, far past any concurrent
-     * taker's round: the delete and create are pipelined as single calls, the create2 returning the
-     * new node's Stat. The multi's setData result carries the Stat there.
+     * taker's round: the delete and create are pipelined as single calls. Either way the reply carries
+     * the new node's Stat when it was created (the create2's, or the multi's setData result's).
      */
     private CompletableFuture<Reply> takeOver(PipelinedCalls calls, Takeover takeover, byte[] data) {
         String path = paths.of(takeover.key());
         if (takeover.version() == 0) {
             return calls.multi(List.of(Op.delete(path, 0), Op.create(path, data, acl, CreateMode.EPHEMERAL),
-                    Op.setData(path, data, 0)));
+                    Op.setData(path, data, 0))).thenApply(reply -> new Reply(reply.code(), reply.results().stream()
+                    .filter(OpResult.SetDataResult.class::isInstance).map(r -> ((OpResult.SetDataResult) r).getStat())
+                    .findFirst(), reply.results()));
         }
         calls.delete(path, takeover.version());
         return calls.createEphemeral(path, data, acl);
