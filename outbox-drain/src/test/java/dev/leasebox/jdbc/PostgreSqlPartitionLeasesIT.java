@@ -300,6 +300,59 @@ class PostgreSqlPartitionLeasesIT {
         assertThat(done.attemptCount()).isEqualTo(2);
     }
 
+    private void setHighWater(long id, long mark) throws Exception {
+        try (Connection c = DB.ds().getConnection(); Statement st = c.createStatement()) {
+            st.executeUpdate("UPDATE " + table + " SET fence_high_water = " + mark + " WHERE id = " + id);
+        }
+    }
+
+    @Test
+    void aLeanWorkerStartsWithItsFenceFloorAboveEveryRowsHighWaterMark() throws Exception {
+        // rows left by row-mode claims (another fence sequence) carry marks above every slot fence; lean
+        // claims used to emit them under the lower slot fence, and every completion was refused, for ever
+        List<OutboxEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            OutboxEntry e = enqueue("moved-" + i, 0);
+            setHighWater(e.id(), 70 + i);
+            entries.add(e);
+        }
+        InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
+        PartitionedOutboxClaimStore lean = PartitionedOutboxClaimStore.open(rows, slots, manager,
+                new JdbcWorkerGroup(DB.ds(), rows, clock), "w", TTL, Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
+        closing.add(lean);
+        List<OutboxClaim> claims = lean.claim(ClaimSelection.ELIGIBLE, request("w", 100));
+        assertThat(claims).hasSize(40);
+        for (OutboxClaim claim : claims) {
+            assertThat(claim.token()).as("entry %s is emitted under a fence above its mark", claim.entryId())
+                    .isGreaterThan(claim.entry().fenceHighWater());
+        }
+        List<CompletionOutcome> outcomes = lean.completeAll(claims.stream().map(c -> new dev.leasebox.outbox.ClaimCompletion(c,
+                new Completion.Delivered(new EmissionResult(clock.instant(), "ok")))).toList());
+        assertThat(outcomes).allMatch(CompletionOutcome::isCompleted);
+    }
+
+    @Test
+    void aLeanClaimSkipsARowMarkedAboveItsGrantAndTheSlotIsGrantedAgainAboveTheMark() throws Exception {
+        InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
+        PartitionedOutboxClaimStore lean = PartitionedOutboxClaimStore.open(rows, slots, manager,
+                new JdbcWorkerGroup(DB.ds(), rows, clock), "w", TTL, Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
+        closing.add(lean);
+        OutboxEntry marked = enqueue("marked", 0);
+        int slot = LeaseSlots.slotOf("marked", marked.id(), 16);
+        long grantFence = lean.keeper().validGrant(slot).orElseThrow().fence();
+        // after the worker started, a writer on another fence sequence marked the row far above the grant
+        setHighWater(marked.id(), grantFence + 1_000);
+
+        assertThat(lean.claim(ClaimSelection.ELIGIBLE, request("w", 10)))
+                .as("a row whose mark is above the grant's fence is never emitted under it").isEmpty();
+        lean.keeper().tick();
+        List<OutboxClaim> again = lean.claim(ClaimSelection.ELIGIBLE, request("w", 10));
+        assertThat(again).extracting(OutboxClaim::entryId).containsExactly(marked.id());
+        assertThat(again.get(0).token()).isGreaterThan(grantFence + 1_000);
+        assertThat(lean.complete(again.get(0), new Completion.Delivered(new EmissionResult(clock.instant(), "ok")))
+                .isCompleted()).isTrue();
+    }
+
     @Test
     void aLeanWorkerKeepsASlotThatIsNoLongerItsShareUntilItsRowsInFlightAreDone() {
         InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);

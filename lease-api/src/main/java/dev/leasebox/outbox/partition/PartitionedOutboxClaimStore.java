@@ -31,7 +31,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * mode. A worker that holds no slot yet (just started, or rebalancing) claims nothing.
  *
  * <p>With {@link PartitionClaims#LEAN}, nothing is written before the emission: rows of held slots
- * are read, emitted under the slot grant's fence, and completed by a statement that checks the
+ * are read, emitted under the slot grant's fence (never a row whose fence high-water mark is above that
+ * fence: such a row was marked by another writer, no completion under the grant could land, and the slot is
+ * granted again above the mark, see {@link SlotLeaseKeeper#regrant}; a mark equal to the fence is this
+ * grant's own earlier completion, a retry), and completed by a statement that checks the
  * slot's recorded grant (see {@link SlotOutboxStore}); renewing a lean claim is checking that its slot
  * is still held with the same fence (no round trip). The worker keeps its rows in flight out of its
  * next reads, and keeps their slots (see {@link SlotLeaseKeeper#setSlotsInUse(java.util.function.IntPredicate,
@@ -96,7 +99,8 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
                                                    boolean ordered, PartitionClaims mode, Clock clock) {
         Objects.requireNonNull(rows, "rows");
         Objects.requireNonNull(mode, "mode");
-        SlotLeaseKeeper keeper = new SlotLeaseKeeper(slots, manager, group, owner, leaseTtl, tickInterval, clock);
+        SlotLeaseKeeper keeper = new SlotLeaseKeeper(slots, manager, group, owner, leaseTtl, tickInterval,
+                rows::highestFenceHighWater, clock);
         PartitionedOutboxClaimStore store = new PartitionedOutboxClaimStore(rows, slots, keeper, ordered, mode, leaseTtl, clock);
         if (mode == PartitionClaims.LEAN) {
             keeper.setSlotsInUse(store::hasRowsInFlight, store.leanReads);
@@ -131,6 +135,11 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
             for (SlotOutboxStore.SlottedEntry e : slots.selectInSlots(selection, request.batchSize(), grants, ordered,
                     List.copyOf(inFlight.keySet()))) {
                 SlotGrant g = bySlot.get(e.slot());
+                if (g != null && e.entry().fenceHighWater() > g.fence()) {
+                    // marked by a newer fence of another writer: no completion under this grant could land
+                    keeper.regrant(g, e.entry().fenceHighWater());
+                    continue;
+                }
                 Instant deadline = g == null ? null : g.lease().localDeadline();
                 if (g == null || inFlight.putIfAbsent(e.entry().id(), new InFlight(e.slot(), deadline)) != null) {
                     continue; // not one of these slots, or already in flight in another claim loop
@@ -181,6 +190,11 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
             List<CompletionOutcome> written = slots.completeInSlots(known);
             for (int k = 0; k < written.size(); k++) {
                 outcomes[knownAt.get(k)] = written.get(k);
+                if (written.get(k) instanceof CompletionOutcome.Reclaimed r) {
+                    SlotOutboxStore.SlotCompletion sc = known.get(k);
+                    keeper.validGrant(sc.slot()).filter(g -> g.fence() == sc.claim().token())
+                            .ifPresent(g -> keeper.regrant(g, r.current().fenceHighWater()));
+                }
             }
         } finally {
             known.forEach(sc -> inFlight.remove(sc.claim().entryId()));

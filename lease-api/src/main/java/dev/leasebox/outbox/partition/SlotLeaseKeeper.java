@@ -35,7 +35,15 @@ import java.util.stream.Collectors;
  *
  * <p>A grant the table refuses (its fence is not above the slot's recorded high-water mark: the
  * coordinator's counter went back, e.g. Redis restarted empty) is released at once; the manager's fence
- * floor is raised above the mark and the slot is acquired again on the next tick. Lost leases
+ * floor is raised above the mark and the slot is acquired again on the next tick.
+ *
+ * <p>Rows carry fences of their own ({@code fence_high_water}), written by whatever claimed them before:
+ * row-mode claims of another fence sequence, another namespace or coordinator, recorded partition claims.
+ * A slot grant whose fence is not above a row's mark can never complete that row, so the keeper raises the
+ * manager's floor at start above every slot's and every row's mark, and a claim path that meets a row
+ * marked above its grant asks for the slot to be granted again ({@link #regrant}): the slot leaves
+ * {@link #validGrants} at once, and on the next tick, once none of its rows is in flight, it is released,
+ * the floor raised above the row's mark, and the slot acquired again under a higher fence. Lost leases
  * (reported by the manager or absent from a renewal) leave the held set at once; while the manager
  * reports its connection suspended, {@link #validGrants} is empty.
  */
@@ -56,15 +64,24 @@ public final class SlotLeaseKeeper implements AutoCloseable {
     private volatile boolean suspended;
     /** Slots held but no longer this worker's share, kept only until their rows in flight are done. */
     private final Set<Integer> draining = ConcurrentHashMap.newKeySet();
+    /** Slots to grant again under a fence above the given row mark (see {@link #regrant}). */
+    private final Map<Integer, Long> regrants = new ConcurrentHashMap<>();
+    private final java.util.function.LongSupplier highestRowFence;
     private volatile java.util.function.IntPredicate inUse = slot -> false;
     private volatile Object claimGate = new Object();
     private volatile List<String> members = List.of();
     private volatile boolean closed;
     private ScheduledExecutorService ticker;
 
+    /**
+     * @param highestRowFence reads the outbox's highest row fence ({@code fence_high_water}); the floor is
+     *                        raised above it at start
+     */
     public SlotLeaseKeeper(SlotOutboxStore store, LeaseManager manager, WorkerGroup group, String owner,
-                           Duration leaseTtl, Duration tickInterval, Clock clock) {
+                           Duration leaseTtl, Duration tickInterval, java.util.function.LongSupplier highestRowFence,
+                           Clock clock) {
         this.store = Objects.requireNonNull(store, "store");
+        this.highestRowFence = Objects.requireNonNull(highestRowFence, "highestRowFence");
         this.manager = Objects.requireNonNull(manager, "manager");
         this.group = Objects.requireNonNull(group, "group");
         this.owner = Objects.requireNonNull(owner, "owner");
@@ -118,14 +135,20 @@ public final class SlotLeaseKeeper implements AutoCloseable {
         this.inUse = Objects.requireNonNull(slotsInUse, "slotsInUse");
     }
 
-    /** Raises the fence floor above every recorded slot grant, runs the first tick, then ticks in the background. */
+    /**
+     * Raises the fence floor above every recorded slot grant and every row's fence high-water mark, runs the
+     * first tick, then ticks in the background.
+     */
     public synchronized void start() {
         if (ticker != null) {
             throw new IllegalStateException("already started");
         }
-        long floor = store.highestSlotFence();
+        long slotFloor = store.highestSlotFence();
+        long rowFloor = highestRowFence.getAsLong();
+        long floor = Math.max(slotFloor, rowFloor);
         if (floor > 0 && manager.raiseFenceFloor(floor)) {
-            log.debug("Raised the fence floor of {} to {} (the highest recorded slot grant)", manager.describe(), floor);
+            log.debug("Raised the fence floor of {} to {} (the highest recorded slot grant: {}, row fence: {})",
+                    manager.describe(), floor, slotFloor, rowFloor);
         }
         tick();
         ticker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -145,7 +168,7 @@ public final class SlotLeaseKeeper implements AutoCloseable {
         Instant now = clock.instant();
         List<SlotGrant> valid = new ArrayList<>();
         for (SlotGrant g : held.values()) {
-            if (g.lease().isLocallyValid(now) && !draining.contains(g.slot())) {
+            if (g.lease().isLocallyValid(now) && !draining.contains(g.slot()) && !regrants.containsKey(g.slot())) {
                 valid.add(g);
             }
         }
@@ -159,6 +182,20 @@ public final class SlotLeaseKeeper implements AutoCloseable {
             return java.util.Optional.empty();
         }
         return java.util.Optional.of(g);
+    }
+
+    /**
+     * Asks for {@code slot} to be granted again under a fence above {@code rowHighWater}: a row of the slot
+     * carries a mark at or above the fence of {@code grant}, so no completion under that grant can ever be
+     * written for it. The slot leaves {@link #validGrants} at once (its rows in flight stay renewable); the
+     * next tick releases it once none of its rows is in flight, raises the floor and acquires it again.
+     * Does nothing when {@code grant} is no longer the slot's held grant.
+     */
+    public void regrant(SlotGrant grant, long rowHighWater) {
+        SlotGrant current = held.get(grant.slot());
+        if (current != null && current.fence() == grant.fence() && rowHighWater >= grant.fence()) {
+            regrants.merge(grant.slot(), rowHighWater, Math::max);
+        }
     }
 
     /** The slots held now, valid or not (for reports and tests). */
@@ -199,7 +236,10 @@ public final class SlotLeaseKeeper implements AutoCloseable {
             synchronized (claimGate) { // no claim reads between the in-use check and the surplus leaving `held`
                 java.util.function.IntPredicate busy = inUse;
                 for (SlotGrant g : held.values()) {
-                    if (target.contains(g.slot())) {
+                    if (regrants.containsKey(g.slot()) && !busy.test(g.slot())) {
+                        draining.remove(g.slot());
+                        surplus.add(g.lease()); // granted again below when it is still this worker's share
+                    } else if (target.contains(g.slot())) {
                         draining.remove(g.slot());
                         keep.add(g.lease());
                     } else if (busy.test(g.slot())) {
@@ -229,10 +269,20 @@ public final class SlotLeaseKeeper implements AutoCloseable {
                 }
             }
             List<String> wanted = new ArrayList<>();
+            long regrantFloor = 0;
             for (int slot : target) {
                 if (!held.containsKey(slot)) {
                     wanted.add(SlotGrant.leaseKey(slot));
+                    Long mark = regrants.remove(slot);
+                    regrantFloor = Math.max(regrantFloor, mark == null ? 0 : mark);
                 }
+            }
+            if (regrantFloor > 0) {
+                boolean raised = manager.raiseFenceFloor(regrantFloor);
+                log.warn("Worker {}: rows of its slots carry fences up to {} from another writer (row-mode claims, another "
+                        + "namespace or coordinator); {} and granting those slots again", owner, regrantFloor,
+                        raised ? "raised the fence floor above them" : manager.describe() + " cannot raise its fence floor, "
+                                + "so those rows wait until its fences pass the mark");
             }
             int refused = 0;
             if (!wanted.isEmpty()) {
@@ -263,6 +313,7 @@ public final class SlotLeaseKeeper implements AutoCloseable {
                 }
             }
             draining.retainAll(held.keySet());
+            regrants.keySet().retainAll(held.keySet());
             if (held.size() != before || refused > 0) {
                 log.info("Worker {} holds {} of {} slots (its share: {}, live workers: {})", owner, held.size(), slotCount,
                         target.size(), seen.size());
