@@ -113,16 +113,18 @@ public final class H2Dialect extends SqlDialect {
 
     @Override
     List<CompletedRow> completeAll(Connection c, List<ClaimCompletion> completions) throws SQLException {
-        return complete(c, "complete", completions, false);
+        return complete(c, "complete", completions, null);
     }
 
     @Override
-    List<CompletedRow> completeAllFenced(Connection c, List<ClaimCompletion> completions) throws SQLException {
-        return complete(c, "complete_fenced", completions, true);
+    List<CompletedRow> completeAllFenced(Connection c, List<ClaimCompletion> completions, Instant now)
+            throws SQLException {
+        return complete(c, "complete_fenced", completions, now);
     }
 
+    /** {@code fencedAt}: null for token-checked completions, else the instant an unexpired recorded claim is judged at. */
     private List<CompletedRow> complete(Connection c, String statement, List<ClaimCompletion> completions,
-                                        boolean fenced) throws SQLException {
+                                        Instant fencedAt) throws SQLException {
         List<CompletedRow> completed = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(sql(statement))) {
             for (ClaimCompletion cc : completions) {
@@ -138,10 +140,11 @@ public final class H2Dialect extends SqlDialect {
                 ps.setString(9, w.lastError());
                 ps.setBoolean(10, w.setDeadLetterReason());
                 ps.setString(11, w.deadLetterReason());
-                if (fenced) {
+                if (fencedAt != null) {
                     ps.setLong(12, w.token());
                     ps.setLong(13, w.entryId());
                     ps.setLong(14, w.token());
+                    EntryRows.setInstant(ps, 15, fencedAt);
                 } else {
                     ps.setLong(12, w.entryId());
                     ps.setLong(13, w.token());

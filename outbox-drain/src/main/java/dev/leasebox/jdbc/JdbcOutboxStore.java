@@ -49,8 +49,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *   <li>A completion is written only while the row's {@code claim_token} equals the presented
  *       token, checked in the UPDATE's own WHERE (never read-then-write). A fenced completion
  *       ({@link #completeAllFenced}, the lean claim mode) is written only while the presented token is
- *       strictly above the row's {@code fence_high_water}, which it raises to the token, in the same
- *       way.</li>
+ *       strictly above the row's {@code fence_high_water}, which it raises to the token, and no unexpired
+ *       recorded claim is on the row (another holder's live claim is never cleared), in the same way.</li>
  *   <li>"Now" is always the injected {@link java.time.Clock}, passed to SQL as a parameter; the
  *       database's own clock is never used. Instants are stored with microsecond precision.</li>
  *   <li>Statements run in auto-commit mode, each atomic by itself; no transaction spans two.</li>
@@ -317,7 +317,8 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
     @Override
     public List<CompletionOutcome> completeAllFenced(List<ClaimCompletion> completions) {
         requireClaims("completeAllFenced");
-        return completeAll("complete lean claims", completions, dialect::completeAllFenced,
+        Instant now = EntryRows.micros(clock.instant());
+        return completeAll("complete lean claims", completions, (c, cs) -> dialect.completeAllFenced(c, cs, now),
                 CompletionOutcome::fencedRefusalFor);
     }
 

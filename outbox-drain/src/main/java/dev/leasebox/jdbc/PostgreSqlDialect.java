@@ -98,18 +98,19 @@ public final class PostgreSqlDialect extends SqlDialect {
 
     @Override
     List<CompletedRow> completeAll(Connection c, List<ClaimCompletion> completions) throws SQLException {
-        return complete(c, "complete_all", completions);
+        return complete(c, "complete_all", completions, null);
     }
 
     @Override
-    List<CompletedRow> completeAllFenced(Connection c, List<ClaimCompletion> completions) throws SQLException {
-        return complete(c, "complete_all_fenced", completions);
+    List<CompletedRow> completeAllFenced(Connection c, List<ClaimCompletion> completions, Instant now)
+            throws SQLException {
+        return complete(c, "complete_all_fenced", completions, now);
     }
 
-    private List<CompletedRow> complete(Connection c, String statement, List<ClaimCompletion> completions)
+    private List<CompletedRow> complete(Connection c, String statement, List<ClaimCompletion> completions, Instant now)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql(statement))) {
-            bindCompletions(c, ps, completions);
+            bindCompletions(c, ps, completions, now);
             List<CompletedRow> completed = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -120,8 +121,12 @@ public final class PostgreSqlDialect extends SqlDialect {
         }
     }
 
-    /** Binds the parameters of complete_all.sql and complete_all_fenced.sql (also used to EXPLAIN them in tests). */
-    void bindCompletions(Connection c, PreparedStatement ps, List<ClaimCompletion> completions) throws SQLException {
+    /**
+     * Binds the parameters of complete_all.sql ({@code now} null) and complete_all_fenced.sql ({@code now}: the
+     * instant an unexpired recorded claim is judged at), also used to EXPLAIN them in tests.
+     */
+    void bindCompletions(Connection c, PreparedStatement ps, List<ClaimCompletion> completions, Instant now)
+            throws SQLException {
         List<CompletionWrite> writes = completions.stream()
                 .map(cc -> CompletionWrite.of(cc.claim().entryId(), cc.claim().token(), cc.completion())).toList();
         ps.setArray(1, c.createArrayOf("bigint", column(writes, CompletionWrite::entryId)));
@@ -137,7 +142,11 @@ public final class PostgreSqlDialect extends SqlDialect {
         ps.setArray(11, c.createArrayOf("text", column(writes, CompletionWrite::lastError)));
         ps.setArray(12, c.createArrayOf("boolean", column(writes, CompletionWrite::setDeadLetterReason)));
         ps.setArray(13, c.createArrayOf("text", column(writes, CompletionWrite::deadLetterReason)));
-        ps.setArray(14, c.createArrayOf("bigint", column(writes, CompletionWrite::entryId)));
+        int next = 14;
+        if (now != null) {
+            EntryRows.setInstant(ps, next++, now);
+        }
+        ps.setArray(next, c.createArrayOf("bigint", column(writes, CompletionWrite::entryId)));
     }
 
     @Override

@@ -230,7 +230,9 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
      * Fenced completions (the lean claim mode): written where the row is claim-completable and the
      * presented token is strictly above its fence_high_water; the rows that were completed.
      */
-    abstract List<CompletedRow> completeAllFenced(Connection c, List<ClaimCompletion> completions) throws SQLException;
+    /** Lean completions: {@code now} judges whether a recorded claim on a row is still live (then it is refused). */
+    abstract List<CompletedRow> completeAllFenced(Connection c, List<ClaimCompletion> completions, Instant now)
+            throws SQLException;
 
     /** Moves the expiry of each claim whose token still matches; the ids moved. */
     abstract Set<Long> extendClaims(Connection c, List<OutboxClaim> claims, Instant expiresAt) throws SQLException;

@@ -215,6 +215,10 @@ public final class InMemoryOutboxStore implements OutboxClaimStore, FencedOutbox
                 outcomes.add(refusal.get());
                 continue;
             }
+            if (current.claimExpiresAt().filter(at -> at.isAfter(clock.instant())).isPresent()) {
+                outcomes.add(new CompletionOutcome.StaleToken(claim.token(), current)); // another holder's live claim
+                continue;
+            }
             OutboxEntry completed = Completion.apply(c.completion(), current).toBuilder()
                     .fenceHighWater(claim.token()).claimAttemptCount(current.claimAttemptCount() + 1).build();
             rows.put(completed.id(), completed);

@@ -85,8 +85,9 @@ public interface FencedOutboxStore extends OutboxStore {
     /**
      * The lean claim mode's completion ({@link ClaimMode#LEAN}): writes each completion, in one round
      * trip, only where the row is claim-completable (PENDING, DEFERRED, RETRYABLE_FAILURE) and the
-     * presented claim's token (its lease's fence) is strictly above the row's {@code fence_high_water}.
-     * The row need not carry the claim: its {@code claim_token} is neither required nor compared. A
+     * presented claim's token (its lease's fence) is strictly above the row's {@code fence_high_water},
+     * and no unexpired recorded claim is on the row (a recorded worker of another fleet holds it: refused as
+     * {@link CompletionOutcome.StaleToken}, nothing changes). The row need not carry the claim: its {@code claim_token} is neither required nor compared. A
      * written completion does what {@link dev.leasebox.outbox.Completion#apply} says (claim fields
      * cleared), sets {@code fence_high_water} to the fence and adds one to {@code claim_attempt_count}
      * (so under lean claims the count is of claims that completed). Refusals change nothing and are

@@ -523,6 +523,21 @@ public abstract class FencedOutboxStoreContract extends OutboxContractSupport {
     }
 
     @Test
+    void aFencedCompletionNeverClearsAnotherHoldersUnexpiredRecordedClaim() {
+        // A recorded worker holds the row; a lean worker of another fleet presents a higher fence. Writing
+        // would clear a live claim whose holder is still emitting and will complete by token.
+        OutboxEntry entry = enqueue("live-claim");
+        OutboxClaim recorded = record(entry.id(), "recorded-worker", 20);
+
+        CompletionOutcome lean = completeFenced(leanClaim(entry.id(), "lean-worker", 21), delivered());
+        assertThat(lean.isCompleted()).as("a fenced completion over an unexpired recorded claim").isFalse();
+        assertThat(row(entry.id()).claimToken()).hasValue(20);
+        assertThat(row(entry.id()).status()).isEqualTo(EmissionStatus.PENDING);
+        assertThat(row(entry.id()).fenceHighWater()).isEqualTo(20);
+        assertThat(store.complete(recorded, delivered()).isCompleted()).as("the live holder completes").isTrue();
+    }
+
+    @Test
     void completeAllFencedDecidesEachCompletionInTheOrderGiven() {
         OutboxEntry a = enqueue("a");
         OutboxEntry b = enqueue("b");

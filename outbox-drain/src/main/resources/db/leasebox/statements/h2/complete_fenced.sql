@@ -1,8 +1,8 @@
 -- The lean claim mode's completion of one claim: no claim record is needed. The row changes only
--- while its status is claim-completable and the presented fence is strictly above its
--- fence_high_water; the write raises fence_high_water to the fence, clears the claim columns and
+-- while its status is claim-completable, the presented fence is strictly above its
+-- fence_high_water and no unexpired recorded claim is on it; the write raises fence_high_water to the fence, clears the claim columns and
 -- counts the claim in claim_attempt_count. The row's claim_token is neither required nor compared.
--- Parameters: as complete.sql (status … dead_letter_reason), then fence (new high-water), id, fence.
+-- Parameters: as complete.sql (status … dead_letter_reason), then fence (new high-water), id, fence, now.
 SELECT * FROM FINAL TABLE (
     UPDATE ${table}
     SET status              = COALESCE(CAST(? AS VARCHAR(32)), status),
@@ -20,4 +20,5 @@ SELECT * FROM FINAL TABLE (
     WHERE id = ?
       AND CAST(? AS BIGINT) > fence_high_water
       AND status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
+      AND (claim_expires_at IS NULL OR claim_expires_at <= CAST(? AS TIMESTAMP WITH TIME ZONE))
 )
