@@ -103,8 +103,23 @@ final class SchemaCommand implements Callable<Integer> {
         throw new IllegalArgumentException("unknown --dialect '" + dialect + "': use postgresql or h2");
     }
 
-    /** 0: no table; 1: the table without claim columns; 2: with them; 3: with lease slots too. */
+    /**
+     * 0: no table; 1: the table without claim columns; 2: with them; 3: with lease slots too; 4: with the
+     * claim-style registry too.
+     */
     private static int appliedVersion(Connection connection, TableName table) throws SQLException {
+        int columns = appliedColumns(connection, table);
+        if (columns == 3 && tableExists(connection, new TableName(table.schema(), table.table() + "_claim_styles"))) {
+            return 4;
+        }
+        return columns;
+    }
+
+    private static boolean tableExists(Connection connection, TableName table) throws SQLException {
+        return appliedColumns(connection, table) > 0;
+    }
+
+    private static int appliedColumns(Connection connection, TableName table) throws SQLException {
         DatabaseMetaData metaData = connection.getMetaData();
         boolean tableFound = false;
         boolean claimColumns = false;

@@ -4,9 +4,13 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxDrain;
 import dev.leasebox.drain.OutboxProvider;
+import dev.leasebox.jdbc.ClaimStyleRegistry;
+import dev.leasebox.jdbc.ClaimStyleRegistry.ClaimStyle;
 import dev.leasebox.jdbc.JdbcDataSources;
 import dev.leasebox.jdbc.JdbcOutboxStore;
 import dev.leasebox.outbox.OutboxClaimStore;
+import dev.leasebox.outbox.leased.ClaimMode;
+import dev.leasebox.outbox.partition.PartitionClaims;
 import dev.leasebox.metrics.DrainMetrics;
 import dev.leasebox.metrics.MeteredLeaseManager;
 import dev.leasebox.metrics.PrometheusEndpoint;
@@ -139,6 +143,11 @@ final class WorkerCommand implements Callable<Integer> {
             if (claimStore instanceof AutoCloseable closeable) {
                 resources.add(closeable); // closed before the lease manager: pending background releases first
             }
+            resources.add(ClaimStyleRegistry.join(dataSource, jdbc, options.owner(), claimStyle(),
+                    registrationValidity(leaseTtl), why -> {
+                        stoppedBecause = why;
+                        done.countDown();
+                    }));
             OutboxDrain drain = OutboxDrain.builder().store(claimStore)
                     .provider(emitter).options(options).clock(clock).listener(metrics).build();
             String how = granularity.isPartition() ? granularity.describe()
@@ -157,10 +166,36 @@ final class WorkerCommand implements Callable<Integer> {
 
     /** Counted down once every resource is closed: a SIGTERM's shutdown hook waits for it (slots released, group left). */
     private final CountDownLatch cleanedUp = new CountDownLatch(1);
+    /** Counted down when the worker should stop: SIGTERM, idle, or a claim-style conflict. */
+    private final CountDownLatch done = new CountDownLatch(1);
+    /** Why the worker stopped on its own, when it was a claim-style conflict. */
+    private volatile String stoppedBecause;
+
+    /**
+     * How this worker claims, for the table's claim-style registry: recorded claims of any backend share a table;
+     * lean claims only with lean workers of the same granularity, backend, coordinator and namespace.
+     */
+    ClaimStyle claimStyle() {
+        boolean lean = granularity.isPartition() ? granularity.claimMode() == PartitionClaims.LEAN
+                : !backend.isDatabase() && claimPath.claimMode() == ClaimMode.LEAN;
+        String granularityName = granularity.isPartition() ? "partition" : "row";
+        if (!lean) {
+            return ClaimStyle.recorded("recorded " + granularityName + " claims through "
+                    + (backend.isDatabase() ? "the database backend" : backend.backend));
+        }
+        return backend.isDatabase()
+                ? ClaimStyle.lean(granularityName, "database", "the table's _leases", "-")
+                : ClaimStyle.lean(granularityName, backend.backend, backend.address(), backend.namespace);
+    }
+
+    /** A registration outlives three lease ttls (at least 3s): a worker that died without leaving blocks no longer. */
+    static Duration registrationValidity(Duration leaseTtl) {
+        Duration three = leaseTtl.multipliedBy(3);
+        return three.compareTo(Duration.ofSeconds(3)) < 0 ? Duration.ofSeconds(3) : three;
+    }
 
     private int runUntilDone(OutboxDrain drain, DrainMetrics metrics, OutboxReport report, Clock clock, PrintWriter out)
             throws InterruptedException {
-        CountDownLatch done = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             drain.close();
             done.countDown();
@@ -199,6 +234,9 @@ final class WorkerCommand implements Callable<Integer> {
             }
             done.await();
             drain.close();
+            if (stoppedBecause != null) {
+                throw new IllegalStateException(stoppedBecause);
+            }
             out.printf("worker %s stopped: delivered %,d, emitted %,d, stale completions refused %,d%n",
                     drain.options().owner(), metrics.deliveredTotal(), metrics.emittedTotal(), metrics.refusedTotal());
             out.flush();

@@ -23,6 +23,8 @@ import java.util.Objects;
  *       indexes, and the {@code _lease_slots}, {@code _workers} and {@code _leases} tables. Its extra
  *       placeholder {@code ${slot_count}} is the number of slots ({@link #DEFAULT_SLOT_COUNT} unless
  *       given), fixed when the script is applied.</li>
+ *   <li>V4 adds the {@code _claim_styles} registry, which keeps workers whose claims cannot exclude each
+ *       other off one table ({@link ClaimStyleRegistry}).</li>
  * </ul>
  */
 public final class LeaseboxSchema {
@@ -38,9 +40,10 @@ public final class LeaseboxSchema {
     static final String V1_FILE = "V1__create_leasebox_outbox.sql";
     static final String V2_FILE = "V2__add_claim_leases.sql";
     static final String V3_FILE = "V3__add_lease_slots.sql";
+    static final String V4_FILE = "V4__add_claim_styles.sql";
 
     /** The newest migration's version. */
-    public static final int LATEST_VERSION = 3;
+    public static final int LATEST_VERSION = 4;
 
     /** Lease slots created by V3 unless another count is given. */
     public static final int DEFAULT_SLOT_COUNT = 256;
@@ -73,7 +76,7 @@ public final class LeaseboxSchema {
 
     /** Every migration in order, placeholders substituted with the validated table name. */
     public List<Migration> migrations() {
-        return List.of(migration(1, V1_FILE), migration(2, V2_FILE), migration(3, V3_FILE));
+        return List.of(migration(1, V1_FILE), migration(2, V2_FILE), migration(3, V3_FILE), migration(4, V4_FILE));
     }
 
     private Migration migration(int version, String file) {
@@ -95,7 +98,7 @@ public final class LeaseboxSchema {
         }
     }
 
-    /** Applies every migration (V1 to V3) to an empty schema. */
+    /** Applies every migration (V1 to V4) to an empty schema. */
     public void applyAll(DataSource dataSource) {
         apply(dataSource, 1, LATEST_VERSION);
     }

@@ -68,6 +68,30 @@ class CommandLineH2Test {
     }
 
     @Test
+    void aWorkerRefusesToStartBesideLiveWorkersWhoseClaimsItCannotExclude() throws SQLException {
+        assertThat(CliRun.of("schema", "--apply", "--jdbc-url", url).exitCode()).isZero();
+        CliRun.of("enqueue", "--jdbc-url", url, "--count", "5");
+        // a live lean worker (another node) on this table: it writes no claims, so a database-backend worker
+        // beside it would emit the same rows at the same time
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            s.executeUpdate("insert into leasebox_outbox_claim_styles (owner, claim_style, described, started_at, expires_at) "
+                    + "values ('lean-node-1', 'lean row redis redis://127.0.0.1:6390 namespace leasebox', "
+                    + "'lean row claims through redis at redis://127.0.0.1:6390 (namespace leasebox)', "
+                    + "current_timestamp, dateadd(minute, 5, current_timestamp))");
+        }
+        CliRun worker = CliRun.of("worker", "--jdbc-url", url, "--backend", "database", "--provider", "noop",
+                "--exit-when-idle", "--owner", "w1");
+        assertThat(worker.exitCode()).isEqualTo(2);
+        assertThat(worker.errLines()).as(worker.err()).isEqualTo(2); // the line and the --verbose hint
+        assertThat(worker.err()).contains("w1").contains("recorded row claims through the database backend")
+                .contains("lean-node-1").contains("lean row claims through redis");
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            assertThat(count(s, "select count(*) from leasebox_outbox where status = 'PENDING' and claim_token is null"))
+                    .as("nothing claimed").isEqualTo(5);
+        }
+    }
+
+    @Test
     void statusShowsPendingEntriesAndTheirAge() {
         CliRun.of("schema", "--apply", "--jdbc-url", url);
         CliRun.of("enqueue", "--jdbc-url", url, "--count", "3");

@@ -63,7 +63,8 @@ class PostgreSqlSchemaIT {
         TableName table = new TableName(schema, "leasebox_outbox");
         LeaseboxSchema scripts = new LeaseboxSchema(DatabaseKind.POSTGRESQL, table);
         assertThat(scripts.migrations()).extracting(LeaseboxSchema.Migration::fileName)
-                .containsExactly("V1__create_leasebox_outbox.sql", "V2__add_claim_leases.sql", "V3__add_lease_slots.sql");
+                .containsExactly("V1__create_leasebox_outbox.sql", "V2__add_claim_leases.sql", "V3__add_lease_slots.sql",
+                        "V4__add_claim_styles.sql");
         assertThat(scripts.migrations()).allSatisfy(m -> assertThat(m.sql()).doesNotContain("${"));
 
         scripts.apply(ds, 1, 1);
