@@ -36,8 +36,30 @@ import java.util.Locale;
  * </table>
  *
  * <p>Both modes refuse a fence that is not above the row's high-water mark (a coordinator whose
- * counter went back): they raise the manager's fence floor and retry those keys once. Workers of both
- * modes may share one outbox: the row's high-water mark orders their fences.
+ * counter went back): they raise the manager's fence floor and retry those keys once.
+ *
+ * <h2>What lean claims promise, exactly</h2>
+ * <ul>
+ *   <li>A completion is written only with a fence strictly above every fence that completed the row
+ *       before; a stale holder is refused once a newer holder has completed, not before.</li>
+ *   <li>Until then a stale holder's completion is accepted, whatever it says. That includes a stale
+ *       {@code DEAD_LETTERED} (or {@code FAILED}) that lands while a newer holder's delivery succeeds: the
+ *       row ends dead-lettered although it was delivered, and the newer holder is told
+ *       {@code AlreadyTerminal}. Recorded claims refuse the stale holder from the moment the newer claim
+ *       is recorded.</li>
+ *   <li>The coordinator's lease is the only mutual exclusion while a row is in flight. If the coordinator
+ *       loses its data (Redis restarted without persistence or failed over to a replica that had not
+ *       received the grants, a ZooKeeper ensemble rebuilt, a Hazelcast CP group reset), every row in
+ *       flight can be granted to another worker at once and emitted twice <em>concurrently</em>, with no
+ *       lease having expired. Recorded claims refuse the second claim by the row's high-water mark and so
+ *       duplicate only across expiry.</li>
+ *   <li>Lean workers exclude only each other, and only on the same coordinator and namespace: a table's
+ *       lean workers cannot share it with recorded workers or with lean workers of another coordinator,
+ *       namespace or granularity. The JDBC worker refuses to start beside them
+ *       ({@code dev.leasebox.jdbc.ClaimStyleRegistry}), and a lean completion never clears another
+ *       holder's unexpired recorded claim.</li>
+ * </ul>
+ * Every duplicate carries the same idempotency key; providers that honour it collapse them.
  */
 public enum ClaimMode {
     /** A claim record is written before anything is emitted; completions are checked against it. */

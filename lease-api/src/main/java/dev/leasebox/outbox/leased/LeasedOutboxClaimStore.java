@@ -569,6 +569,12 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
             if (highWater > 0 && leases.raiseFenceFloor(highWater)) {
                 log.info("Raised the fence floor of {} to the outbox's highest fence {}", leases.describe(), highWater);
             }
+            if (mode == ClaimMode.LEAN) {
+                log.warn("Lean claims through {}: a worker whose lease lapsed can still complete a row until a newer "
+                        + "holder completes it (a stale dead letter can beat a delivery), and if the coordinator loses its "
+                        + "data, rows in flight are emitted twice at once; recorded claims do not allow either "
+                        + "(see ClaimMode)", leases.describe());
+            }
             return claimStore;
         }
     }

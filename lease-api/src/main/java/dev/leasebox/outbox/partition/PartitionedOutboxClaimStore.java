@@ -49,6 +49,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStore implements AutoCloseable {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(PartitionedOutboxClaimStore.class);
+
     private final SlotOutboxStore slots;
     private final SlotLeaseKeeper keeper;
     private final boolean ordered;
@@ -104,6 +106,9 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
         PartitionedOutboxClaimStore store = new PartitionedOutboxClaimStore(rows, slots, keeper, ordered, mode, leaseTtl, clock);
         if (mode == PartitionClaims.LEAN) {
             keeper.setSlotsInUse(store::hasRowsInFlight, store.leanReads);
+            log.warn("Lean partition claims through {}: rows in flight carry no claim, so only the slot lease excludes "
+                    + "other workers; if the coordinator loses its data, rows in flight are emitted twice at once "
+                    + "(recorded claims do not allow it; see PartitionClaims)", manager.describe());
         }
         keeper.start();
         return store;
