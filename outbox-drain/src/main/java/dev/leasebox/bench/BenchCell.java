@@ -21,6 +21,7 @@ import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 
 import java.io.PrintWriter;
+import dev.leasebox.lease.MonotonicClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -98,7 +99,7 @@ final class BenchCell {
     }
 
     BenchResult run() throws InterruptedException {
-        Clock clock = Clock.systemUTC();
+        Clock clock = MonotonicClock.system();
         TableName table = database.freshTable(settings.partition());
         CompletionLedger ledger = new CompletionLedger();
         LatencyRecorder latencies = new LatencyRecorder();
@@ -117,7 +118,7 @@ final class BenchCell {
             for (int i = 1; i <= workers; i++) {
                 HikariDataSource pool = database.newPool(CONNECTIONS_PER_WORKER);
                 resources.add(pool);
-                JdbcOutboxStore jdbc = JdbcOutboxStore.builder(pool).table(table).clock(clock)
+                JdbcOutboxStore jdbc = JdbcOutboxStore.builder(pool).table(table).localClock(clock)
                         .candidateSpread(coordinator.isPresent() ? settings.candidateSpread() : 1)
                         .durableClaimRecords(settings.durableClaimRecords()).open();
                 OutboxClaimStore store = jdbc;
@@ -125,7 +126,7 @@ final class BenchCell {
                     LeaseManager manager = coordinator.isPresent()
                             ? LeaseBackends.named(backend).open(new LeaseBackendSettings(coordinator.get().address(), namespace,
                                     settings.leaseTtl(), coordinator.get().clientOptions()))
-                            : JdbcLeaseManager.builder(pool).table(table).clock(clock).open();
+                            : JdbcLeaseManager.builder(pool).table(table).localClock(clock).open();
                     resources.add(manager);
                     PartitionedOutboxClaimStore slots = PartitionedOutboxClaimStore.open(jdbc, JdbcSlotStore.open(pool, jdbc, clock),
                             manager, new JdbcWorkerGroup(pool, jdbc, clock), "bench-" + backend + "-" + i, settings.leaseTtl(),

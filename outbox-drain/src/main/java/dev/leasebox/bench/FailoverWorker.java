@@ -15,6 +15,7 @@ import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 
+import dev.leasebox.lease.MonotonicClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -48,9 +49,9 @@ public final class FailoverWorker {
             String[] kv = args[i].split("=", 2);
             options.put(kv[0], kv[1]);
         }
-        Clock clock = Clock.systemUTC();
+        Clock clock = MonotonicClock.system();
         HikariDataSource pool = JdbcDataSources.pooled(args[0], "", "", 3);
-        JdbcOutboxStore jdbc = JdbcOutboxStore.builder(pool).table(TableName.parse(args[1])).clock(clock)
+        JdbcOutboxStore jdbc = JdbcOutboxStore.builder(pool).table(TableName.parse(args[1])).localClock(clock)
                 .candidateSpread(backend.equals(BenchReport.DATABASE) ? 1 : 4).open();
         FailoverTrace trace = new FailoverTrace(System.out);
         OutboxClaimStore store = backend.equals(BenchReport.DATABASE) ? jdbc : LeasedOutboxClaimStore.open(jdbc,

@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
+import dev.leasebox.lease.MonotonicClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,7 +70,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         LeaseBackend leaseBackend = LeaseBackends.named(backend);
-        Clock clock = Clock.systemUTC();
+        Clock clock = MonotonicClock.system();
         List<AutoCloseable> resources = new ArrayList<>();
         try {
             out.println("Starting an embedded " + backend + " coordinator and an H2 outbox...");
@@ -96,7 +97,7 @@ final class DemoCommand implements Callable<Integer> {
                 MeteredLeaseManager manager = new MeteredLeaseManager(leaseBackend.open(new LeaseBackendSettings(
                         coordinator.address(), "leasebox-demo", leaseTtl, coordinator.clientOptions())), new SimpleMeterRegistry());
                 resources.add(manager);
-                JdbcOutboxStore store = JdbcOutboxStore.builder(dataSource).table(database.tableName()).clock(clock)
+                JdbcOutboxStore store = JdbcOutboxStore.builder(dataSource).table(database.tableName()).localClock(clock)
                         .candidateSpread(workers + 1).open();
                 DrainMetrics metrics = new DrainMetrics(new SimpleMeterRegistry());
                 OutboxDrain drain = OutboxDrain.builder()

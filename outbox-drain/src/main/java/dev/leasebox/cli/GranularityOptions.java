@@ -118,7 +118,7 @@ public final class GranularityOptions {
             manager = external.get();
         } else {
             MeteredLeaseManager inTable = new MeteredLeaseManager(
-                    JdbcLeaseManager.builder(dataSource).table(jdbc.table()).clock(clock).open(), registry);
+                    JdbcLeaseManager.builder(dataSource).table(jdbc.table()).localClock(clock).open(), registry);
             resources.add(inTable);
             manager = inTable;
         }

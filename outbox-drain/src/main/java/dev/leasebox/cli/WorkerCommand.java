@@ -24,6 +24,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
+import dev.leasebox.lease.MonotonicClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -110,7 +111,7 @@ final class WorkerCommand implements Callable<Integer> {
             optionsBuilder.owner(owner);
         }
         DrainOptions options = optionsBuilder.build();
-        Clock clock = Clock.systemUTC();
+        Clock clock = MonotonicClock.system();
         List<AutoCloseable> resources = new ArrayList<>();
         try {
             PrometheusEndpoint endpoint = null;
@@ -123,7 +124,7 @@ final class WorkerCommand implements Callable<Integer> {
             database.poolSize = Math.max(database.poolSize, concurrency + 2);
             HikariDataSource dataSource = database.open();
             resources.add(dataSource);
-            JdbcOutboxStore jdbc = JdbcOutboxStore.builder(dataSource).table(database.tableName()).clock(clock)
+            JdbcOutboxStore jdbc = JdbcOutboxStore.builder(dataSource).table(database.tableName()).localClock(clock)
                     .useClaimLeases(true).candidateSpread(backend.isDatabase() ? 1 : candidateSpread).open();
             Optional<MeteredLeaseManager> manager = backend.openManager(leaseTtl, registry);
             manager.ifPresent(resources::add);

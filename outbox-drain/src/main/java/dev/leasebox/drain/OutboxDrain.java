@@ -325,7 +325,7 @@ public final class OutboxDrain implements AutoCloseable {
         private OutboxStore store;
         private OutboxProvider provider;
         private DrainOptions options;
-        private Clock clock = Clock.systemUTC();
+        private Clock clock = dev.leasebox.lease.MonotonicClock.system();
         private DrainListener listener = DrainListener.NO_OP;
         private ErrorClassifier classifier = ErrorClassifier.allRetryable();
         private RandomGenerator random = new SplittableRandom();
@@ -350,7 +350,10 @@ public final class OutboxDrain implements AutoCloseable {
             return this;
         }
 
-        /** Decides claim deadlines and retry times; use the store's clock. Defaults to the system UTC clock. */
+        /**
+         * Decides claim deadlines and retry times; use the store's clock. Defaults to
+         * {@link dev.leasebox.lease.MonotonicClock#system()}, which wall-clock steps do not move.
+         */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;

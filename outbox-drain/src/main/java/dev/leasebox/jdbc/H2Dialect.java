@@ -60,19 +60,20 @@ public final class H2Dialect extends SqlDialect {
 
     @Override
     List<OutboxEntry> claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
-                                      Instant expiresAt, int limit) throws SQLException {
+                                      Instant expiresAt, long leaseMillis, int limit) throws SQLException {
         synchronized (claimLock(c)) {
-            return claimSerialized(c, selection, owner, now, expiresAt, limit);
+            return claimSerialized(c, selection, owner, now, expiresAt, leaseMillis, limit);
         }
     }
 
     private List<OutboxEntry> claimSerialized(Connection c, ClaimSelection selection, String owner, Instant now,
-                                              Instant expiresAt, int limit) throws SQLException {
+                                              Instant expiresAt, long leaseMillis, int limit) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql("claim_in_database"))) {
             ps.setString(1, owner);
             EntryRows.setInstant(ps, 2, now);
             EntryRows.setInstant(ps, 3, expiresAt);
-            int i = EntryRows.bindSelection(ps, 4, selection);
+            ps.setLong(4, leaseMillis);
+            int i = EntryRows.bindSelection(ps, 5, selection);
             EntryRows.setInstant(ps, i++, now);
             EntryRows.setInstant(ps, i++, now);
             ps.setInt(i++, limit);
@@ -160,13 +161,15 @@ public final class H2Dialect extends SqlDialect {
     }
 
     @Override
-    Set<Long> extendClaims(Connection c, List<OutboxClaim> claims, Instant expiresAt) throws SQLException {
+    Set<Long> extendClaims(Connection c, List<OutboxClaim> claims, Instant expiresAt, long leaseMillis)
+            throws SQLException {
         Set<Long> moved = new HashSet<>();
         try (PreparedStatement ps = c.prepareStatement(sql("extend_claim"))) {
             for (OutboxClaim claim : claims) {
                 EntryRows.setInstant(ps, 1, expiresAt);
-                ps.setLong(2, claim.entryId());
-                ps.setLong(3, claim.token());
+                ps.setLong(2, leaseMillis);
+                ps.setLong(3, claim.entryId());
+                ps.setLong(4, claim.token());
                 if (ps.executeUpdate() == 1) {
                     moved.add(claim.entryId());
                 }

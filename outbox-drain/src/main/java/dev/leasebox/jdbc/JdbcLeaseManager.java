@@ -37,13 +37,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       arrays joined with {@code unnest}, {@code INSERT … ON CONFLICT DO UPDATE … RETURNING} and
  *       {@code UPDATE … RETURNING}; H2: {@code MERGE … USING UNNEST} inside {@code FINAL TABLE}).
  *       Empty calls run none.</li>
- *   <li><b>Time is the injected {@link Clock}.</b> A lease is held while the caller's "now" is before
- *       its {@code expires_at}; "now" and every expiry are computed here and passed as parameters, no
- *       statement reads the database's clock (docs/architecture.md §5). Workers whose clocks disagree by
- *       more than a lease's safety margin can overlap, exactly as with any external coordinator; the
- *       outbox's fence checks keep that from ever causing a stale write. Instants are stored with
- *       microsecond precision; an expiry is rounded up to the microsecond, so the database never
- *       expires a lease before its holder's {@link Lease#localDeadline()}.</li>
+ *   <li><b>Expiry is the database's clock's.</b> A lease is held while the database's {@code now()} is
+ *       before its {@code expires_at}, which a grant or renewal writes as {@code now() + ttl} by the same
+ *       clock: workers whose clocks disagree judge every lease alike. The holder's
+ *       {@link Lease#localDeadline()} comes from a monotonic clock read before the statement is sent, so it
+ *       ends no later than the row's expiry (whatever the wall clock does) as long as the database's clock
+ *       does not run fast against it by more than the safety margin. A manager built with an explicit
+ *       {@code clock(...)} (tests) judges by that clock and passes every instant as a parameter; an
+ *       expiry is then rounded up to the microsecond, so the database never expires a lease before its
+ *       holder's local deadline.</li>
  *   <li><b>Fences strictly grow per key</b>, across expiry, release and re-grant: a grant takes a new
  *       sequence value, rows are never deleted (a release sets {@code expires_at} to 1970-01-01, which
  *       frees the key for every clock), and a re-grant writes {@code GREATEST(new value, row's fence + 1)},
@@ -81,14 +83,17 @@ public final class JdbcLeaseManager implements LeaseManager {
     private final DataSource dataSource;
     private final LeaseTable table;
     private final Clock clock;
+    /** True unless an explicit clock was given: the database's clock judges and writes expiries. */
+    private final boolean databaseJudges;
     private final String where;
     private final List<LeaseLossListener> listeners = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
-    private JdbcLeaseManager(DataSource dataSource, LeaseTable table, Clock clock, String where) {
+    private JdbcLeaseManager(DataSource dataSource, LeaseTable table, Clock clock, boolean databaseJudges, String where) {
         this.dataSource = dataSource;
         this.table = table;
         this.clock = clock;
+        this.databaseJudges = databaseJudges;
         this.where = where;
     }
 
@@ -103,18 +108,20 @@ public final class JdbcLeaseManager implements LeaseManager {
         if (request.keys().isEmpty()) {
             return List.of();
         }
-        Instant now = EntryRows.micros(clock.instant());
-        Instant expiresAt = expiry(now, request.ttl());
+        Instant sent = EntryRows.micros(clock.instant());
+        Instant now = databaseJudges ? null : sent;
+        Instant expiresAt = databaseJudges ? null : expiry(sent, request.ttl());
         List<String> wanted = request.limited() ? freeKeysUpToLimit(request, now) : request.keys();
         if (wanted.isEmpty()) {
             return List.of();
         }
-        Map<String, Long> fences = run("acquire", c -> table.acquire(c, wanted, request.owner(), expiresAt, now));
+        Map<String, Long> fences = run("acquire", c -> table.acquire(c, wanted, request.owner(), expiresAt,
+                request.ttl().toMillis(), now));
         List<Lease> granted = new ArrayList<>(fences.size());
         for (String key : request.keys()) {
             Long fence = fences.get(key);
             if (fence != null) {
-                granted.add(request.grant(key, fence, now));
+                granted.add(request.grant(key, fence, sent));
             }
         }
         return granted;
@@ -135,15 +142,16 @@ public final class JdbcLeaseManager implements LeaseManager {
         if (leases.isEmpty()) {
             return List.of();
         }
-        Instant now = EntryRows.micros(clock.instant());
+        Instant sent = EntryRows.micros(clock.instant());
+        Instant now = databaseJudges ? null : sent;
         List<Lease> distinct = distinctGrants(leases);
-        List<Instant> expiries = distinct.stream().map(l -> expiry(now, l.ttl())).toList();
+        List<Instant> expiries = distinct.stream().map(l -> databaseJudges ? null : expiry(sent, l.ttl())).toList();
         Set<LeaseTable.Row> renewed = run("renew", c -> table.renew(c, distinct, expiries, now));
         List<Lease> held = new ArrayList<>();
         List<Lease> lost = new ArrayList<>();
         for (Lease lease : leases) {
             if (renewed.contains(LeaseTable.Row.of(lease))) {
-                held.add(lease.renewed(now));
+                held.add(lease.renewed(sent));
             } else {
                 lost.add(lease);
             }
@@ -161,7 +169,7 @@ public final class JdbcLeaseManager implements LeaseManager {
         if (leases.isEmpty()) {
             return List.of();
         }
-        Instant now = EntryRows.micros(clock.instant());
+        Instant now = databaseJudges ? null : EntryRows.micros(clock.instant());
         List<Lease> distinct = distinctGrants(leases);
         Set<LeaseTable.Row> released = run("release", c -> table.release(c, distinct, now));
         List<Lease> out = new ArrayList<>();
@@ -291,7 +299,8 @@ public final class JdbcLeaseManager implements LeaseManager {
     public static final class Builder {
         private final DataSource dataSource;
         private TableName table = TableName.DEFAULT;
-        private Clock clock = Clock.systemUTC();
+        private Clock clock = dev.leasebox.lease.MonotonicClock.system();
+        private boolean databaseJudges = true;
         private DatabaseKind kind;
 
         private Builder(DataSource dataSource) {
@@ -310,9 +319,23 @@ public final class JdbcLeaseManager implements LeaseManager {
             return this;
         }
 
-        /** Where "now" comes from; default the UTC system clock. Share one clock per worker with its store. */
+        /**
+         * Judge every lease's expiry by {@code clock} instead of the database's clock, and take local deadlines from
+         * it too: for tests that move time themselves. Workers on several machines must not use it; leave it out.
+         */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            this.databaseJudges = false;
+            return this;
+        }
+
+        /**
+         * Where local lease deadlines come from while the database's clock judges expiries; default
+         * {@link dev.leasebox.lease.MonotonicClock#system()}.
+         */
+        public Builder localClock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            this.databaseJudges = true;
             return this;
         }
 
@@ -341,7 +364,7 @@ public final class JdbcLeaseManager implements LeaseManager {
             } catch (JdbcOutboxException e) {
                 throw new LeaseManagerException(e.getMessage(), e);
             }
-            JdbcLeaseManager manager = new JdbcLeaseManager(dataSource, leases, clock, where);
+            JdbcLeaseManager manager = new JdbcLeaseManager(dataSource, leases, clock, databaseJudges, where);
             log.info("Opened {}", manager.describe());
             return manager;
         }

@@ -51,8 +51,14 @@ import java.util.concurrent.ThreadLocalRandom;
  *       ({@link #completeAllFenced}, the lean claim mode) is written only while the presented token is
  *       strictly above the row's {@code fence_high_water}, which it raises to the token, and no unexpired
  *       recorded claim is on the row (another holder's live claim is never cleared), in the same way.</li>
- *   <li>"Now" is always the injected {@link java.time.Clock}, passed to SQL as a parameter; the
- *       database's own clock is never used. Instants are stored with microsecond precision.</li>
+ *   <li>Expiry is judged by the database's clock: every statement that decides whether a claim has
+ *       expired or a row is due uses the database's {@code now()}, and the {@code database} backend
+ *       writes its claims' expiry as {@code now() + lease} by that clock, so workers on machines whose
+ *       clocks disagree judge every claim alike. Local deadlines (when a worker stops trusting its own
+ *       claim) come from a monotonic clock ({@link dev.leasebox.lease.MonotonicClock}), read before the
+ *       statement is sent, so they end no later than the row's expiry. A store built with an explicit
+ *       {@code clock(...)} (tests) judges by that clock instead. Instants are stored with microsecond
+ *       precision.</li>
  *   <li>Statements run in auto-commit mode, each atomic by itself; no transaction spans two.</li>
  *   <li>{@link #findClaimCandidates} returns the oldest eligible rows (the fenced-store contract),
  *       {@link #findClaimCandidateIds} their ids only (what the leased claim path reads).
@@ -89,6 +95,8 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
     private final DataSource dataSource;
     private final SqlDialect dialect;
     private final java.time.Clock clock;
+    /** True (the default): the database's clock judges and writes expiries; {@link #clock} keeps local deadlines. */
+    private final boolean databaseJudges;
     private final boolean claimLeases;
     private final int candidateSpread;
     private final boolean durableClaimRecords;
@@ -98,6 +106,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         this.dataSource = b.dataSource;
         this.dialect = dialect;
         this.clock = b.clock;
+        this.databaseJudges = b.databaseJudges;
         this.claimLeases = b.useClaimLeases;
         this.candidateSpread = b.candidateSpread;
         this.durableClaimRecords = b.durableClaimRecords;
@@ -146,7 +155,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
 
     private List<OutboxEntry> select(ClaimSelection selection, int limit) {
         requirePositive(limit);
-        Instant now = clock.instant();
+        Instant now = judgedNow();
         return run("select " + selection + " entries", c -> dialect.selectEligible(c, selection, now, limit, claimLeases));
     }
 
@@ -166,16 +175,50 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
     @Override
     public List<OutboxClaim> claim(ClaimSelection selection, ClaimRequest request) {
         requireClaims("claim");
-        Instant now = EntryRows.micros(clock.instant());
-        Instant expiresAt = now.plus(request.leaseDuration());
+        // taken before the statement is sent: the local deadline ends no later than the row's expiry
+        Instant sent = EntryRows.micros(clock.instant());
+        Instant localDeadline = sent.plus(request.leaseDuration());
+        Instant now = databaseJudges ? null : sent;
+        Instant expiresAt = databaseJudges ? null : localDeadline;
+        long leaseMillis = request.leaseDuration().toMillis();
         List<OutboxEntry> claimed = run("claim " + selection + " entries", c ->
-                dialect.claimInDatabase(c, selection, request.owner(), now, expiresAt, request.batchSize()));
-        return claimed.stream().sorted(Comparator.comparingLong(OutboxEntry::id)).map(EntryRows::claimOf).toList();
+                dialect.claimInDatabase(c, selection, request.owner(), now, expiresAt, leaseMillis, request.batchSize()));
+        return claimed.stream().sorted(Comparator.comparingLong(OutboxEntry::id)).map(EntryRows::claimOf)
+                .map(claim -> claim.withExpiresAt(localDeadline)).toList();
     }
 
+    /**
+     * Renews the database backend's claims by {@code leaseDuration}: with the database's clock judging, the
+     * rows get {@code now() + leaseDuration} by that clock and the returned claims a local deadline taken
+     * before the statement was sent.
+     */
     @Override
     public List<OutboxClaim> renewClaims(List<OutboxClaim> claims, Duration leaseDuration) {
-        return extendClaims(claims, clock.instant().plus(leaseDuration));
+        Instant localDeadline = EntryRows.micros(clock.instant().plus(leaseDuration));
+        if (!databaseJudges) {
+            return extendClaims(claims, localDeadline);
+        }
+        requireClaims("renewClaims");
+        if (claims.isEmpty()) {
+            return List.of();
+        }
+        Set<Long> moved = run("renew claims", c -> dialect.extendClaims(c, claims, null, leaseDuration.toMillis()));
+        return claims.stream().filter(cl -> moved.contains(cl.entryId())).map(cl -> cl.withExpiresAt(localDeadline)).toList();
+    }
+
+    /** "Now" as the statements take it: null when the database's clock judges (they use their own now()). */
+    Instant judgedNow() {
+        return databaseJudges ? null : EntryRows.micros(clock.instant());
+    }
+
+    /** Whether the database's clock judges expiries (the default) rather than an explicit clock. */
+    boolean databaseJudges() {
+        return databaseJudges;
+    }
+
+    /** Where local deadlines come from. */
+    java.time.Clock localClock() {
+        return clock;
     }
 
     // ---- the fenced store under external leases ------------------------------------------------
@@ -184,7 +227,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
     public List<OutboxEntry> findClaimCandidates(ClaimSelection selection, int limit) {
         requireClaims("findClaimCandidates");
         requirePositive(limit);
-        Instant now = clock.instant();
+        Instant now = judgedNow();
         int window = candidateWindow(limit);
         List<OutboxEntry> oldest = run("find claim candidates", c -> dialect.selectEligible(c, selection, now, window, true));
         return CandidateSample.choose(oldest, limit, ThreadLocalRandom.current());
@@ -232,7 +275,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
                 ? Math.max(query.stripedWindow(), candidateWindow(query.batch()))
                 : Math.max(candidateWindow(query.batch()), sample) + excluded.size();
         int window = (int) Math.min(wanted, Math.max(MAX_CANDIDATE_WINDOW, asked));
-        Instant now = clock.instant();
+        Instant now = judgedNow();
         List<CandidateSample.Candidate> rows = run("find claim candidates",
                 c -> dialect.selectEligibleIds(c, query.selection(), now, window));
         List<CandidateSample.Candidate> candidates = new ArrayList<>(rows.size());
@@ -252,7 +295,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         if (ids.isEmpty()) {
             return List.of();
         }
-        Instant now = clock.instant();
+        Instant now = judgedNow();
         return run("read granted rows", c -> dialect.selectEligibleByIds(c, selection, now, ids));
     }
 
@@ -272,7 +315,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
                 throw new IllegalArgumentException("recordClaims: two grants for entry " + g.entryId());
             }
         }
-        Instant now = clock.instant();
+        Instant now = judgedNow();
         List<OutboxEntry> claimed = durableClaimRecords
                 ? run("record claims", c -> dialect.recordClaims(c, selection, now, grants))
                 : run("record claims", c -> withoutDurability(c, () -> dialect.recordClaims(c, selection, now, grants)));
@@ -317,7 +360,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
     @Override
     public List<CompletionOutcome> completeAllFenced(List<ClaimCompletion> completions) {
         requireClaims("completeAllFenced");
-        Instant now = EntryRows.micros(clock.instant());
+        Instant now = judgedNow();
         return completeAll("complete lean claims", completions, (c, cs) -> dialect.completeAllFenced(c, cs, now),
                 CompletionOutcome::fencedRefusalFor);
     }
@@ -373,7 +416,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
             return List.of();
         }
         Instant at = EntryRows.micros(expiresAt);
-        Set<Long> moved = run("extend claims", c -> dialect.extendClaims(c, claims, at));
+        Set<Long> moved = run("extend claims", c -> dialect.extendClaims(c, claims, at, 0));
         return claims.stream().filter(cl -> moved.contains(cl.entryId())).map(cl -> cl.withExpiresAt(at)).toList();
     }
 
@@ -447,7 +490,8 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
     public static final class Builder {
         private final DataSource dataSource;
         private TableName table = TableName.DEFAULT;
-        private java.time.Clock clock = java.time.Clock.systemUTC();
+        private java.time.Clock clock = dev.leasebox.lease.MonotonicClock.system();
+        private boolean databaseJudges = true;
         private boolean useClaimLeases = true;
         private int candidateSpread = 1;
         private boolean durableClaimRecords = true;
@@ -468,9 +512,25 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
             return this;
         }
 
-        /** Where "now" comes from; default the UTC system clock. */
+        /**
+         * Judge every expiry and due time by {@code clock} instead of the database's clock, and take local
+         * deadlines from it too: for tests and simulations that move time themselves. Workers on several
+         * machines must not use it (their clocks would judge each other's claims); leave it out.
+         */
         public Builder clock(java.time.Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            this.databaseJudges = false;
+            return this;
+        }
+
+        /**
+         * Where local claim deadlines come from while the database's clock judges expiries; default
+         * {@link dev.leasebox.lease.MonotonicClock#system()}, which wall-clock steps do not move. Give the
+         * drain the same clock.
+         */
+        public Builder localClock(java.time.Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            this.databaseJudges = true;
             return this;
         }
 

@@ -35,6 +35,8 @@ import java.util.Set;
 public final class JdbcSlotStore implements SlotOutboxStore {
 
     private final DataSource dataSource;
+    /** The row store: its clock judges (the database's, unless it was given an explicit one) and keeps local deadlines. */
+    private final JdbcOutboxStore rows;
     private final SqlDialect dialect;
     private final Clock clock;
     private final String where;
@@ -44,8 +46,9 @@ public final class JdbcSlotStore implements SlotOutboxStore {
     private final String selectSql;
     private final String orderedSelectSql;
 
-    private JdbcSlotStore(DataSource dataSource, SqlDialect dialect, Clock clock, int slotCount) {
+    private JdbcSlotStore(DataSource dataSource, JdbcOutboxStore rows, SqlDialect dialect, Clock clock, int slotCount) {
         this.dataSource = dataSource;
+        this.rows = rows;
         this.dialect = dialect;
         this.clock = clock;
         this.where = JdbcDataSources.describe(dataSource);
@@ -83,7 +86,7 @@ public final class JdbcSlotStore implements SlotOutboxStore {
                 throw new JdbcOutboxException("Partition leases: " + rows.table() + "_lease_slots at " + where
                         + " has no slots; V3__add_lease_slots.sql fills it with one row per slot: re-apply it");
             }
-            return new JdbcSlotStore(dataSource, dialect, clock, count);
+            return new JdbcSlotStore(dataSource, rows, dialect, clock, count);
         } catch (SQLException e) {
             if (dialect.isMissingTable(e)) {
                 throw new JdbcOutboxException("Partition leases need migration V3 on " + rows.table() + " at " + where
@@ -178,8 +181,10 @@ public final class JdbcSlotStore implements SlotOutboxStore {
             return List.of();
         }
         grants.forEach(g -> checkSlot(g.slot()));
-        Instant now = EntryRows.micros(clock.instant());
-        Instant expiresAt = now.plus(request.leaseDuration());
+        // taken before the statement is sent: the local deadline ends no later than the rows' expiry
+        Instant localDeadline = EntryRows.micros(rows.localClock().instant()).plus(request.leaseDuration());
+        Instant now = rows.judgedNow();
+        Instant expiresAt = rows.databaseJudges() ? null : localDeadline;
         List<OutboxEntry> claimed = run("claim in slots", c -> {
             try (PreparedStatement ps = c.prepareStatement(ordered ? orderedClaimSql : claimSql)) {
                 ps.setArray(1, c.createArrayOf("integer", grants.stream().map(SlotGrant::slot).toArray()));
@@ -190,13 +195,15 @@ public final class JdbcSlotStore implements SlotOutboxStore {
                 ps.setInt(i++, request.batchSize());
                 ps.setString(i++, request.owner());
                 EntryRows.setInstant(ps, i++, now);
-                EntryRows.setInstant(ps, i, expiresAt);
+                EntryRows.setInstant(ps, i++, expiresAt);
+                ps.setLong(i, request.leaseDuration().toMillis());
                 try (ResultSet rs = ps.executeQuery()) {
                     return EntryRows.readAll(rs, true);
                 }
             }
         });
-        return claimed.stream().sorted(Comparator.comparingLong(OutboxEntry::id)).map(EntryRows::claimOf).toList();
+        return claimed.stream().sorted(Comparator.comparingLong(OutboxEntry::id)).map(EntryRows::claimOf)
+                .map(claim -> claim.withExpiresAt(localDeadline)).toList();
     }
 
     @Override
@@ -210,7 +217,7 @@ public final class JdbcSlotStore implements SlotOutboxStore {
             return List.of();
         }
         grants.forEach(g -> checkSlot(g.slot()));
-        Instant now = EntryRows.micros(clock.instant());
+        Instant now = rows.judgedNow();
         return run("select in slots", c -> {
             try (PreparedStatement ps = c.prepareStatement(ordered ? orderedSelectSql : selectSql)) {
                 ps.setArray(1, c.createArrayOf("integer", grants.stream().map(SlotGrant::slot).toArray()));
@@ -236,7 +243,7 @@ public final class JdbcSlotStore implements SlotOutboxStore {
             return List.of();
         }
         completions.forEach(sc -> checkSlot(sc.slot()));
-        Instant now = clock.instant();
+        Instant now = rows.judgedNow();
         Map<Long, OutboxEntry> written = run("complete in slots", c -> {
             try (PreparedStatement ps = c.prepareStatement(dialect.sql("slot_complete"))) {
                 bindSlotCompletions(c, ps, completions, now);

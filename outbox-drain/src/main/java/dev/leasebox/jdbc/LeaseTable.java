@@ -88,14 +88,15 @@ final class LeaseTable {
     }
 
     /** Grants the free keys among {@code keys} to {@code owner}; key to fence of each grant. */
-    Map<String, Long> acquire(Connection c, List<String> keys, String owner, Instant expiresAt, Instant now)
-            throws SQLException {
+    Map<String, Long> acquire(Connection c, List<String> keys, String owner, Instant expiresAt, long ttlMillis,
+                              Instant now) throws SQLException {
         return serialized(c, () -> {
             try (PreparedStatement ps = c.prepareStatement(dialect.sql("lease_acquire"))) {
                 ps.setString(1, owner);
                 EntryRows.setInstant(ps, 2, expiresAt);
-                ps.setArray(3, c.createArrayOf(textType(), keys.toArray()));
-                EntryRows.setInstant(ps, 4, now);
+                ps.setLong(3, ttlMillis);
+                ps.setArray(4, c.createArrayOf(textType(), keys.toArray()));
+                EntryRows.setInstant(ps, 5, now);
                 Map<String, Long> granted = new HashMap<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -122,12 +123,16 @@ final class LeaseTable {
         }
     }
 
-    /** Moves the expiry of each lease still held to {@code expiries[i]}; the rows renewed. */
+    /**
+     * Moves the expiry of each lease still held to {@code expiries[i]}, or (a null expiry) to the database's now
+     * plus the lease's ttl; the rows renewed.
+     */
     Set<Row> renew(Connection c, List<Lease> leases, List<Instant> expiries, Instant now) throws SQLException {
         return serialized(c, () -> {
             try (PreparedStatement ps = c.prepareStatement(dialect.sql("lease_renew"))) {
                 int i = bindLeases(c, ps, leases);
                 ps.setArray(i++, c.createArrayOf(textType(), expiries.stream().map(EntryRows::text).toArray()));
+                ps.setArray(i++, c.createArrayOf(dialect.idArrayType(), leases.stream().map(l -> l.ttl().toMillis()).toArray()));
                 EntryRows.setInstant(ps, i, now);
                 return rows(ps);
             }

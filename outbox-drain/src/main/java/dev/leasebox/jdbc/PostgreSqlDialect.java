@@ -49,12 +49,13 @@ public final class PostgreSqlDialect extends SqlDialect {
 
     @Override
     List<OutboxEntry> claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
-                                      Instant expiresAt, int limit) throws SQLException {
+                                      Instant expiresAt, long leaseMillis, int limit) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql("claim_in_database"))) {
             ps.setString(1, owner);
             EntryRows.setInstant(ps, 2, now);
             EntryRows.setInstant(ps, 3, expiresAt);
-            int i = EntryRows.bindSelection(ps, 4, selection);
+            ps.setLong(4, leaseMillis);
+            int i = EntryRows.bindSelection(ps, 5, selection);
             EntryRows.setInstant(ps, i++, now);
             EntryRows.setInstant(ps, i++, now);
             ps.setInt(i, limit);
@@ -150,9 +151,10 @@ public final class PostgreSqlDialect extends SqlDialect {
     }
 
     @Override
-    Set<Long> extendClaims(Connection c, List<OutboxClaim> claims, Instant expiresAt) throws SQLException {
+    Set<Long> extendClaims(Connection c, List<OutboxClaim> claims, Instant expiresAt, long leaseMillis)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql("extend_claims"))) {
-            bindExtendClaims(c, ps, claims, expiresAt);
+            bindExtendClaims(c, ps, claims, expiresAt, leaseMillis);
             Set<Long> moved = new HashSet<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -164,12 +166,13 @@ public final class PostgreSqlDialect extends SqlDialect {
     }
 
     /** Binds extend_claims.sql's parameters (also used to EXPLAIN it in tests). */
-    void bindExtendClaims(Connection c, PreparedStatement ps, List<OutboxClaim> claims, Instant expiresAt)
-            throws SQLException {
+    void bindExtendClaims(Connection c, PreparedStatement ps, List<OutboxClaim> claims, Instant expiresAt,
+                          long leaseMillis) throws SQLException {
         EntryRows.setInstant(ps, 1, expiresAt);
-        ps.setArray(2, c.createArrayOf("bigint", column(claims, OutboxClaim::entryId)));
-        ps.setArray(3, c.createArrayOf("bigint", column(claims, OutboxClaim::token)));
-        ps.setArray(4, c.createArrayOf("bigint", column(claims, OutboxClaim::entryId)));
+        ps.setLong(2, leaseMillis);
+        ps.setArray(3, c.createArrayOf("bigint", column(claims, OutboxClaim::entryId)));
+        ps.setArray(4, c.createArrayOf("bigint", column(claims, OutboxClaim::token)));
+        ps.setArray(5, c.createArrayOf("bigint", column(claims, OutboxClaim::entryId)));
     }
 
     private static <T> Object[] column(List<T> rows, Function<T, ?> value) {

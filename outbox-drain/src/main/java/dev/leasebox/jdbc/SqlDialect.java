@@ -204,9 +204,12 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
 
     // ---- database-specific operations -------------------------------------------------------------
 
-    /** The {@code database} backend: claims up to {@code limit} eligible rows with sequence tokens. */
+    /**
+     * The {@code database} backend: claims up to {@code limit} eligible rows with sequence tokens. {@code now}
+     * and {@code expiresAt} null: the database's clock judges and writes ({@code now() + leaseMillis}).
+     */
     abstract List<OutboxEntry> claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
-                                               Instant expiresAt, int limit) throws SQLException;
+                                               Instant expiresAt, long leaseMillis, int limit) throws SQLException;
 
     /** Records the grants whose fence is above the row's mark and whose row is eligible; the claimed rows. */
     abstract List<OutboxEntry> recordClaims(Connection c, ClaimSelection selection, Instant now,
@@ -227,13 +230,17 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
     abstract List<CompletedRow> completeAll(Connection c, List<ClaimCompletion> completions) throws SQLException;
 
     /**
-     * Fenced completions (the lean claim mode): written where the row is claim-completable and the
-     * presented token is strictly above its fence_high_water; the rows that were completed.
+     * Fenced completions (the lean claim mode): written where the row is claim-completable, the presented
+     * token is strictly above its fence_high_water and no recorded claim on it is live at {@code now} (null:
+     * the database's clock); the rows that were completed.
      */
-    /** Lean completions: {@code now} judges whether a recorded claim on a row is still live (then it is refused). */
     abstract List<CompletedRow> completeAllFenced(Connection c, List<ClaimCompletion> completions, Instant now)
             throws SQLException;
 
-    /** Moves the expiry of each claim whose token still matches; the ids moved. */
-    abstract Set<Long> extendClaims(Connection c, List<OutboxClaim> claims, Instant expiresAt) throws SQLException;
+    /**
+     * Moves the expiry of each claim whose token still matches, to {@code expiresAt}, or (null) to the database's
+     * {@code now() + leaseMillis}; the ids moved.
+     */
+    abstract Set<Long> extendClaims(Connection c, List<OutboxClaim> claims, Instant expiresAt, long leaseMillis)
+            throws SQLException;
 }

@@ -102,7 +102,7 @@ class PostgreSqlBatchPlansIT {
         assertProbesOnlyTheBatch(table, "complete_all_fenced", false, explain(table, dialect, "complete_all_fenced", false,
                 (c, ps) -> dialect.bindCompletions(c, ps, completions, now)));
         assertProbesOnlyTheBatch(table, "extend_claims", true, explain(table, dialect, "extend_claims", true,
-                (c, ps) -> dialect.bindExtendClaims(c, ps, claims, now.plusSeconds(60))));
+                (c, ps) -> dialect.bindExtendClaims(c, ps, claims, now.plusSeconds(60), 0)));
 
         // lean partition completions, under grants of fence 5000 registered for every slot
         List<dev.leasebox.outbox.partition.SlotOutboxStore.SlotCompletion> slotCompletions = new ArrayList<>();

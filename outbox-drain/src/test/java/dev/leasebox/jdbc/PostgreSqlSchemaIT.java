@@ -101,7 +101,7 @@ class PostgreSqlSchemaIT {
             assertThat(explainGeneric(st, dialect.sql("select_eligible"),
                     "'PENDING', 'DEFERRED', 'RETRYABLE_FAILURE', now(), now(), 10")).contains(index);
             assertThat(explainGeneric(st, dialect.sql("claim_in_database"),
-                    "'w', now(), now(), 'PENDING', 'DEFERRED', 'RETRYABLE_FAILURE', now(), now(), 10"))
+                    "'w', NULL, NULL, 30000, 'PENDING', 'DEFERRED', 'RETRYABLE_FAILURE', NULL, NULL, 10"))
                     .contains(index).contains("LockRows");
         }
     }

@@ -24,6 +24,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import dev.leasebox.lease.MonotonicClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -114,7 +115,7 @@ public final class ChaosWorkerMain implements Callable<Integer> {
     public Integer call() throws Exception {
         granularity.validate();
         TableName tableName = TableName.parse(table);
-        Clock clock = Clock.systemUTC();
+        Clock clock = MonotonicClock.system();
         List<AutoCloseable> resources = new ArrayList<>();
         try {
             HikariDataSource dataSource = JdbcDataSources.pooled(jdbcUrl, "", "", concurrency + 4);
@@ -122,7 +123,7 @@ public final class ChaosWorkerMain implements Callable<Integer> {
             JsonLinesFile historyFile = JsonLinesFile.append(history);
             resources.add(historyFile);
             HistoryRecorder recorder = new HistoryRecorder(historyFile, owner, CommonClock.fromDatabase(dataSource), clock);
-            JdbcOutboxStore jdbc = JdbcOutboxStore.builder(dataSource).table(tableName).clock(clock)
+            JdbcOutboxStore jdbc = JdbcOutboxStore.builder(dataSource).table(tableName).localClock(clock)
                     .useClaimLeases(true).open();
             Duration lease = Duration.ofMillis(leaseMillis);
             Optional<LeaseManager> manager = Optional.empty();

@@ -41,7 +41,9 @@ import java.util.Locale;
  * <h2>What lean claims promise, exactly</h2>
  * <ul>
  *   <li>A completion is written only with a fence strictly above every fence that completed the row
- *       before; a stale holder is refused once a newer holder has completed, not before.</li>
+ *       before, and only while this worker still holds the claim's lease as far as it knows (a lease it saw
+ *       lost, released or granted again writes nothing); a stale holder that has not noticed is refused
+ *       once a newer holder has completed, not before.</li>
  *   <li>Until then a stale holder's completion is accepted, whatever it says. That includes a stale
  *       {@code DEAD_LETTERED} (or {@code FAILED}) that lands while a newer holder's delivery succeeds: the
  *       row ends dead-lettered although it was delivered, and the newer holder is told

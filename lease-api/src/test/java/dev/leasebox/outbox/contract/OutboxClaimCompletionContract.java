@@ -164,7 +164,9 @@ public abstract class OutboxClaimCompletionContract extends OutboxClaimSelection
         CompletionOutcome outcome = store.markClaimDelivered(old, EmissionResult.at(now()));
 
         assertThat(outcome).isInstanceOf(CompletionOutcome.Reclaimed.class);
-        assertThat(((CompletionOutcome.Reclaimed) outcome).current().claimToken()).hasValue(current.token());
+        if (claimsAreWrittenToRows()) {
+            assertThat(((CompletionOutcome.Reclaimed) outcome).current().claimToken()).hasValue(current.token());
+        }
         assertClaimedBy(current);
         assertThat(row(current.entryId()).status()).isEqualTo(EmissionStatus.PENDING);
         assertThat(row(current.entryId()).attemptCount()).isZero();

@@ -150,6 +150,10 @@ public abstract class OutboxClaimSelectionContract extends OutboxContractSupport
         assertThat(claim.claimAttemptCount()).isEqualTo(1);
         assertThat(claim.entry().claimToken()).hasValue(claim.token());
         OutboxEntry row = row(entry.id());
+        if (!claimsAreWrittenToRows()) {
+            assertThat(row).as("a lean claim writes nothing").isEqualTo(entry);
+            return;
+        }
         assertThat(row.claimOwner()).contains("worker-7");
         assertThat(row.claimedAt()).contains(now());
         assertThat(row.claimExpiresAt()).contains(now().plus(LEASE));
@@ -184,9 +188,14 @@ public abstract class OutboxClaimSelectionContract extends OutboxContractSupport
         assertThat(second.entryId()).isEqualTo(first.entryId());
         assertThat(second.owner()).isEqualTo("w2");
         assertThat(second.token()).isGreaterThan(first.token());
-        assertThat(second.claimAttemptCount()).isEqualTo(first.claimAttemptCount() + 1);
         assertClaimedBy(second);
-        assertThat(row(second.entryId()).fenceHighWater()).isEqualTo(second.token());
+        if (claimsAreWrittenToRows()) {
+            assertThat(second.claimAttemptCount()).isEqualTo(first.claimAttemptCount() + 1);
+            assertThat(row(second.entryId()).fenceHighWater()).isEqualTo(second.token());
+        } else {
+            assertThat(second.claimAttemptCount()).as("lean claims count completed claims: none yet")
+                    .isEqualTo(first.claimAttemptCount());
+        }
     }
 
     @Test
@@ -209,6 +218,11 @@ public abstract class OutboxClaimSelectionContract extends OutboxContractSupport
         OutboxEntry entry = enqueue("claimed");
         store.claimPending(request("w1", 10));
 
+        if (!claimsAreWrittenToRows()) {
+            assertThat(store.findPending(10)).as("a lean claim writes nothing: its row is still read")
+                    .extracting(OutboxEntry::id).containsExactly(entry.id());
+            return;
+        }
         assertThat(store.findPending(10)).isEmpty();
         clock.advance(LEASE.plusSeconds(1));
         assertThat(store.findPending(10)).extracting(OutboxEntry::id).containsExactly(entry.id());

@@ -122,7 +122,7 @@ public abstract class OutboxClaimStoreContract extends OutboxClaimCompletionCont
         List<OutboxClaim> claims = store.claimPending(request("w1", 2));
         long greatest = claims.stream().mapToLong(OutboxClaim::token).max().orElseThrow();
 
-        assertThat(store.highestFenceHighWater()).isEqualTo(greatest);
+        assertThat(store.highestFenceHighWater()).isEqualTo(claimsAreWrittenToRows() ? greatest : 0);
         claims.forEach(c -> completed(store.markClaimDelivered(c, EmissionResult.at(now()))));
         assertThat(store.highestFenceHighWater()).isEqualTo(greatest);
     }
@@ -167,17 +167,24 @@ public abstract class OutboxClaimStoreContract extends OutboxClaimCompletionCont
     void tokensOfOneRowStrictlyGrowAcrossReleaseReclaimAndExpiry() {
         OutboxClaim claim = claimOne("cycles", "w0");
         long last = claim.token();
+        int completions = 0;
         for (int round = 1; round <= 4; round++) {
             if (round % 2 == 0) {
                 completed(store.releaseClaim(claim, "round " + round));
+                completions++;
             } else {
                 clock.advance(LEASE.plusSeconds(1));
             }
             claim = store.claimPending(request("w" + round, 1)).get(0);
             assertThat(claim.token()).as("token of claim %d", round).isGreaterThan(last);
-            assertThat(claim.claimAttemptCount()).isEqualTo(round + 1);
+            // recorded claims count every claim; lean claims count the completed ones
+            assertThat(claim.claimAttemptCount()).isEqualTo(claimsAreWrittenToRows() ? round + 1 : completions + 1);
             last = claim.token();
         }
-        assertThat(row(claim.entryId()).fenceHighWater()).isEqualTo(last);
+        if (claimsAreWrittenToRows()) {
+            assertThat(row(claim.entryId()).fenceHighWater()).isEqualTo(last);
+        } else {
+            assertClaimedBy(claim);
+        }
     }
 }

@@ -143,27 +143,47 @@ class LeanLeasedOutboxClaimStoreTest {
 
     @Test
     void aStaleLeanHoldersCompletionIsAcceptedUntilTheNewerHolderCompletesAndRefusedAfter() {
-        LeasedOutboxClaimStore store = lean();
+        // two workers, each its own store, one coordinator: w1 has not noticed that its leases lapsed
+        LeasedOutboxClaimStore w1 = lean();
+        LeasedOutboxClaimStore w2 = lean();
         OutboxEntry first = enqueue("first");
         OutboxEntry second = enqueue("second");
-        List<OutboxClaim> stale = store.claimPending(request("w1", 10));
+        List<OutboxClaim> stale = w1.claimPending(request("w1", 10));
         clock.advance(LEASE.plusSeconds(1)); // w1 stalls past its lease; w2 is granted both keys
-        List<OutboxClaim> newer = store.claimPending(request("w2", 10));
+        List<OutboxClaim> newer = w2.claimPending(request("w2", 10));
         assertThat(newer).hasSize(2);
 
         // second: the newer holder completes first, so the stale holder is refused
         OutboxClaim newerOnSecond = newer.get(1);
-        assertThat(store.complete(newerOnSecond, new Completion.Failed(EmissionError.retryable("x", "down"),
+        assertThat(w2.complete(newerOnSecond, new Completion.Failed(EmissionError.retryable("x", "down"),
                 Optional.of(clock.instant().plusSeconds(60)))).isCompleted()).isTrue();
-        assertThat(store.complete(stale.get(1), delivered())).isInstanceOf(CompletionOutcome.Reclaimed.class);
+        assertThat(w1.complete(stale.get(1), delivered())).isInstanceOf(CompletionOutcome.Reclaimed.class);
         assertThat(rows.find(second.id()).orElseThrow().status()).isEqualTo(EmissionStatus.RETRYABLE_FAILURE);
 
         // first: the stale holder completes first; lean accepts it (recorded would not), then refuses the newer one
-        assertThat(store.complete(stale.get(0), delivered()).isCompleted()).isTrue();
-        assertThat(store.complete(newer.get(0), delivered())).isInstanceOf(CompletionOutcome.AlreadyTerminal.class);
+        assertThat(w1.complete(stale.get(0), delivered()).isCompleted()).isTrue();
+        assertThat(w2.complete(newer.get(0), delivered())).isInstanceOf(CompletionOutcome.AlreadyTerminal.class);
         OutboxEntry row = rows.find(first.id()).orElseThrow();
         assertThat(row.attemptCount()).as("finalized once").isEqualTo(1);
         assertThat(row.fenceHighWater()).isEqualTo(stale.get(0).token());
+    }
+
+    @Test
+    void aLeanWorkerThatKnowsItsLeaseIsGoneWritesNothing() {
+        // one worker: the key was granted again to another of its claim loops after its lease lapsed
+        LeasedOutboxClaimStore store = lean();
+        OutboxEntry entry = enqueue("known-lost");
+        OutboxClaim stale = store.claimPending(request("w1", 1)).get(0);
+        clock.advance(LEASE.plusSeconds(1));
+        OutboxClaim newer = store.claimPending(request("w1", 1)).get(0);
+
+        assertThat(store.complete(stale, delivered())).isInstanceOf(CompletionOutcome.Reclaimed.class);
+        assertThat(rows.find(entry.id()).orElseThrow().fenceHighWater()).as("nothing written").isZero();
+        OutboxClaim forged = new OutboxClaim(newer.entry(), "w1", newer.token() + 1_000, newer.claimedAt(),
+                newer.expiresAt(), newer.claimAttemptCount());
+        assertThat(store.complete(forged, delivered())).as("a fence this worker was never granted")
+                .isInstanceOf(CompletionOutcome.StaleToken.class);
+        assertThat(store.complete(newer, delivered()).isCompleted()).isTrue();
     }
 
     @Test

@@ -122,9 +122,12 @@ public final class RedisLeaseManager implements LeaseManager {
         return manager;
     }
 
-    /** {@link #start(RedisLeaseConfig, Clock)} on the UTC system clock. */
+    /**
+     * {@link #start(RedisLeaseConfig, Clock)} on {@link dev.leasebox.lease.MonotonicClock#system()}: local deadlines
+     * that wall-clock steps do not move.
+     */
     public static RedisLeaseManager start(RedisLeaseConfig config) {
-        return start(config, Clock.systemUTC());
+        return start(config, dev.leasebox.lease.MonotonicClock.system());
     }
 
     @Override

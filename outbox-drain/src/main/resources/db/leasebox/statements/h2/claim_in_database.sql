@@ -3,13 +3,16 @@
 -- claimed concurrently in between is skipped, never claimed twice. One statement, atomic under
 -- auto-commit. H2 returns the same NEXT VALUE FOR within one row, so claim_token and
 -- fence_high_water get the same token, always strictly above the row's previous mark.
--- Parameters: owner, claimed_at, claim_expires_at, (inner) three statuses, now, now, limit,
+-- Time: every "now" parameter is NULL when the database's clock judges (the default: the statement
+-- uses CURRENT_TIMESTAMP), or an instant when the store was given an explicit clock (tests); a written expiry is
+-- that instant, or CURRENT_TIMESTAMP plus the lease duration in milliseconds.
+-- Parameters: owner, claimed_at, claim_expires_at, lease ms, (inner) three statuses, now, now, limit,
 -- (re-check) three statuses, now, now.
 SELECT * FROM FINAL TABLE (
     UPDATE ${table}
     SET claim_owner         = ?,
-        claimed_at          = ?,
-        claim_expires_at    = ?,
+        claimed_at          = COALESCE(CAST(? AS TIMESTAMP WITH TIME ZONE), CURRENT_TIMESTAMP),
+        claim_expires_at    = COALESCE(CAST(? AS TIMESTAMP WITH TIME ZONE), DATEADD(MILLISECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP)),
         claim_token         = GREATEST(NEXT VALUE FOR ${table}_claim_token_seq, fence_high_water + 1),
         fence_high_water    = GREATEST(NEXT VALUE FOR ${table}_claim_token_seq, fence_high_water + 1),
         claim_attempt_count = claim_attempt_count + 1
@@ -17,12 +20,12 @@ SELECT * FROM FINAL TABLE (
         SELECT id FROM ${table}
         WHERE status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
           AND status IN (?, ?, ?)
-          AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
-          AND (claim_expires_at IS NULL OR claim_expires_at <= ?)
+          AND (next_attempt_at IS NULL OR next_attempt_at <= COALESCE(CAST(? AS TIMESTAMP WITH TIME ZONE), CURRENT_TIMESTAMP))
+          AND (claim_expires_at IS NULL OR claim_expires_at <= COALESCE(CAST(? AS TIMESTAMP WITH TIME ZONE), CURRENT_TIMESTAMP))
         ORDER BY id
         LIMIT ?
     )
       AND status IN (?, ?, ?)
-      AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
-      AND (claim_expires_at IS NULL OR claim_expires_at <= ?)
+      AND (next_attempt_at IS NULL OR next_attempt_at <= COALESCE(CAST(? AS TIMESTAMP WITH TIME ZONE), CURRENT_TIMESTAMP))
+      AND (claim_expires_at IS NULL OR claim_expires_at <= COALESCE(CAST(? AS TIMESTAMP WITH TIME ZONE), CURRENT_TIMESTAMP))
 )

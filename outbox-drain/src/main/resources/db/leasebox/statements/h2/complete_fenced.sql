@@ -20,5 +20,5 @@ SELECT * FROM FINAL TABLE (
     WHERE id = ?
       AND CAST(? AS BIGINT) > fence_high_water
       AND status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
-      AND (claim_expires_at IS NULL OR claim_expires_at <= CAST(? AS TIMESTAMP WITH TIME ZONE))
+      AND (claim_expires_at IS NULL OR claim_expires_at <= COALESCE(CAST(? AS TIMESTAMP WITH TIME ZONE), CURRENT_TIMESTAMP))
 )

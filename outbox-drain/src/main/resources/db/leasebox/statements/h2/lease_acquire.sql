@@ -5,15 +5,18 @@
 -- Fences strictly grow per key: rows are never deleted (release only expires them) and a re-grant
 -- writes GREATEST(new value, row's fence + 1), as on PostgreSQL. JdbcLeaseManager runs the lease
 -- statements of one H2 database and table one at a time within the JVM (see LeaseTable).
--- Parameters: owner, expires_at, keys array, now.
+-- Time: "now" is NULL when the database's clock judges (the default: the statement uses
+-- CURRENT_TIMESTAMP), or an instant when the manager was given an explicit clock (tests).
+-- Parameters: owner, expires_at (NULL: now + ttl), ttl ms, keys array, now.
 SELECT lease_key, fence FROM FINAL TABLE (
     MERGE INTO ${table}_leases AS l
     USING (SELECT u.lease_key,
                   CAST(? AS VARCHAR(1000))           AS owner,
-                  CAST(? AS TIMESTAMP WITH TIME ZONE) AS expires_at
+                  COALESCE(CAST(? AS TIMESTAMP WITH TIME ZONE),
+                           DATEADD(MILLISECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP)) AS expires_at
            FROM UNNEST(CAST(? AS VARCHAR(1000) ARRAY)) AS u(lease_key)) AS r
     ON l.lease_key = r.lease_key
-    WHEN MATCHED AND l.expires_at <= ? THEN
+    WHEN MATCHED AND l.expires_at <= COALESCE(CAST(? AS TIMESTAMP WITH TIME ZONE), CURRENT_TIMESTAMP) THEN
         UPDATE SET owner      = r.owner,
                    fence      = GREATEST(NEXT VALUE FOR ${table}_lease_fence_seq, l.fence + 1),
                    expires_at = r.expires_at

@@ -3,4 +3,4 @@
 SELECT l.lease_key
 FROM ${table}_leases AS l
 JOIN UNNEST(CAST(? AS VARCHAR(1000) ARRAY)) AS u(lease_key) ON l.lease_key = u.lease_key
-WHERE l.expires_at > ?
+WHERE l.expires_at > COALESCE(CAST(? AS TIMESTAMP WITH TIME ZONE), CURRENT_TIMESTAMP)

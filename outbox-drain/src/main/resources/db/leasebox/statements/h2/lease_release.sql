@@ -7,7 +7,7 @@ SELECT lease_key, owner, fence FROM FINAL TABLE (
     USING (SELECT * FROM UNNEST(CAST(? AS VARCHAR(1000) ARRAY), CAST(? AS VARCHAR(1000) ARRAY),
                                 CAST(? AS BIGINT ARRAY))
                AS u(lease_key, owner, fence)) AS w
-    ON l.lease_key = w.lease_key AND l.owner = w.owner AND l.fence = w.fence AND l.expires_at > ?
+    ON l.lease_key = w.lease_key AND l.owner = w.owner AND l.fence = w.fence AND l.expires_at > COALESCE(CAST(? AS TIMESTAMP WITH TIME ZONE), CURRENT_TIMESTAMP)
     WHEN MATCHED THEN
         UPDATE SET expires_at = TIMESTAMP WITH TIME ZONE '1970-01-01 00:00:00+00'
 )

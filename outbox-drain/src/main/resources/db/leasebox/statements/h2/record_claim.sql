@@ -13,6 +13,6 @@ SELECT * FROM FINAL TABLE (
     WHERE id = ?
       AND ? > fence_high_water
       AND status IN (?, ?, ?)
-      AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
-      AND (claim_expires_at IS NULL OR claim_expires_at <= ?)
+      AND (next_attempt_at IS NULL OR next_attempt_at <= COALESCE(CAST(? AS TIMESTAMP WITH TIME ZONE), CURRENT_TIMESTAMP))
+      AND (claim_expires_at IS NULL OR claim_expires_at <= COALESCE(CAST(? AS TIMESTAMP WITH TIME ZONE), CURRENT_TIMESTAMP))
 )

@@ -5,7 +5,7 @@
 SELECT * FROM ${table}
 WHERE status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
   AND status IN (?, ?, ?)
-  AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
-  AND (claim_expires_at IS NULL OR claim_expires_at <= ?)
+  AND (next_attempt_at IS NULL OR next_attempt_at <= COALESCE(CAST(? AS TIMESTAMP WITH TIME ZONE), CURRENT_TIMESTAMP))
+  AND (claim_expires_at IS NULL OR claim_expires_at <= COALESCE(CAST(? AS TIMESTAMP WITH TIME ZONE), CURRENT_TIMESTAMP))
 ORDER BY id
 LIMIT ?

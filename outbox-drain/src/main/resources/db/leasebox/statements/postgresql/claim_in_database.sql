@@ -5,11 +5,14 @@
 -- external lease manager recorded a larger fence there: it is always strictly above every earlier
 -- token of the row. t.fence_high_water is the locked, current row version, so both columns get
 -- the same value. Skipped rows may consume sequence values (gaps are harmless).
--- Parameters: owner, claimed_at, claim_expires_at, three statuses, now (due), now (expiry), limit.
+-- Time: every "now" parameter is NULL when the database's clock judges (the default: the statement
+-- uses now()), or an instant when the store was given an explicit clock (tests); a written expiry is
+-- that instant, or now() plus the lease duration in milliseconds.
+-- Parameters: owner, claimed_at, claim_expires_at, lease ms, three statuses, now (due), now (expiry), limit.
 UPDATE ${table} AS t
 SET claim_owner         = ?,
-    claimed_at          = ?,
-    claim_expires_at    = ?,
+    claimed_at          = COALESCE(?::timestamptz, now()),
+    claim_expires_at    = COALESCE(?::timestamptz, now() + ?::bigint * interval '1 millisecond'),
     claim_token         = GREATEST(c.next_token, t.fence_high_water + 1),
     fence_high_water    = GREATEST(c.next_token, t.fence_high_water + 1),
     claim_attempt_count = t.claim_attempt_count + 1
@@ -18,8 +21,8 @@ FROM (
     FROM ${table}
     WHERE status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
       AND status IN (?, ?, ?)
-      AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
-      AND (claim_expires_at IS NULL OR claim_expires_at <= ?)
+      AND (next_attempt_at IS NULL OR next_attempt_at <= COALESCE(?::timestamptz, now()))
+      AND (claim_expires_at IS NULL OR claim_expires_at <= COALESCE(?::timestamptz, now()))
     ORDER BY id
     LIMIT ?
     FOR UPDATE SKIP LOCKED

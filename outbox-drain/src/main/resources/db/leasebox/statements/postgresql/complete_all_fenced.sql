@@ -32,7 +32,7 @@ FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::integer[], ?::integer[], ?::
 WHERE t.id = c.id
   AND c.token > t.fence_high_water
   AND CASE WHEN t.status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
-             AND (t.claim_expires_at IS NULL OR t.claim_expires_at <= ?::timestamptz)
+             AND (t.claim_expires_at IS NULL OR t.claim_expires_at <= COALESCE(?::timestamptz, now()))
            THEN TRUE ELSE FALSE END
   AND t.id = ANY (?::bigint[])
 RETURNING t.*, c.token AS presented_token

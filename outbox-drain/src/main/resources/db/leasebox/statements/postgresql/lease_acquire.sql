@@ -15,9 +15,12 @@
 -- one-time filter, before any nextval; lease_lock_fence_floor.sql takes it exclusively, so raising
 -- the floor never interleaves with the nextvals of a grant. It is released when the statement's
 -- transaction ends.
--- Parameters: owner, expires_at, keys text[], now.
+-- Time: "now" is NULL when the database's clock judges (the default: the statement uses now()), or an
+-- instant when the manager was given an explicit clock (tests).
+-- Parameters: owner, expires_at (NULL: now() + ttl), ttl ms, keys text[], now.
 INSERT INTO ${table}_leases AS l (lease_key, owner, fence, expires_at)
-SELECT r.lease_key, ?::text, nextval('${table}_lease_fence_seq'), ?::timestamptz
+SELECT r.lease_key, ?::text, nextval('${table}_lease_fence_seq'),
+       COALESCE(?::timestamptz, now() + ?::bigint * interval '1 millisecond')
 FROM unnest(?::text[]) AS r(lease_key)
 WHERE (SELECT true
        FROM (SELECT pg_advisory_xact_lock_shared('pg_class'::regclass::oid::integer,
@@ -27,5 +30,5 @@ ON CONFLICT (lease_key) DO UPDATE
 SET owner      = EXCLUDED.owner,
     fence      = GREATEST(EXCLUDED.fence, l.fence + 1),
     expires_at = EXCLUDED.expires_at
-WHERE l.expires_at <= ?::timestamptz
+WHERE l.expires_at <= COALESCE(?::timestamptz, now())
 RETURNING l.lease_key, l.fence

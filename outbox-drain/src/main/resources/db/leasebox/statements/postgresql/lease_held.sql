@@ -5,4 +5,4 @@
 SELECT lease_key
 FROM ${table}_leases
 WHERE lease_key = ANY (?::text[])
-  AND expires_at > ?::timestamptz
+  AND expires_at > COALESCE(?::timestamptz, now())

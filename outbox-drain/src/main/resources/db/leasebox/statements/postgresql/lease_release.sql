@@ -9,7 +9,7 @@ WITH held AS (
     FROM unnest(?::text[], ?::text[], ?::bigint[]) AS w(lease_key, owner, fence)
     JOIN ${table}_leases AS l
       ON l.lease_key = w.lease_key AND l.owner = w.owner AND l.fence = w.fence
-    WHERE l.expires_at > ?::timestamptz
+    WHERE l.expires_at > COALESCE(?::timestamptz, now())
     ORDER BY l.lease_key
     FOR UPDATE OF l
 )

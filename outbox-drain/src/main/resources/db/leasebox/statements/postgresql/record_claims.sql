@@ -24,8 +24,8 @@ WHERE t.id = g.id
   AND g.token > t.fence_high_water
   AND CASE WHEN t.status IN (?, ?, ?)
              AND t.status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
-             AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= ?)
-             AND (t.claim_expires_at IS NULL OR t.claim_expires_at <= ?)
+             AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= COALESCE(?::timestamptz, now()))
+             AND (t.claim_expires_at IS NULL OR t.claim_expires_at <= COALESCE(?::timestamptz, now()))
            THEN TRUE ELSE FALSE END
   AND t.id = ANY (?::bigint[])
 RETURNING t.*

@@ -5,7 +5,7 @@
 SELECT * FROM ${table}
 WHERE status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
   AND status IN (?, ?, ?)
-  AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
-  AND (claim_expires_at IS NULL OR claim_expires_at <= ?)
+  AND (next_attempt_at IS NULL OR next_attempt_at <= COALESCE(?::timestamptz, now()))
+  AND (claim_expires_at IS NULL OR claim_expires_at <= COALESCE(?::timestamptz, now()))
 ORDER BY id
 LIMIT ?

@@ -7,7 +7,7 @@ SELECT * FROM ${table} AS t
 WHERE t.id = ANY (?::bigint[])
   AND CASE WHEN t.status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
              AND t.status IN (?, ?, ?)
-             AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= ?)
-             AND (t.claim_expires_at IS NULL OR t.claim_expires_at <= ?)
+             AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= COALESCE(?::timestamptz, now()))
+             AND (t.claim_expires_at IS NULL OR t.claim_expires_at <= COALESCE(?::timestamptz, now()))
            THEN TRUE ELSE FALSE END
 ORDER BY t.id

@@ -6,8 +6,11 @@
 -- the row's fence_high_water + 1 when that is larger (a retry under the same grant): strictly above
 -- every earlier token of the row. The key_order placeholder below is empty, or (ordered mode)
 -- the filter of slot_key_order.sql.
+-- Time: every "now" parameter is NULL when the database's clock judges (the default: the statement
+-- uses now()), or an instant when the store was given an explicit clock (tests); a written expiry is
+-- that instant, or now() plus the lease duration in milliseconds.
 -- Parameters: slots integer[], fences bigint[], three statuses, now (due), now (expiry), limit,
--- owner, claimed_at, claim_expires_at.
+-- owner, claimed_at, claim_expires_at, lease ms.
 WITH held AS (
     SELECT s.slot, s.fence_high_water AS fence
     FROM ${table}_lease_slots AS s
@@ -19,8 +22,8 @@ WITH held AS (
     JOIN held AS h ON o.lease_slot = h.slot
     WHERE o.status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
       AND o.status IN (?, ?, ?)
-      AND (o.next_attempt_at IS NULL OR o.next_attempt_at <= ?)
-      AND (o.claim_expires_at IS NULL OR o.claim_expires_at <= ?)
+      AND (o.next_attempt_at IS NULL OR o.next_attempt_at <= COALESCE(?::timestamptz, now()))
+      AND (o.claim_expires_at IS NULL OR o.claim_expires_at <= COALESCE(?::timestamptz, now()))
       ${key_order}
     ORDER BY o.id
     LIMIT ?
@@ -28,8 +31,8 @@ WITH held AS (
 )
 UPDATE ${table} AS t
 SET claim_owner         = ?,
-    claimed_at          = ?,
-    claim_expires_at    = ?,
+    claimed_at          = COALESCE(?::timestamptz, now()),
+    claim_expires_at    = COALESCE(?::timestamptz, now() + ?::bigint * interval '1 millisecond'),
     claim_token         = GREATEST(p.fence, t.fence_high_water + 1),
     fence_high_water    = GREATEST(p.fence, t.fence_high_water + 1),
     claim_attempt_count = t.claim_attempt_count + 1

@@ -34,7 +34,7 @@ WHERE t.id = c.id
   AND CASE WHEN t.lease_slot = c.slot
              AND t.fence_high_water <= c.token
              AND t.status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
-             AND (t.claim_expires_at IS NULL OR t.claim_expires_at <= ?::timestamptz)
+             AND (t.claim_expires_at IS NULL OR t.claim_expires_at <= COALESCE(?::timestamptz, now()))
            THEN TRUE ELSE FALSE END
   AND t.id = ANY (?::bigint[])
 RETURNING t.*, c.token AS presented_token

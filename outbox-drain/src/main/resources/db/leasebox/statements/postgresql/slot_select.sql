@@ -7,8 +7,8 @@ SELECT o.* FROM ${table} AS o
 WHERE o.lease_slot = ANY (?::integer[])
   AND o.status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
   AND o.status IN (?, ?, ?)
-  AND (o.next_attempt_at IS NULL OR o.next_attempt_at <= ?)
-  AND (o.claim_expires_at IS NULL OR o.claim_expires_at <= ?)
+  AND (o.next_attempt_at IS NULL OR o.next_attempt_at <= COALESCE(?::timestamptz, now()))
+  AND (o.claim_expires_at IS NULL OR o.claim_expires_at <= COALESCE(?::timestamptz, now()))
   AND o.id <> ALL (?::bigint[])
   ${key_order}
 ORDER BY o.id
