@@ -42,6 +42,7 @@ final class LeaseBatches {
     private final String where;
     private final HeldLeases held;
     private final Consumer<LeaseLoss> lossReporter;
+    private volatile WritePause pause = WritePause.NONE;
 
     LeaseBatches(LeasePaths paths, List<ACL> acl, Clock clock, Duration timeout, String where, HeldLeases held,
                  Consumer<LeaseLoss> lossReporter) {
@@ -52,6 +53,11 @@ final class LeaseBatches {
         this.where = where;
         this.held = held;
         this.lossReporter = lossReporter;
+    }
+
+    /** Tests only: where a takeover or renewal stops before its writes are sent. */
+    void pauseWrites(WritePause value) {
+        this.pause = value;
     }
 
     /** The last round: every key by itself, so no key can spoil another's grant. */
@@ -97,6 +103,9 @@ final class LeaseBatches {
      */
     private List<Lease> round(Attempt attempt, int round, int budget, List<String> free, List<Takeover> takeovers,
                               List<String> spare) {
+        if (!takeovers.isEmpty()) {
+            pause.beforeTakeover();
+        }
         PipelinedCalls calls = new PipelinedCalls(attempt.zooKeeper());
         List<List<String>> chunks = new ArrayList<>();
         List<CompletableFuture<Reply>> writes = new ArrayList<>();
@@ -268,6 +277,7 @@ final class LeaseBatches {
         }
         List<Lease> renewed = new ArrayList<>();
         if (!sendable.isEmpty()) {
+            pause.beforeRenewal();
             List<Reply> replies = writeEach(zooKeeper, sendable, "renew", entry -> {
                 Lease lease = entry.lease();
                 byte[] data = new LeaseNodeData(lease.owner(), now.plus(lease.ttl()), lease.ttl()).encode();

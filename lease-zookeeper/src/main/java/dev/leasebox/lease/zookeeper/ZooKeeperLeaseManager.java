@@ -268,6 +268,11 @@ public final class ZooKeeperLeaseManager implements LeaseManager {
         return curator;
     }
 
+    /** Tests only: where this manager's takeovers and renewals stop before their writes are sent. */
+    void pauseWrites(WritePause pause) {
+        batches.pauseWrites(pause);
+    }
+
     private ZooKeeper connectedZooKeeper(String operation) {
         if (closed) {
             throw new IllegalStateException(describe() + " is closed");
