@@ -8,21 +8,21 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The leases this manager granted and still believes it holds, with what a version-checked write
- * needs: the lease znode's data version and the session that owns it. Only leases found here (same
+ * The leases this manager granted and still believes it holds, with what a checked write needs: the
+ * lease znode's data version, the session that owns it, and the token of the node's incarnation. Only leases found here (same
  * key, owner and fence) are ever renewed or released on the server, so a stale {@link Lease} from
  * an earlier grant never reaches ZooKeeper.
  */
 final class HeldLeases {
 
-    /** One held lease: the latest grant or renewal, its node's data version, and the owning session. */
-    record Held(Lease lease, int version, long sessionId) {
+    /** One held lease: the latest grant or renewal, its node's data version, the owning session, the incarnation token. */
+    record Held(Lease lease, int version, long sessionId, String token) {
     }
 
     private final ConcurrentHashMap<String, Held> byKey = new ConcurrentHashMap<>();
 
-    void put(Lease lease, int version, long sessionId) {
-        byKey.put(lease.key(), new Held(lease, version, sessionId));
+    void put(Lease lease, int version, long sessionId, String token) {
+        byKey.put(lease.key(), new Held(lease, version, sessionId, token));
     }
 
     /** The held entry for exactly this grant, if this manager still holds it. */

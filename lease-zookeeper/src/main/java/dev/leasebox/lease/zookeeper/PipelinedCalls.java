@@ -60,20 +60,6 @@ final class PipelinedCalls {
         return reply;
     }
 
-    CompletableFuture<Reply> setData(String path, byte[] data, int version) {
-        CompletableFuture<Reply> reply = track();
-        zooKeeper.setData(path, data, version, (rc, p, ctx, stat) ->
-                reply.complete(new Reply(KeeperException.Code.get(rc), Optional.ofNullable(stat), List.of())), null);
-        return reply;
-    }
-
-    CompletableFuture<Reply> delete(String path, int version) {
-        CompletableFuture<Reply> reply = track();
-        zooKeeper.delete(path, version, (rc, p, ctx) ->
-                reply.complete(new Reply(KeeperException.Code.get(rc), Optional.empty(), List.of())), null);
-        return reply;
-    }
-
     private CompletableFuture<Reply> track() {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         pending.add(reply);

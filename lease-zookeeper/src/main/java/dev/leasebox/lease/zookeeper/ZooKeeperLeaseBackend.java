@@ -16,13 +16,13 @@ import java.util.Set;
 
 /**
  * The {@code zookeeper} lease backend for hosts that open backends by name: the address is the
- * connect string ({@code host:port,host:port}); options {@code sessionTimeout} and
- * {@code connectionTimeout} (milliseconds, or with a unit: {@code 10s}) and {@code digest}
- * ({@code user:password}).
+ * connect string ({@code host:port,host:port}); options {@code sessionTimeout},
+ * {@code connectionTimeout} and {@code maxClockSkew} (milliseconds, or with a unit: {@code 10s}) and
+ * {@code digest} ({@code user:password}).
  */
 public final class ZooKeeperLeaseBackend implements LeaseBackend {
 
-    private static final Set<String> OPTIONS = Set.of("sessionTimeout", "connectionTimeout", "digest");
+    private static final Set<String> OPTIONS = Set.of("sessionTimeout", "connectionTimeout", "digest", "maxClockSkew");
 
     @Override
     public String name() {
@@ -45,6 +45,7 @@ public final class ZooKeeperLeaseBackend implements LeaseBackend {
         settings.option("sessionTimeout").map(ZooKeeperLeaseBackend::duration).ifPresent(builder::sessionTimeout);
         settings.option("connectionTimeout").map(ZooKeeperLeaseBackend::duration).ifPresent(builder::connectionTimeout);
         settings.option("digest").ifPresent(builder::digest);
+        settings.option("maxClockSkew").map(ZooKeeperLeaseBackend::duration).ifPresent(builder::maxClockSkew);
         return ZooKeeperLeaseManager.start(builder.build());
     }
 

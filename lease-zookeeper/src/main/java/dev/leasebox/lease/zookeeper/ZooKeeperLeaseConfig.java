@@ -28,8 +28,14 @@ import java.util.UUID;
  *       authenticates with it and every node it creates carries a creator-only digest ACL.</li>
  *   <li>{@code leasebox.zookeeper.memberId} — this manager's name in the membership group (default
  *       host-pid-random, unique per manager).</li>
+ *   <li>{@code leasebox.zookeeper.maxClockSkew} — the most any manager's wall clock may be off true
+ *       time, either way, counted twice: a node is taken over only once the taker's wall clock is past
+ *       the deadline its holder wrote by more than this (default 1 s; see {@link ZooKeeperLeaseManager}).</li>
  * </ul>
- * The {@link Clock} decides lease deadlines written into lease nodes (default: system UTC).
+ * {@link Builder#clock(Clock) clock} is the wall clock: it writes deadlines into lease nodes and
+ * judges other managers' deadlines (default: system UTC). {@link Builder#localClock(Clock) localClock}
+ * measures this manager's own local lease deadlines and must not step (default: a monotonic clock
+ * driven by {@link System#nanoTime()}).
  */
 public final class ZooKeeperLeaseConfig {
 
@@ -41,6 +47,8 @@ public final class ZooKeeperLeaseConfig {
     private final String digest;
     private final String memberId;
     private final Clock clock;
+    private final Clock localClock;
+    private final Duration maxClockSkew;
 
     private ZooKeeperLeaseConfig(Builder builder) {
         this.connectString = builder.connectString;
@@ -51,6 +59,8 @@ public final class ZooKeeperLeaseConfig {
         this.digest = builder.digest;
         this.memberId = builder.memberId == null ? defaultMemberId() : builder.memberId;
         this.clock = builder.clock;
+        this.localClock = builder.localClock;
+        this.maxClockSkew = builder.maxClockSkew;
     }
 
     /** A builder for the ensemble at {@code connectString}. */
@@ -87,14 +97,25 @@ public final class ZooKeeperLeaseConfig {
         return memberId;
     }
 
+    /** The wall clock: deadlines written into lease nodes, and the judge of other managers' deadlines. */
     public Clock clock() {
         return clock;
+    }
+
+    /** The clock of local lease deadlines ({@link dev.leasebox.lease.Lease#localDeadline()}): monotonic by default. */
+    public Clock localClock() {
+        return localClock;
+    }
+
+    /** How far past a written deadline a taker's wall clock must be before it takes the node over. */
+    public Duration maxClockSkew() {
+        return maxClockSkew;
     }
 
     @Override
     public String toString() {
         return "ZooKeeperLeaseConfig[connectString=" + connectString + ", sessionTimeout=" + sessionTimeout
-                + ", namespace=" + namespace + ", digest=" + (digest == null ? "none" : "****") + ", memberId=" + memberId + "]";
+                + ", maxClockSkew=" + maxClockSkew + ", namespace=" + namespace + ", digest=" + (digest == null ? "none" : "****") + ", memberId=" + memberId + "]";
     }
 
     private static String defaultMemberId() {
@@ -119,6 +140,8 @@ public final class ZooKeeperLeaseConfig {
         private String digest;
         private String memberId;
         private Clock clock = Clock.systemUTC();
+        private Clock localClock = MonotonicClock.SYSTEM;
+        private Duration maxClockSkew = Duration.ofSeconds(1);
 
         private Builder(String connectString) {
             this.connectString = connectString;
@@ -155,8 +178,20 @@ public final class ZooKeeperLeaseConfig {
             return this;
         }
 
+        /** The wall clock that writes and judges the deadlines in lease nodes. */
         public Builder clock(Clock value) {
             this.clock = value;
+            return this;
+        }
+
+        /** The clock of local deadlines; it must not step (tests inject a controllable one). */
+        public Builder localClock(Clock value) {
+            this.localClock = value;
+            return this;
+        }
+
+        public Builder maxClockSkew(Duration value) {
+            this.maxClockSkew = value;
             return this;
         }
 
@@ -182,7 +217,11 @@ public final class ZooKeeperLeaseConfig {
             if (memberId != null && (memberId.isBlank() || memberId.contains("/"))) {
                 throw invalid("memberId", memberId, "a non-blank name without '/'");
             }
+            if (maxClockSkew == null || maxClockSkew.isNegative()) {
+                throw invalid("maxClockSkew", maxClockSkew, "a duration of zero or more");
+            }
             Objects.requireNonNull(clock, "clock");
+            Objects.requireNonNull(localClock, "localClock");
             return new ZooKeeperLeaseConfig(this);
         }
 

@@ -39,42 +39,72 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>What a lease is</h2>
  * A lease on key {@code k} is the EPHEMERAL znode {@code /<namespace>/leases/<k>} (the key URL-encoded),
- * owned by this manager's ZooKeeper session. Its data holds the owner and a deadline (the granting
- * client's clock plus the ttl); {@link #renew} moves the deadline with a version-checked setData.
+ * owned by this manager's ZooKeeper session, together with its <em>incarnation node</em>
+ * {@code /<namespace>/incarnations/<token>}, also EPHEMERAL in that session. The token is drawn
+ * afresh (122 random bits) for every lease node created; the lease node's data holds the owner, the
+ * token, and a deadline: the holder's wall clock ({@link ZooKeeperLeaseConfig#clock()}) when it sent
+ * the grant or renewal, plus the ttl. A lease node and its incarnation node are created in one
+ * transaction and deleted in one transaction (a takeover, a release, or the end of their session), so
+ * the incarnation node exists exactly as long as that one lease node: it names the node, where the
+ * data version cannot (versions restart at 0 in every new node of a key).
  *
  * <h2>The fence</h2>
- * The fence is made of the znode's {@code czxid}: the 64-bit id of the transaction that created it,
- * the leader's epoch in its high 32 bits and a counter in the low 32. A later create has a greater
+ * The fence is made of the lease znode's {@code czxid}: the 64-bit id of the transaction that created
+ * it, the leader's epoch in its high 32 bits and a counter in the low 32. A later create has a greater
  * czxid, across releases, expiries and leader changes (a new leader starts a new epoch, so czxids
  * jump up). A batch is created by one multi (up to 256 keys; larger batches are several multis sent
- * together), so its nodes share one czxid; that alone would already be a valid per-row fence, since
- * fences need only grow per key. To keep fences distinct within a batch as well, the fence is
- * {@code czxid << 8 | position of the key in its multi} (see {@code Fences}): every later grant of
- * any key has a greater czxid and so a greater fence. ZooKeeper's multi results do not carry a
- * created node's Stat (only a single create2 does, and a multi cannot mix writes with reads), so the
- * czxid is read back by a read-only multi pipelined right behind the create multi on the same
- * connection: the session's requests are applied in order, and both travel in one round trip.
+ * together), so its nodes share one czxid; to keep fences distinct within a batch as well, the fence
+ * is {@code czxid << 8 | position of the key in its multi} (see {@code Fences}): every later grant
+ * of any key has a greater czxid and so a greater fence. ZooKeeper's multi results do not carry a
+ * created node's Stat, so the czxid is read back by a read-only multi pipelined right behind the
+ * write multi on the same connection: the session's requests are applied in order, and both travel
+ * in one round trip.
+ *
+ * <h2>Every write names the node it is meant for</h2>
+ * <ul>
+ *   <li><b>Takeover</b> of a node read expired is one multi: delete the incarnation node read, delete
+ *       the lease node at the data version read, create the new lease node and its incarnation node.
+ *       It commits only if the very node read still stands, unrenewed since the read: a taker held up
+ *       for any time between its read and its write can never delete a node created after its read,
+ *       however many times that node was renewed, nor a node its holder renewed meanwhile.</li>
+ *   <li><b>Renewal</b> is one multi: check that the lease's incarnation node exists, setData at the
+ *       version this manager last wrote. It never writes a node this manager did not create with that
+ *       grant. The Stat it returns must still carry the fence's czxid and this session.</li>
+ *   <li><b>Release</b> is one multi: delete the incarnation node and the lease node at the version
+ *       held.</li>
+ * </ul>
+ * Only leases this manager holds with that exact fence, before their local deadline, are written at
+ * all; a stale renew or release sends nothing and changes nothing.
  *
  * <h2>When a lease is lost</h2>
  * <ul>
- *   <li><b>Session expiry.</b> ZooKeeper deletes the node when this manager's session expires (the
+ *   <li><b>Session expiry.</b> ZooKeeper deletes the nodes when this manager's session expires (the
  *       process died, or it was cut off for longer than the negotiated session timeout). Curator
  *       reports {@code LOST}; every lease is reported lost with {@link LeaseLoss.Cause#SESSION_EXPIRED}.</li>
- *   <li><b>Deadline passed.</b> Once a node's deadline is past, another manager may take it over even
- *       while this session lives: a version-checked delete and a new create, with a higher czxid (a node
- *       taken over at version 0 is replaced in one multi that leaves the new node at version 1, so that
- *       another manager's delete at the old version cannot remove it; docs/architecture.md §26). The
- *       holder's local deadline ({@link Lease#localDeadline()}) comes a safety margin earlier; a renewal
- *       after it is not sent and is reported with {@link LeaseLoss.Cause#DEADLINE_PASSED}.</li>
- *   <li><b>Renewal refused.</b> A renewal whose node is gone or whose czxid is not the fence is
+ *   <li><b>Deadline passed.</b> Another manager may take a node over, even while this session lives,
+ *       once <em>its</em> wall clock is past the deadline written in the node by more than
+ *       {@link ZooKeeperLeaseConfig#maxClockSkew()} (the takeover rule). The holder's local deadline
+ *       ({@link Lease#localDeadline()}) is the send time of its grant or renewal plus the ttl minus the
+ *       request's safety margin, measured on a monotonic clock ({@link ZooKeeperLeaseConfig#localClock()},
+ *       {@link System#nanoTime()} by default) so that wall-clock steps neither stretch nor shorten it; a
+ *       renewal after it is not sent and is reported with {@link LeaseLoss.Cause#DEADLINE_PASSED}.</li>
+ *   <li><b>Renewal refused.</b> A renewal whose node is gone, was taken over, or was written since is
  *       reported with {@link LeaseLoss.Cause#RENEWAL_REFUSED}.</li>
  * </ul>
- * A stale renew or release (a lease this manager no longer holds with that exact fence, or one past
- * its local deadline) sends nothing and changes nothing. Versions restart at 0 in a new node, so a
- * version check alone cannot tell two nodes of one key apart; this manager therefore only writes
- * nodes it holds with that fence, before their local deadline. Residual risk: a request delayed
- * between being sent and being applied by more than the safety margin could hit a newer node at the
- * same version. The store's claim-token checks still refuse any stale final write.
+ *
+ * <h2>The skew bound</h2>
+ * The takeover rule assumes that every manager's wall clock stays within {@code maxClockSkew / 2}
+ * of true time (default {@code maxClockSkew} 1 s, so ±500 ms; NTP-disciplined hosts are well
+ * inside it). More precisely, for any two managers A, B and real instants s ≤ t, B's clock at t minus
+ * A's at s is at most (t − s) + {@code maxClockSkew}. Then a taker acts only after real time
+ * s + ttl, where s is when the holder sent its last write, while the holder stopped acting at
+ * s + ttl − safety margin by its monotonic clock; the margin absorbs the monotonic clock's rate
+ * error and the holder's own delays. A clock outside the bound can let a taker in early: fences and
+ * the outbox store's claim checks still refuse the superseded holder's final writes.
+ *
+ * <p>Residual risks: two incarnation tokens colliding (random, 122 bits); an operator deleting a
+ * lease or incarnation node by hand on a live system, which breaks their pairing. Nodes written in
+ * an older data format (without a token) are never taken over; they go with their session.
  *
  * <h2>Connection loss, suspension, expiry</h2>
  * On {@code SUSPENDED} (connection dropped, session maybe alive) listeners are told
@@ -111,8 +141,8 @@ public final class ZooKeeperLeaseManager implements LeaseManager {
         this.config = config;
         this.curator = curator;
         LeasePaths paths = new LeasePaths(config.namespace());
-        this.batches = new LeaseBatches(paths, acl, config.clock(), config.operationTimeout(), config.connectString(),
-                held, this::reportLoss);
+        this.batches = new LeaseBatches(paths, acl, config.clock(), config.localClock(), config.maxClockSkew(),
+                config.operationTimeout(), config.connectString(), held, this::reportLoss);
         this.membership = new GroupMember(curator, "/" + config.namespace() + "/" + LeasePaths.MEMBERS,
                 config.memberId(), config.memberId().getBytes(StandardCharsets.UTF_8));
     }
@@ -138,9 +168,9 @@ public final class ZooKeeperLeaseManager implements LeaseManager {
                 throw new LeaseManagerException("ZooKeeper ensemble at " + config.connectString() + " is not reachable within "
                         + config.connectionTimeout() + ": check leasebox.zookeeper.connectString and that the servers are running");
             }
-            curator.create().creatingParentsIfNeeded().forPath(new LeasePaths(config.namespace()).root());
-        } catch (KeeperException.NodeExistsException alreadyThere) {
-            // created by another manager: fine
+            LeasePaths paths = new LeasePaths(config.namespace());
+            createIfAbsent(curator, paths.root());
+            createIfAbsent(curator, paths.incarnationsRoot());
         } catch (LeaseManagerException e) {
             curator.close();
             throw e;
@@ -150,7 +180,7 @@ public final class ZooKeeperLeaseManager implements LeaseManager {
             throw new LeaseManagerException("interrupted while connecting to ZooKeeper at " + config.connectString(), e);
         } catch (Exception e) {
             curator.close();
-            throw new LeaseManagerException("could not prepare /" + config.namespace() + "/leases on ZooKeeper at "
+            throw new LeaseManagerException("could not prepare /" + config.namespace() + "/leases and /incarnations on ZooKeeper at "
                     + config.connectString() + ": " + e + " (check leasebox.zookeeper.digest and the ACLs)", e);
         }
         ZooKeeperLeaseManager manager = new ZooKeeperLeaseManager(config, curator, acl);
@@ -160,6 +190,14 @@ public final class ZooKeeperLeaseManager implements LeaseManager {
         manager.membership.start();
         log.info("{} started", manager.describe());
         return manager;
+    }
+
+    private static void createIfAbsent(CuratorFramework curator, String path) throws Exception {
+        try {
+            curator.create().creatingParentsIfNeeded().forPath(path);
+        } catch (KeeperException.NodeExistsException alreadyThere) {
+            // created by another manager: fine
+        }
     }
 
     private static ACLProvider creatorOnly() {
@@ -266,6 +304,11 @@ public final class ZooKeeperLeaseManager implements LeaseManager {
     /** The Curator client, for tests in this package (session id and password, killing the session). */
     CuratorFramework curator() {
         return curator;
+    }
+
+    /** Tests only: where this manager's takeovers and renewals stop before their writes are sent. */
+    void pauseWrites(WritePause pause) {
+        batches.pauseWrites(pause);
     }
 
     private ZooKeeper connectedZooKeeper(String operation) {

@@ -16,6 +16,17 @@ class ZooKeeperLeaseConfigTest {
         assertThat(config.operationTimeout()).isEqualTo(Duration.ofSeconds(9));
         assertThat(config.digest()).isEmpty();
         assertThat(config.memberId()).isNotBlank().doesNotContain("/");
+        assertThat(config.maxClockSkew()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(config.localClock()).as("local deadlines on a monotonic clock").isInstanceOf(MonotonicClock.class);
+    }
+
+    @Test
+    void theMonotonicClockStartsAtWallTimeAndNeverGoesBack() {
+        java.time.Instant first = MonotonicClock.SYSTEM.instant();
+        java.time.Instant second = MonotonicClock.SYSTEM.instant();
+        assertThat(second).isAfterOrEqualTo(first);
+        assertThat(Duration.between(first, java.time.Instant.now()).abs()).as("close to the wall clock on an unstepped host")
+                .isLessThan(Duration.ofMinutes(1));
     }
 
     @Test
@@ -30,6 +41,8 @@ class ZooKeeperLeaseConfigTest {
                 .hasMessageContaining("leasebox.zookeeper.sessionTimeout = PT0S");
         assertThatThrownBy(() -> ZooKeeperLeaseConfig.builder("zk:2181").digest("nopassword").build())
                 .hasMessageContaining("leasebox.zookeeper.digest").hasMessageNotContaining("nopassword");
+        assertThatThrownBy(() -> ZooKeeperLeaseConfig.builder("zk:2181").maxClockSkew(Duration.ofMillis(-1)).build())
+                .hasMessageContaining("leasebox.zookeeper.maxClockSkew = PT-0.001S");
     }
 
     @Test

@@ -10,6 +10,8 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -69,16 +71,21 @@ class ZooKeeperLeaseNodesIT {
 
         assertThat(leases).hasSize(3);
         for (Lease lease : leases) {
-            Stat stat = plainClient().checkExists().forPath("/leasebox-test/leases/" + lease.key());
+            Stat stat = new Stat();
+            byte[] data = plainClient().getData().storingStatIn(stat).forPath("/leasebox-test/leases/" + lease.key());
             assertThat(stat.getEphemeralOwner()).as("ephemeral, owned by the manager's session").isEqualTo(session);
             assertThat(Fences.czxidOf(lease.fence())).isEqualTo(stat.getCzxid());
+            String token = LeaseNodeData.decode(data).orElseThrow().token();
+            Stat incarnation = plainClient().checkExists().forPath("/leasebox-test/incarnations/" + token);
+            assertThat(incarnation.getCzxid()).as("its incarnation node, created in the same transaction").isEqualTo(stat.getCzxid());
+            assertThat(incarnation.getEphemeralOwner()).isEqualTo(session);
         }
         assertThat(leases.stream().map(l -> Fences.czxidOf(l.fence())).distinct()).as("one transaction").hasSize(1);
         assertThat(leases.stream().map(Lease::fence).distinct()).as("distinct fences").hasSize(3);
     }
 
     @Test
-    void renewIsAVersionCheckedSetDataThatMovesTheDeadline() throws Exception {
+    void renewIsAnIncarnationAndVersionCheckedSetDataThatMovesTheDeadline() throws Exception {
         ZooKeeperLeaseManager manager = manager(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10)));
         Lease lease = manager.acquire(new LeaseRequest(List.of("nodes-renew"), "owner", Duration.ofMinutes(1))).get(0);
         String path = "/leasebox-test/leases/nodes-renew";
@@ -109,11 +116,12 @@ class ZooKeeperLeaseNodesIT {
     }
 
     /**
-     * Two managers that read the same expired node both send a version-checked delete. The first
-     * takes the key over; the second's delete must then fail, not remove the first one's new node (a
-     * new node starts at version 0, so a delete at the expired node's version 0 would match it). The
-     * raw client plays the second manager, its delete sent after the takeover: deterministic. With
-     * renewals 0 this failed before the takeover set the new node's version past the old one's.
+     * Two managers that read the same expired node both send a takeover. The first takes the key
+     * over; the second's, sent after it, must then fail, not remove the first one's new node (a new
+     * node starts at version 0, so a delete at the expired node's version alone could match it). The
+     * raw client plays the second manager with the takeover's checks (the incarnation node read and
+     * the version read), sent after the takeover: deterministic. {@code FrozenWriterIT} holds a real
+     * manager at that point while the new node is renewed.
      */
     @ParameterizedTest(name = "the expired node was renewed {0} times")
     @ValueSource(ints = {0, 1, 2})
@@ -127,7 +135,8 @@ class ZooKeeperLeaseNodesIT {
             held = holder.renew(List.of(held)).get(0);
         }
         CuratorFramework otherTaker = plainClient();
-        Stat expired = otherTaker.checkExists().forPath(path);
+        Stat expired = new Stat();
+        String token = LeaseNodeData.decode(otherTaker.getData().storingStatIn(expired).forPath(path)).orElseThrow().token();
         assertThat(expired.getVersion()).isEqualTo(renewals);
 
         List<Lease> taken = new ArrayList<>();
@@ -136,9 +145,11 @@ class ZooKeeperLeaseNodesIT {
         Lease lease = taken.get(0);
         assertThat(lease.fence()).isGreaterThan(held.fence());
 
-        assertThatThrownBy(() -> otherTaker.delete().withVersion(expired.getVersion()).forPath(path))
-                .as("a delete at the expired node's version, sent after the takeover")
-                .isInstanceOf(KeeperException.BadVersionException.class);
+        ZooKeeper raw = otherTaker.getZookeeperClient().getZooKeeper();
+        assertThatThrownBy(() -> raw.multi(List.of(Op.delete("/" + namespace + "/incarnations/" + token, -1),
+                Op.delete(path, expired.getVersion()))))
+                .as("the takeover's deletes of the node read, sent after the key was taken over")
+                .isInstanceOf(KeeperException.NoNodeException.class);
         assertThat(Fences.czxidOf(lease.fence())).as("the taker's node still stands")
                 .isEqualTo(otherTaker.checkExists().forPath(path).getCzxid());
         assertThat(taker.renew(List.of(lease))).as("and its lease renews").hasSize(1);
