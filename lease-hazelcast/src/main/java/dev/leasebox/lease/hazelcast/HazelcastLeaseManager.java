@@ -866,6 +866,11 @@ public final class HazelcastLeaseManager implements LeaseManager {
         }
     }
 
+    /** The owner threads (for tests). */
+    OwnerThreads ownerThreads() {
+        return owners;
+    }
+
     /**
      * Returns once every task queued on the owner threads before the call has run (for tests: an
      * unlock, a reaper run or a release in progress has finished by then).
