@@ -3,6 +3,7 @@ package dev.leasebox.lease.hazelcast;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.spi.exception.DistributedObjectDestroyedException;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.cp.IAtomicLong;
 import com.hazelcast.cp.lock.FencedLock;
@@ -38,6 +39,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Leases held as Hazelcast CP Subsystem {@link FencedLock}s, in embedded-member or client mode: a
@@ -67,6 +69,26 @@ import java.util.concurrent.TimeUnit;
  *       reconnection every held lock is checked and the lost ones are reported.</li>
  *   <li><b>The CP group loses its majority.</b> Calls fail with {@link LeaseManagerException}; leases
  *       are kept until their ttl.</li>
+ * </ul>
+ *
+ * <h2>When an unlock fails</h2>
+ * An unlock that fails other than by finding the lock not held (the cluster unreachable past the
+ * operation timeout, a CP leader change) may not have taken effect: the lock may still be held by
+ * this instance's CP session and the owner thread, which a client keeps alive by heartbeating, and
+ * a {@code tryLock} on that thread would re-enter it and return the fence of the earlier grant. So:
+ * <ul>
+ *   <li>Such a lock, whether its unlock came from a release, a lapse, the end of a linger or a trim,
+ *       is kept as leaked ({@link LeakedLock}) and none of its keys is granted by this manager while
+ *       it is; a release does not count its lease released.</li>
+ *   <li>Its owner thread unlocks it again, backing off up to five seconds between attempts and at once
+ *       when a client reconnects, until an unlock succeeds or the cluster answers that the thread
+ *       holds it no more (the session ended, or the first unlock took effect late): other managers
+ *       get its keys then, without waiting for the session to expire. Each failure is logged at WARN.</li>
+ *   <li>A fence is never handed out for two grants: a {@code tryLock} whose fence is not above every
+ *       fence this manager was handed before it was sent did not acquire the lock anew (it re-entered
+ *       one this thread still held, or the CP Subsystem was reset); it is undone and grants nothing.
+ *       Rows of one slot granted together, or from a held slot, share a fence by design, but no row
+ *       is granted twice under one (above).</li>
  * </ul>
  *
  * <h2>Threads</h2>
@@ -140,6 +162,12 @@ public final class HazelcastLeaseManager implements LeaseManager {
         thread.setDaemon(true);
         return thread;
     });
+    /**
+     * The highest fence a {@code tryLock} of this manager returned. A new acquisition commits at a Raft
+     * index above every fence returned before it was sent, so a {@code tryLock} answering with one no
+     * higher re-entered a lock this thread held already.
+     */
+    private final AtomicLong highestFence = new AtomicLong();
     private volatile UUID lifecycleRegistration;
     private volatile boolean closed;
 
@@ -322,8 +350,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
                     }
                     held.withdraw(lease.key());
                     if (held.isEmpty() && !startLinger(held, lease.key())) {
-                        owner.held.remove(held.lockName());
-                        unlockQuietly(held);
+                        unlockOrKeep(owner, held);
                     }
                 }
                 return List.of();
@@ -348,6 +375,9 @@ public final class HazelcastLeaseManager implements LeaseManager {
         List<Lease> granted = new ArrayList<>();
         for (Assignment assignment : assignments) {
             String name = assignment.lockName();
+            if (owner.leaked.containsKey(name)) {
+                continue; // a tryLock would re-enter it under an earlier grant's fence
+            }
             HeldLock current = owner.held.get(name);
             if (current != null && !expireDue(owner, current)) {
                 if (confirmedRecently(current, request.ttl(), sent)) {
@@ -357,14 +387,25 @@ public final class HazelcastLeaseManager implements LeaseManager {
                 if (!current.isEmpty()) {
                     continue;
                 }
-                owner.held.remove(name);
-                unlockQuietly(current);
+                if (!unlockOrKeep(owner, current)) {
+                    continue;
+                }
+            }
+            if (owner.leaked.containsKey(name)) {
+                continue;
             }
             FencedLock lock;
             long fence;
             try {
                 lock = owner.lock(name, instance.getCPSubsystem()::getLock);
+                long highestBefore = highestFence.get();
                 fence = tryLock(lock);
+                if (fence != FencedLock.INVALID_FENCE && fence <= highestBefore) {
+                    fence = refuseRepeatedFence(owner, name, lock, fence, highestBefore);
+                }
+                if (fence != FencedLock.INVALID_FENCE) {
+                    highestFence.accumulateAndGet(fence, Math::max);
+                }
             } catch (RuntimeException e) {
                 owner.forget(name);
                 if (granted.isEmpty()) {
@@ -404,6 +445,36 @@ public final class HazelcastLeaseManager implements LeaseManager {
             }
         }
         return granted;
+    }
+
+    /**
+     * A {@code tryLock} answered {@code fence}, no higher than a fence this manager was handed before
+     * it was sent: a new acquisition would have a higher one, so this thread held the lock already and
+     * re-entered it (an unlock that failed unnoticed), or the CP Subsystem was reset and its Raft
+     * indexes start again. Either way the fence may have been handed out before: the acquisition is
+     * undone and nothing is granted. A re-entered lock is kept as leaked, to be unlocked until free.
+     * Returns INVALID_FENCE. Owner thread only.
+     */
+    private long refuseRepeatedFence(OwnerThread owner, String name, FencedLock lock, long fence, long highestBefore) {
+        int count;
+        try {
+            count = lock.getLockCount();
+        } catch (RuntimeException e) {
+            count = 2; // unknown: assume re-entered, so the retries unlock until the cluster says it is free
+        }
+        if (count > 1) {
+            LOG.warn("tryLock of {} on {} re-entered a lock this manager still held (lock count {}, fence {}, an earlier grant's): "
+                    + "not granted; it is unlocked in the background until free", name, description, count, fence);
+        } else {
+            LOG.warn("tryLock of {} on {} returned fence {}, not above fence {} handed out before: the CP Subsystem was reset and "
+                    + "its fences repeat; not granted (restart the workers of this cluster, and check the store's fence high-water marks)",
+                    name, description, fence, highestBefore);
+        }
+        LeakedLock leaked = new LeakedLock(name, lock, fence, count, clock.instant());
+        leaked.retryNow(clock.instant());
+        owner.leaked.put(name, leaked);
+        retryLeaked(owner, leaked);
+        return FencedLock.INVALID_FENCE;
     }
 
     /** One tryLock on the calling owner thread: the fence, or INVALID_FENCE when another holds the key or its lock was destroyed. */
@@ -507,13 +578,10 @@ public final class HazelcastLeaseManager implements LeaseManager {
                     released.add(lease);
                     continue;
                 }
-                owner.held.remove(current.lockName());
-                try {
-                    current.lock().unlock();
-                    released.add(lease);
-                } catch (IllegalMonitorStateException lostMeanwhile) {
+                if (!unlockOrKeep(owner, current)) {
                     continue;
                 }
+                released.add(lease);
                 if (destroy && !isRowSlot(lease.key())) {
                     owner.forget(current.lockName());
                     current.lock().destroy();
@@ -536,8 +604,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
         if (!held.isEmpty()) {
             return false;
         }
-        owner.held.remove(held.lockName());
-        unlockQuietly(held);
+        unlockOrKeep(owner, held);
         return true;
     }
 
@@ -569,21 +636,67 @@ public final class HazelcastLeaseManager implements LeaseManager {
                 }
                 Instant now = clock.instant();
                 if (held.isEmpty() && held.idleSince().map(since -> !now.isBefore(since.plus(linger))).orElse(false)) {
-                    owner.held.remove(held.lockName());
-                    held.lock().unlock();
+                    unlockOrKeep(owner, held);
                 }
             } catch (RuntimeException e) {
-                LOG.warn("could not unlock expired or idle lock {} on {}: {}", held.lockName(), description, e.toString());
+                LOG.warn("reaping lock {} on {} failed: {}", held.lockName(), description, e.toString());
+            }
+        }
+        Instant now = clock.instant();
+        for (LeakedLock leaked : List.copyOf(owner.leaked.values())) {
+            if (leaked.due(now)) {
+                retryLeaked(owner, leaked);
             }
         }
     }
 
-    private void unlockQuietly(HeldLock held) {
+    /**
+     * Unlocks {@code held}, which has no lease left, and stops tracking it; true when the lock is free
+     * of this thread (unlocked, or found not held by it: the session ended, or it was destroyed).
+     * When the unlock fails otherwise, it may not have taken effect: the lock is kept as leaked, never
+     * granted again (a tryLock would re-enter it under this fence), and unlocked again in the
+     * background. Owner thread only.
+     */
+    private boolean unlockOrKeep(OwnerThread owner, HeldLock held) {
+        owner.held.remove(held.lockName());
         try {
             held.lock().unlock();
-        } catch (RuntimeException alreadyGoneOrUnreachable) {
-            LOG.debug("unlock of {} on {} failed: {}", held.lockName(), description, alreadyGoneOrUnreachable.toString());
+            return true;
+        } catch (IllegalMonitorStateException | DistributedObjectDestroyedException notHeld) {
+            LOG.debug("{} on {} was no longer held at its unlock: {}", held.lockName(), description, notHeld.toString());
+            return true;
+        } catch (HazelcastInstanceNotActiveException shutDown) {
+            LOG.warn("could not unlock {} on {}: the instance is shut down; the cluster frees the lock when its CP session ends",
+                    held.lockName(), description);
+            return true;
+        } catch (RuntimeException e) {
+            owner.leaked.put(held.lockName(), new LeakedLock(held.lockName(), held.lock(), held.fence(), 1, clock.instant()));
+            LOG.warn("unlock of {} (fence {}) on {} failed: {}. The lock may still be held by this manager's CP session: it is not "
+                    + "granted again, and its unlock is retried until it succeeds or the session ends; other managers get its keys "
+                    + "only then (if the cluster stays unreachable, closing this manager's instance ends the session)",
+                    held.lockName(), held.fence(), description, e.toString());
+            return false;
         }
+    }
+
+    /** One more unlock of a leaked lock; it is dropped once free of this thread. Owner thread only. */
+    private void retryLeaked(OwnerThread owner, LeakedLock leaked) {
+        try {
+            while (true) {
+                leaked.lock().unlock();
+                if (leaked.unlocked()) {
+                    break;
+                }
+            }
+            LOG.info("unlocked {} on {}: its keys can be granted again", leaked.lockName(), description);
+        } catch (IllegalMonitorStateException | DistributedObjectDestroyedException | HazelcastInstanceNotActiveException notHeld) {
+            LOG.info("{} on {} is no longer held by this manager ({}): its keys can be granted again", leaked.lockName(), description, notHeld.toString());
+        } catch (RuntimeException e) {
+            leaked.failed(clock.instant());
+            LOG.warn("unlock of {} on {} failed again ({} attempts): {}; retrying", leaked.lockName(), description, leaked.attempts(), e.toString());
+            return;
+        }
+        owner.leaked.remove(leaked.lockName());
     }
 
     /** Client connection changes: suspended while disconnected, re-verified on reconnection. */
@@ -600,6 +713,12 @@ public final class HazelcastLeaseManager implements LeaseManager {
     }
 
     private void verifyAfterReconnect() {
+        for (OwnerThread owner : owners.all()) {
+            owner.submit(() -> {
+                owner.leaked.values().forEach(leaked -> leaked.retryNow(clock.instant()));
+                return null;
+            });
+        }
         List<Lease> held = new ArrayList<>();
         for (OwnerThread owner : owners.all()) {
             try {
@@ -720,21 +839,50 @@ public final class HazelcastLeaseManager implements LeaseManager {
         List<Future<?>> unlocks = new ArrayList<>();
         for (OwnerThread owner : owners.all()) {
             unlocks.add(owner.submit(() -> {
-                owner.held.values().forEach(this::unlockQuietly);
-                owner.held.clear();
-                return null;
+                List<LeakedLock> earlier = List.copyOf(owner.leaked.values());
+                List.copyOf(owner.held.values()).forEach(held -> unlockOrKeep(owner, held));
+                earlier.forEach(leaked -> retryLeaked(owner, leaked));
+                int left = owner.leaked.size();
+                owner.leaked.clear();
+                return left;
             }));
         }
+        int left = 0;
         for (Future<?> unlock : unlocks) {
             try {
-                unlock.get(config.operationTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                left += (Integer) unlock.get(config.operationTimeout().toMillis(), TimeUnit.MILLISECONDS);
             } catch (Exception e) {
-                LOG.warn("leases of {} not all unlocked at close ({}); the cluster frees them when the CP session ends", description, e.toString());
+                left++;
+                LOG.warn("leases of {} not all unlocked at close ({})", description, e.toString());
             }
+        }
+        if (left > 0) {
+            LOG.warn("{} lock(s) of {} could not be unlocked at close: they stay held until this instance's CP session ends{}", left, description,
+                    ownsInstance ? " (the instance is shut down now)" : " (shut the instance down to end it)");
         }
         stopThreads();
         if (ownsInstance) {
             instance.getLifecycleService().shutdown();
+        }
+    }
+
+    /** The owner threads (for tests). */
+    OwnerThreads ownerThreads() {
+        return owners;
+    }
+
+    /**
+     * Returns once every task queued on the owner threads before the call has run (for tests: an
+     * unlock, a reaper run or a release in progress has finished by then).
+     */
+    void awaitOwnerThreads(Duration timeout) throws Exception {
+        List<Future<?>> barriers = new ArrayList<>();
+        for (OwnerThread owner : owners.all()) {
+            barriers.add(owner.submit(() -> null));
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (Future<?> barrier : barriers) {
+            barrier.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         }
     }
 

@@ -29,6 +29,11 @@ final class OwnerThread {
     private final ScheduledExecutorService executor;
     /** The locks this manager holds on this thread, by lock name; confined to {@link #executor}'s thread. */
     final Map<String, HeldLock> held = new HashMap<>();
+    /**
+     * The locks this thread may still hold with no lease left (an unlock failed), by lock name, until
+     * an unlock frees them; never granted meanwhile. Confined to {@link #executor}'s thread.
+     */
+    final Map<String, LeakedLock> leaked = new HashMap<>();
     /** FencedLock proxies by lock name, in access order; confined to {@link #executor}'s thread. */
     private final Map<String, FencedLock> proxies;
 

@@ -83,7 +83,7 @@ final class OwnerThreads {
                         : new LeaseManagerException(operation + " failed on " + description + ": " + e.getCause(), e.getCause());
             } catch (TimeoutException e) {
                 failure = failure != null ? failure : new LeaseManagerException(operation + " got no answer from " + description
-                        + " within " + timeout + "; locks granted late are unlocked at their ttl");
+                        + " within " + timeout + "; " + lateAnswer(operation));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 failure = new LeaseManagerException(operation + " interrupted on " + description, e);
@@ -96,6 +96,17 @@ final class OwnerThreads {
             LOG.warn("{}; returning the {} leases granted before it", failure.getMessage(), results.size());
         }
         return results;
+    }
+
+    /** What becomes of the work of an {@code operation} that finishes after its caller stopped waiting. */
+    static String lateAnswer(String operation) {
+        return switch (operation) {
+            case "acquire" -> "locks granted late are unlocked at their ttl";
+            case "release", "releaseAndDestroy" -> "an unlock that completes late still frees its lock; one that fails leaves the "
+                    + "lock held, not granted again, until an unlock retried in the background frees it for every manager";
+            case "renew" -> "leases not renewed lapse at their ttl";
+            default -> "its locks are unlocked when their leases lapse";
+        };
     }
 
     void shutdownNow() {

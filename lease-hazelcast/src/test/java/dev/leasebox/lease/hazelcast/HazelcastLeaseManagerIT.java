@@ -95,6 +95,29 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
         }
     }
 
+    /**
+     * A lock this manager still holds but no longer tracks (as after an unlock that failed unnoticed):
+     * a tryLock on its owner thread re-enters it and answers the earlier grant's fence. That is not
+     * a grant; the manager undoes it and frees the lock, so another manager gets the key at once.
+     */
+    @Test
+    void aTryLockThatReEntersALockStillHeldGrantsNothingAndFreesTheLock() throws Exception {
+        HazelcastLeaseManager a = hazelcastManager();
+        HazelcastLeaseManager b = hazelcastManager();
+        String key = key("re-entered");
+        Lease first = a.acquire(new LeaseRequest(List.of(key), owner(), longLeaseTtl())).get(0);
+        String name = a.lockName(key);
+        OwnerThread thread = a.ownerThreads().of(name);
+        assertThat(thread.submit(() -> thread.held.remove(name)).get(10, java.util.concurrent.TimeUnit.SECONDS)).isNotNull();
+
+        List<Lease> again = a.acquire(new LeaseRequest(List.of(key), owner(), longLeaseTtl()));
+
+        assertThat(again).as("a re-entered lock's fence %d is not granted again", first.fence()).isEmpty();
+        List<Lease> taken = b.acquire(new LeaseRequest(List.of(key), owner(), longLeaseTtl()));
+        assertThat(taken).as("the re-entered lock was freed").hasSize(1);
+        assertThat(taken.get(0).fence()).isGreaterThan(first.fence());
+    }
+
     @Test
     void aReleasedAndDestroyedKeyIsNeverGrantedAgain() {
         HazelcastLeaseManager a = hazelcastManager();
