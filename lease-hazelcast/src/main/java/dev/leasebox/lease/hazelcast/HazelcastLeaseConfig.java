@@ -293,7 +293,7 @@ public final class HazelcastLeaseConfig {
         private Duration rowLockLinger = DEFAULT_ROW_LOCK_LINGER;
         private boolean peerRanks = true;
         private Duration reapInterval = Duration.ofMillis(250);
-        private Clock clock = Clock.systemUTC();
+        private Clock clock = dev.leasebox.lease.MonotonicClock.system();
 
         private Builder(Mode mode) {
             this.mode = mode;
@@ -416,7 +416,10 @@ public final class HazelcastLeaseConfig {
             return this;
         }
 
-        /** The clock of lease deadlines (default UTC system clock). */
+        /**
+         * The clock of local lease deadlines (default {@link dev.leasebox.lease.MonotonicClock#system()}, which
+         * wall-clock steps do not move; the CP Subsystem judges the locks themselves).
+         */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;

@@ -140,7 +140,7 @@ public final class ZooKeeperLeaseConfig {
         private String digest;
         private String memberId;
         private Clock clock = Clock.systemUTC();
-        private Clock localClock = MonotonicClock.SYSTEM;
+        private Clock localClock = dev.leasebox.lease.MonotonicClock.system();
         private Duration maxClockSkew = Duration.ofSeconds(1);
 
         private Builder(String connectString) {
