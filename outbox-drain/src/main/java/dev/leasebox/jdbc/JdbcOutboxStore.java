@@ -216,8 +216,8 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         return databaseJudges;
     }
 
-    /** Where local deadlines come from. */
-    java.time.Clock localClock() {
+    /** Where this store's local deadlines come from: give the drain (and a slot store) the same clock. */
+    public java.time.Clock localClock() {
         return clock;
     }
 

@@ -1,19 +1,8 @@
 package dev.leasebox.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.leasebox.drain.DrainListener;
-import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.drain.Envelope;
-import dev.leasebox.drain.OutboxDrain;
-import dev.leasebox.drain.ProviderOutcome;
-import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
-import dev.leasebox.outbox.Completion;
-import dev.leasebox.outbox.CompletionOutcome;
-import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import dev.leasebox.testkit.FreePorts;
 import dev.leasebox.testkit.RequiredServer;
@@ -26,55 +15,22 @@ import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
 import java.net.URI;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Map.Entry;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
- * Four lean workers ({@link ClaimMode#LEAN}, each its own pool and Redis client, like separate nodes)
- * drain 3,000 entries from one PostgreSQL outbox through a real Redis; one of them is halted, as a
- * crash would stop it, right after its 20th emission, in the middle of a batch. Run with both release
- * policies.
- *
- * <p>Proves, against the real servers: every entry ends DELIVERED with exactly one accepted completion
- * (attempt_count 1, fence_high_water = the fence that completed it); and what duplicates is exactly
- * the set of entries the halted worker emitted and never completed: each of those was emitted again by
- * another worker under a higher fence once the halted worker's lease had lapsed, and no entry emitted
- * by a live worker was ever emitted twice. Redis: {@code REDIS_URL}, else 127.0.0.1:6379.
+ * {@link LeanDrainScenario} through a real Redis: four lean workers drain 3,000 entries, one halted
+ * mid-batch; run with both release policies. Redis: {@code REDIS_URL}, else 127.0.0.1:6379.
  */
 class PostgreSqlRedisLeanDrainIT {
 
     private static final int ENTRIES = 3_000;
-    private static final int WORKERS = 4;
-    private static final int BATCH = 50;
-    private static final int VICTIM_EMISSIONS = 20;
     private static final Duration LEASE = Duration.ofSeconds(3);
 
     private static HikariDataSource admin;
     private static String schema;
     private static String redis;
-
-    private record Emission(long entryId, String owner, long fence, long atNanos) {
-    }
 
     @BeforeAll
     static void openServers() {
@@ -97,114 +53,9 @@ class PostgreSqlRedisLeanDrainIT {
     @EnumSource(ReleaseAfterCompletion.class)
     void leanWorkersDrainEveryEntryOnceAndDuplicateOnlyWhatAHaltedWorkerEmittedAndNeverCompleted(
             ReleaseAfterCompletion release) throws Exception {
-        Clock clock = Clock.systemUTC();
-        TableName table = TestTables.fresh(admin, DatabaseKind.POSTGRESQL, schema);
-        JdbcOutboxStore writerStore = JdbcOutboxStore.builder(admin).table(table).clock(clock).open();
-        try (Connection c = admin.getConnection()) {
-            c.setAutoCommit(false);
-            OutboxWriter writer = writerStore.writer();
-            for (int i = 0; i < ENTRIES; i++) {
-                writer.enqueue(c, OutboxMessage.of("lean.test", Integer.toString(i).getBytes()));
-            }
-            c.commit();
-        }
-        String namespace = "lean-it-" + UUID.randomUUID().toString().substring(0, 8);
-        ConcurrentLinkedQueue<Emission> emissions = new ConcurrentLinkedQueue<>();
-        Map<Long, List<String>> accepted = new ConcurrentHashMap<>();
-        Map<Long, Long> acceptedFence = new ConcurrentHashMap<>();
-        AtomicInteger refused = new AtomicInteger();
-        CountDownLatch victimMidBatch = new CountDownLatch(1);
-        CountDownLatch never = new CountDownLatch(1);
-        AtomicInteger victimEmitted = new AtomicInteger();
-        String victim = "worker-0";
-
-        List<AutoCloseable> resources = new ArrayList<>();
-        List<OutboxDrain> drains = new ArrayList<>();
-        try {
-            for (int w = 0; w < WORKERS; w++) {
-                String owner = "worker-" + w;
-                HikariDataSource pool = PostgreSqlTestServer.dataSource(3);
-                resources.add(pool);
-                JdbcOutboxStore jdbc = JdbcOutboxStore.builder(pool).table(table).clock(clock).candidateSpread(WORKERS + 1).open();
-                LeaseManager manager = LeaseBackends.named("redis").open(new LeaseBackendSettings(redis, namespace, LEASE, Map.of()));
-                resources.add(manager);
-                LeasedOutboxClaimStore store = LeasedOutboxClaimStore.builder(jdbc, manager, clock)
-                        .claimMode(ClaimMode.LEAN).releaseAfterCompletion(release).open();
-                boolean isVictim = owner.equals(victim);
-                OutboxDrain drain = OutboxDrain.builder().store(store).clock(clock)
-                        .options(DrainOptions.builder().owner(owner).batchSize(BATCH).leaseDuration(LEASE)
-                                .idlePolling(Duration.ofMillis(20), Duration.ofMillis(100)).build())
-                        .provider(envelope -> {
-                            emissions.add(new Emission(envelope.entryId(), envelope.owner(), envelope.fence().orElseThrow(),
-                                    System.nanoTime()));
-                            if (isVictim && victimEmitted.incrementAndGet() == VICTIM_EMISSIONS) {
-                                victimMidBatch.countDown();
-                                never.await(); // until the halt interrupts it: this emission's result is never written
-                            }
-                            return ProviderOutcome.delivered();
-                        })
-                        .listener(new DrainListener() {
-                            @Override
-                            public void completed(long entryId, Completion completion, CompletionOutcome outcome) {
-                                accepted.computeIfAbsent(entryId, id -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(owner);
-                                acceptedFence.put(entryId, ((CompletionOutcome.Completed) outcome).entry().fenceHighWater());
-                            }
-
-                            @Override
-                            public void completionRefused(long entryId, Completion completion, CompletionOutcome refusal) {
-                                refused.incrementAndGet();
-                            }
-                        }).build();
-                drains.add(drain);
-            }
-            drains.forEach(OutboxDrain::start);
-            assertThat(victimMidBatch.await(2, TimeUnit.MINUTES)).as("the victim reached its 20th emission").isTrue();
-            drains.get(0).halt();
-            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> count(table, "status = 'DELIVERED'") == ENTRIES);
-        } finally {
-            for (int i = drains.size() - 1; i >= 1; i--) {
-                drains.get(i).close();
-            }
-            for (int i = resources.size() - 1; i >= 0; i--) {
-                resources.get(i).close();
-            }
-            deleteNamespace(namespace);
-        }
-
-        assertThat(count(table, "status = 'DELIVERED' AND attempt_count = 1 AND claim_token IS NULL"))
-                .as("every entry DELIVERED once, no claim left on a row").isEqualTo(ENTRIES);
-        assertThat(accepted).hasSize(ENTRIES);
-        assertThat(accepted.values()).as("one accepted completion per entry").allSatisfy(owners -> assertThat(owners).hasSize(1));
-        assertThat(fenceHighWaters(table)).as("each row's high-water mark is the fence that completed it")
-                .isEqualTo(acceptedFence);
-
-        Map<Long, List<Emission>> byEntry = emissions.stream().collect(Collectors.groupingBy(Emission::entryId));
-        assertThat(byEntry).as("every entry emitted").hasSize(ENTRIES);
-        Set<Long> victimNeverCompleted = new HashSet<>();
-        emissions.stream().filter(e -> e.owner().equals(victim)).map(Emission::entryId)
-                .filter(id -> !accepted.get(id).contains(victim)).forEach(victimNeverCompleted::add);
-        Map<Long, List<Emission>> duplicated = new HashMap<>();
-        byEntry.forEach((id, list) -> {
-            if (list.size() > 1) {
-                duplicated.put(id, list);
-            }
-        });
-        assertThat(victimNeverCompleted).as("the halted worker emitted entries it never completed").isNotEmpty();
-        assertThat(duplicated.keySet()).as("what duplicated is exactly what the halted worker emitted and never completed")
-                .isEqualTo(victimNeverCompleted);
-        for (Entry<Long, List<Emission>> e : duplicated.entrySet()) {
-            List<Emission> list = new ArrayList<>(e.getValue());
-            list.sort((a, b) -> Long.compare(a.atNanos(), b.atNanos()));
-            assertThat(list).as("entry %d", e.getKey()).hasSize(2);
-            assertThat(list.get(0).owner()).isEqualTo(victim);
-            assertThat(list.get(1).owner()).isNotEqualTo(victim);
-            assertThat(list.get(1).fence()).isGreaterThan(list.get(0).fence());
-            assertThat(Duration.ofNanos(list.get(1).atNanos() - list.get(0).atNanos()))
-                    .as("entry %d emitted again only after the halted worker's lease could have lapsed", e.getKey())
-                    .isGreaterThan(LEASE.minus(Duration.ofMillis(500)));
-        }
-        assertThat(refused.get()).as("no completion refused: nobody but the halted worker lost a lease").isZero();
+        LeanDrainScenario.run(admin, schema, release,
+                namespace -> LeaseBackends.named("redis").open(new LeaseBackendSettings(redis, namespace, LEASE, Map.of())),
+                PostgreSqlRedisLeanDrainIT::deleteNamespace, LEASE, ENTRIES);
     }
 
     /** The shared Redis keeps nothing of this test: its lease keys and its fence counter. */
@@ -220,24 +71,5 @@ class PostgreSqlRedisLeanDrainIT {
                 cursor = page.getCursor();
             } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
         }
-    }
-
-    private static long count(TableName table, String where) throws Exception {
-        try (Connection c = admin.getConnection(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT count(*) FROM " + table.qualified() + " WHERE " + where)) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
-    private static Map<Long, Long> fenceHighWaters(TableName table) throws Exception {
-        Map<Long, Long> marks = new HashMap<>();
-        try (Connection c = admin.getConnection(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT id, fence_high_water FROM " + table.qualified())) {
-            while (rs.next()) {
-                marks.put(rs.getLong(1), rs.getLong(2));
-            }
-        }
-        return marks;
     }
 }

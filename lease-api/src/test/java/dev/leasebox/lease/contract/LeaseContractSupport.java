@@ -74,6 +74,29 @@ public abstract class LeaseContractSupport {
         return 40;
     }
 
+    /**
+     * The keys both fuzzes contend for (default three keys unique to the test). A backend that treats some
+     * keys differently returns those, so the fuzz runs that path too (Hazelcast: {@code row-<id>} keys share
+     * lock slots).
+     */
+    protected List<String> fuzzKeys() {
+        return keys("fuzz", 3);
+    }
+
+    /** The ttl of the racing fuzz, short enough that holders overrun it and takeovers race (default 400 ms). */
+    protected Duration racingTtl() {
+        return Duration.ofMillis(400);
+    }
+
+    /**
+     * How long after a lease's ttl has passed its coordinator may still refuse to grant it again (default 0;
+     * ZooKeeper: its clock-skew margin). The racing fuzz holds some leases past ttl plus this, so that
+     * takeovers happen.
+     */
+    protected Duration takeoverDelay() {
+        return Duration.ZERO;
+    }
+
     @AfterEach
     void closeManagersMadeByTheKit() {
         RuntimeException first = null;

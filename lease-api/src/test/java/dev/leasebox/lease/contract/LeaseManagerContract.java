@@ -205,12 +205,37 @@ public abstract class LeaseManagerContract extends LeaseGrantContract {
             managers.add(manager());
             owners.add(owner());
         }
-        LeaseFuzz fuzz = new LeaseFuzz(keys("fuzz", 3), longLeaseTtl());
+        LeaseFuzz fuzz = new LeaseFuzz(fuzzKeys(), longLeaseTtl());
 
         LeaseFuzz.Result result = fuzz.run(managers, owners, fuzzRounds(), Duration.ofMinutes(2));
 
         assertThat(result.violations()).isEmpty();
         assertThat(result.grants()).as("grants made (a fuzz that grants nothing proves nothing)").isGreaterThan(threads);
+    }
+
+    @Test
+    void shortLeasesWhoseHoldersOverrunThemRaceTakeoversYetNeverOverlapWhileValid() throws Exception {
+        int threads = fuzzThreads();
+        List<LeaseManager> managers = new ArrayList<>();
+        List<String> owners = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            managers.add(manager());
+            owners.add(owner());
+        }
+        Duration ttl = racingTtl();
+        Duration longestHold = ttl.multipliedBy(3).plus(takeoverDelay());
+        java.time.Clock deadlines = coordinatorClock() instanceof dev.leasebox.testkit.MutableClock
+                ? coordinatorClock() : dev.leasebox.lease.MonotonicClock.system();
+        RacingLeaseFuzz fuzz = new RacingLeaseFuzz(fuzzKeys(), ttl, longestHold, deadlines);
+
+        RacingLeaseFuzz.Result result = fuzz.run(managers, owners, 10, Duration.ofSeconds(45));
+
+        assertThat(result.violations()).isEmpty();
+        assertThat(result.grants()).as("grants made").isGreaterThan(threads);
+        if (!(coordinatorClock() instanceof dev.leasebox.testkit.MutableClock)) {
+            assertThat(result.takeovers()).as("takeovers of leases whose holders overran them (%s grants)", result.grants())
+                    .isPositive();
+        }
     }
 
     private static Lease withFence(Lease lease, long fence) {

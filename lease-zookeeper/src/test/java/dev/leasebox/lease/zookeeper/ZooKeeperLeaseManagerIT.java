@@ -27,4 +27,10 @@ class ZooKeeperLeaseManagerIT extends LeaseManagerContract {
     protected LeaseManager newManager() {
         return ZooKeeperLeaseManager.start(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10)).build());
     }
+
+    /** A taker waits out the holder's written deadline plus the skew margin (1 s by default). */
+    @Override
+    protected Duration takeoverDelay() {
+        return Duration.ofSeconds(1);
+    }
 }
