@@ -199,12 +199,8 @@ public abstract class LeaseManagerContract extends LeaseGrantContract {
     @Test
     void concurrentManagersNeverOverlapAndFencesStrictlyGrowPerKey() throws Exception {
         int threads = fuzzThreads();
-        List<LeaseManager> managers = new ArrayList<>();
         List<String> owners = new ArrayList<>();
-        for (int i = 0; i < threads; i++) {
-            managers.add(manager());
-            owners.add(owner());
-        }
+        List<LeaseManager> managers = fuzzManagers(threads, owners);
         LeaseFuzz fuzz = new LeaseFuzz(fuzzKeys(), longLeaseTtl());
 
         LeaseFuzz.Result result = fuzz.run(managers, owners, fuzzRounds(), Duration.ofMinutes(2));
@@ -216,12 +212,8 @@ public abstract class LeaseManagerContract extends LeaseGrantContract {
     @Test
     void shortLeasesWhoseHoldersOverrunThemRaceTakeoversYetNeverOverlapWhileValid() throws Exception {
         int threads = fuzzThreads();
-        List<LeaseManager> managers = new ArrayList<>();
         List<String> owners = new ArrayList<>();
-        for (int i = 0; i < threads; i++) {
-            managers.add(manager());
-            owners.add(owner());
-        }
+        List<LeaseManager> managers = fuzzManagers(threads, owners);
         Duration ttl = racingTtl();
         Duration longestHold = ttl.multipliedBy(3).plus(takeoverDelay());
         java.time.Clock deadlines = coordinatorClock() instanceof dev.leasebox.testkit.MutableClock
@@ -236,6 +228,16 @@ public abstract class LeaseManagerContract extends LeaseGrantContract {
             assertThat(result.takeovers()).as("takeovers of leases whose holders overran them (%s grants)", result.grants())
                     .isPositive();
         }
+    }
+
+    /** {@code count} managers, as many nodes, and their owners (added to {@code owners}). */
+    private List<LeaseManager> fuzzManagers(int count, List<String> owners) {
+        List<LeaseManager> managers = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            managers.add(manager());
+            owners.add(owner());
+        }
+        return managers;
     }
 
     private static Lease withFence(Lease lease, long fence) {
