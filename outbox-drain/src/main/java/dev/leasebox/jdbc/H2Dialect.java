@@ -114,18 +114,21 @@ public final class H2Dialect extends SqlDialect {
 
     @Override
     List<CompletedRow> completeAll(Connection c, List<ClaimCompletion> completions) throws SQLException {
-        return complete(c, "complete", completions, null);
+        return complete(c, "complete", completions, false, null);
     }
 
     @Override
     List<CompletedRow> completeAllFenced(Connection c, List<ClaimCompletion> completions, Instant now)
             throws SQLException {
-        return complete(c, "complete_fenced", completions, now);
+        return complete(c, "complete_fenced", completions, true, now);
     }
 
-    /** {@code fencedAt}: null for token-checked completions, else the instant an unexpired recorded claim is judged at. */
+    /**
+     * {@code fenced}: a lean completion, where {@code now} is the instant an unexpired recorded claim is judged at
+     * (null: the database's clock).
+     */
     private List<CompletedRow> complete(Connection c, String statement, List<ClaimCompletion> completions,
-                                        Instant fencedAt) throws SQLException {
+                                        boolean fenced, Instant now) throws SQLException {
         List<CompletedRow> completed = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(sql(statement))) {
             for (ClaimCompletion cc : completions) {
@@ -141,11 +144,11 @@ public final class H2Dialect extends SqlDialect {
                 ps.setString(9, w.lastError());
                 ps.setBoolean(10, w.setDeadLetterReason());
                 ps.setString(11, w.deadLetterReason());
-                if (fencedAt != null) {
+                if (fenced) {
                     ps.setLong(12, w.token());
                     ps.setLong(13, w.entryId());
                     ps.setLong(14, w.token());
-                    EntryRows.setInstant(ps, 15, fencedAt);
+                    EntryRows.setInstant(ps, 15, now);
                 } else {
                     ps.setLong(12, w.entryId());
                     ps.setLong(13, w.token());

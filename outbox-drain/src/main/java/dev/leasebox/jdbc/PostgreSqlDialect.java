@@ -99,19 +99,19 @@ public final class PostgreSqlDialect extends SqlDialect {
 
     @Override
     List<CompletedRow> completeAll(Connection c, List<ClaimCompletion> completions) throws SQLException {
-        return complete(c, "complete_all", completions, null);
+        return complete(c, "complete_all", completions, false, null);
     }
 
     @Override
     List<CompletedRow> completeAllFenced(Connection c, List<ClaimCompletion> completions, Instant now)
             throws SQLException {
-        return complete(c, "complete_all_fenced", completions, now);
+        return complete(c, "complete_all_fenced", completions, true, now);
     }
 
-    private List<CompletedRow> complete(Connection c, String statement, List<ClaimCompletion> completions, Instant now)
-            throws SQLException {
+    private List<CompletedRow> complete(Connection c, String statement, List<ClaimCompletion> completions, boolean fenced,
+                                        Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql(statement))) {
-            bindCompletions(c, ps, completions, now);
+            bindCompletions(c, ps, completions, fenced, now);
             List<CompletedRow> completed = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -123,11 +123,12 @@ public final class PostgreSqlDialect extends SqlDialect {
     }
 
     /**
-     * Binds the parameters of complete_all.sql ({@code now} null) and complete_all_fenced.sql ({@code now}: the
-     * instant an unexpired recorded claim is judged at), also used to EXPLAIN them in tests.
+     * Binds the parameters of complete_all.sql ({@code fenced} false) and complete_all_fenced.sql ({@code fenced}
+     * true; {@code now} is the instant an unexpired recorded claim is judged at, null for the database's clock),
+     * also used to EXPLAIN them in tests.
      */
-    void bindCompletions(Connection c, PreparedStatement ps, List<ClaimCompletion> completions, Instant now)
-            throws SQLException {
+    void bindCompletions(Connection c, PreparedStatement ps, List<ClaimCompletion> completions, boolean fenced,
+                         Instant now) throws SQLException {
         List<CompletionWrite> writes = completions.stream()
                 .map(cc -> CompletionWrite.of(cc.claim().entryId(), cc.claim().token(), cc.completion())).toList();
         ps.setArray(1, c.createArrayOf("bigint", column(writes, CompletionWrite::entryId)));
@@ -144,7 +145,7 @@ public final class PostgreSqlDialect extends SqlDialect {
         ps.setArray(12, c.createArrayOf("boolean", column(writes, CompletionWrite::setDeadLetterReason)));
         ps.setArray(13, c.createArrayOf("text", column(writes, CompletionWrite::deadLetterReason)));
         int next = 14;
-        if (now != null) {
+        if (fenced) {
             EntryRows.setInstant(ps, next++, now);
         }
         ps.setArray(next, c.createArrayOf("bigint", column(writes, CompletionWrite::entryId)));

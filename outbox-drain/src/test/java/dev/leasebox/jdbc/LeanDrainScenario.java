@@ -70,7 +70,7 @@ public final class LeanDrainScenario {
                            int entries) throws Exception {
         final Duration LEASE = lease;
         final int ENTRIES = entries;
-        Clock clock = Clock.systemUTC();
+        Clock clock = dev.leasebox.lease.MonotonicClock.system(); // the database's clock judges, as in production
         TableName table = TestTables.fresh(admin, DatabaseKind.POSTGRESQL, schema);
         JdbcOutboxStore writerStore = JdbcOutboxStore.builder(admin).table(table).clock(clock).open();
         try (Connection c = admin.getConnection()) {
@@ -98,7 +98,7 @@ public final class LeanDrainScenario {
                 String owner = "worker-" + w;
                 HikariDataSource pool = PostgreSqlTestServer.dataSource(3);
                 resources.add(pool);
-                JdbcOutboxStore jdbc = JdbcOutboxStore.builder(pool).table(table).clock(clock).candidateSpread(WORKERS + 1).open();
+                JdbcOutboxStore jdbc = JdbcOutboxStore.builder(pool).table(table).localClock(clock).candidateSpread(WORKERS + 1).open();
                 LeaseManager manager = managers.apply(namespace);
                 resources.add(manager);
                 LeasedOutboxClaimStore store = LeasedOutboxClaimStore.builder(jdbc, manager, clock)

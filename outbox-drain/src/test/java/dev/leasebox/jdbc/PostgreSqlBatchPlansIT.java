@@ -98,9 +98,9 @@ class PostgreSqlBatchPlansIT {
         assertProbesOnlyTheBatch(table, "record_claims", false, explain(table, dialect, "record_claims", false,
                 (c, ps) -> dialect.bindRecordClaims(c, ps, ClaimSelection.ELIGIBLE, now, grants)));
         assertProbesOnlyTheBatch(table, "complete_all", true, explain(table, dialect, "complete_all", true,
-                (c, ps) -> dialect.bindCompletions(c, ps, completions, null)));
+                (c, ps) -> dialect.bindCompletions(c, ps, completions, false, null)));
         assertProbesOnlyTheBatch(table, "complete_all_fenced", false, explain(table, dialect, "complete_all_fenced", false,
-                (c, ps) -> dialect.bindCompletions(c, ps, completions, now)));
+                (c, ps) -> dialect.bindCompletions(c, ps, completions, true, null)));
         assertProbesOnlyTheBatch(table, "extend_claims", true, explain(table, dialect, "extend_claims", true,
                 (c, ps) -> dialect.bindExtendClaims(c, ps, claims, now.plusSeconds(60), 0)));
 

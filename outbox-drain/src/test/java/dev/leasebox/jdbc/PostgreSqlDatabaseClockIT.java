@@ -108,6 +108,28 @@ class PostgreSqlDatabaseClockIT {
     }
 
     @Test
+    void leanAndSlotCompletionsAreJudgedByTheDatabasesClock() {
+        JdbcOutboxStore rows = worker(Clock.systemUTC());
+        enqueue(rows, 2);
+        dev.leasebox.outbox.leased.LeasedOutboxClaimStore lean = dev.leasebox.outbox.leased.LeasedOutboxClaimStore
+                .builder(rows, new dev.leasebox.lease.inmemory.InMemoryLeaseManager(rows.localClock()), rows.localClock())
+                .claimMode(dev.leasebox.outbox.leased.ClaimMode.LEAN).open();
+        List<OutboxClaim> claims = lean.claim(ClaimSelection.ELIGIBLE, new ClaimRequest("lean", 1, TTL));
+        assertThat(claims).hasSize(1);
+        assertThat(lean.complete(claims.get(0), new dev.leasebox.outbox.Completion.Delivered(
+                dev.leasebox.outbox.EmissionResult.at(Instant.now()))).isCompleted()).isTrue();
+
+        // a recorded claim that the database sees unexpired keeps a lean completion out, whatever its writer's clock
+        JdbcOutboxStore behind = worker(BEHIND);
+        OutboxClaim recorded = behind.claim(ClaimSelection.ELIGIBLE, new ClaimRequest("recorded", 1, TTL)).get(0);
+        OutboxClaim leanOnIt = new OutboxClaim(recorded.entry(), "lean", recorded.token() + 1, recorded.claimedAt(),
+                recorded.expiresAt(), recorded.claimAttemptCount());
+        assertThat(rows.completeAllFenced(List.of(new dev.leasebox.outbox.ClaimCompletion(leanOnIt,
+                new dev.leasebox.outbox.Completion.Released("lean"))))).singleElement()
+                .isInstanceOf(dev.leasebox.outbox.CompletionOutcome.StaleToken.class);
+    }
+
+    @Test
     void aLeaseInTheTableIsJudgedByTheDatabasesClockToo() {
         JdbcLeaseManager holder = JdbcLeaseManager.builder(DB.ds()).table(table).localClock(BEHIND).open();
         JdbcLeaseManager ahead = JdbcLeaseManager.builder(DB.ds()).table(table).localClock(AHEAD).open();
