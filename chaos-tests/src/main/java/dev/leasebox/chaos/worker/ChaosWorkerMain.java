@@ -49,7 +49,9 @@ import java.util.concurrent.TimeUnit;
  * <p>The lease granularity options are {@code leasebox worker}'s own ({@link GranularityOptions} as a
  * mixin: {@code --lease-granularity row|partition}, {@code --ordered}, {@code --partition-claims
  * lean|recorded}, {@code --slots}, {@code --when-attempts-exhausted}), and the claim store is built by
- * the same code ({@link GranularityOptions#claimStore}): partition mode here is the worker's.
+ * the same code ({@link GranularityOptions#claimStore}): partition mode here is the worker's. Row leases through
+ * an external backend take {@code --claim-mode recorded|lean} as {@code leasebox worker} does. Like it, the worker
+ * joins the table's {@link ClaimStyleRegistry} with the same style derivation, so a mixed fleet is refused.
  *
  * <p>Chaos-only options: {@code --provider-control} (faults switched from outside),
  * {@code --write-latency} (a slow completion path) and {@code --unsafe-no-fence} (completions bypass
