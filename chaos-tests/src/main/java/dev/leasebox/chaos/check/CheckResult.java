@@ -26,14 +26,29 @@ import java.util.Map;
  * @param spans                    every claim as a time span, for the timeline
  * @param orderViolations          entries first delivered before an earlier entry of their partition key (inbox order)
  * @param orderChecked             whether the run was ordered, so that order violations break it
+ * @param prematureTakeovers       row claims granted to another worker while, by real time, an earlier lease stood
+ * @param violationsByClass        every violation class of {@code HistoryChecker.Violation} with its count
  */
 public record CheckResult(int entries, int delivered, int deadLettered, int lost, int staleCompletionsAccepted,
                           int fenceRegressions, int emissions, int duplicateEmissions,
                           Map<String, Integer> duplicatesByCause, int unexplainedDuplicates, int inboxDuplicates,
                           int completionsRefused, int faultsInjected, List<Double> reclaimSeconds,
-                          List<String> violations, List<ClaimSpan> spans, int orderViolations, boolean orderChecked) {
+                          List<String> violations, List<ClaimSpan> spans, int orderViolations, boolean orderChecked,
+                          int prematureTakeovers, Map<String, Integer> violationsByClass) {
+
+    /** A result without real-time takeover figures (a run that never reached the checker). */
+    public CheckResult(int entries, int delivered, int deadLettered, int lost, int staleCompletionsAccepted,
+                       int fenceRegressions, int emissions, int duplicateEmissions,
+                       Map<String, Integer> duplicatesByCause, int unexplainedDuplicates, int inboxDuplicates,
+                       int completionsRefused, int faultsInjected, List<Double> reclaimSeconds,
+                       List<String> violations, List<ClaimSpan> spans, int orderViolations, boolean orderChecked) {
+        this(entries, delivered, deadLettered, lost, staleCompletionsAccepted, fenceRegressions, emissions,
+                duplicateEmissions, duplicatesByCause, unexplainedDuplicates, inboxDuplicates, completionsRefused,
+                faultsInjected, reclaimSeconds, violations, spans, orderViolations, orderChecked, 0, Map.of());
+    }
 
     public CheckResult {
+        violationsByClass = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(violationsByClass));
         duplicatesByCause = Map.copyOf(duplicatesByCause);
         reclaimSeconds = List.copyOf(reclaimSeconds);
         violations = List.copyOf(violations);
@@ -47,7 +62,7 @@ public record CheckResult(int entries, int delivered, int deadLettered, int lost
     /** Whether every invariant held and the scenario's faults really happened. */
     public boolean passed() {
         return lost == 0 && staleCompletionsAccepted == 0 && fenceRegressions == 0 && unexplainedDuplicates == 0
-                && faultsInjected > 0 && (!orderChecked || orderViolations == 0);
+                && prematureTakeovers == 0 && faultsInjected > 0 && (!orderChecked || orderViolations == 0);
     }
 
     public double reclaimSecondsP50() {
@@ -81,6 +96,9 @@ public record CheckResult(int entries, int delivered, int deadLettered, int lost
         }
         if (unexplainedDuplicates > 0) {
             broken.add("duplicates only across expiry (" + unexplainedDuplicates + " unexplained)");
+        }
+        if (prematureTakeovers > 0) {
+            broken.add("no takeover while a lease stands, by real time (" + prematureTakeovers + " premature takeovers)");
         }
         if (faultsInjected == 0) {
             broken.add("the scenario's fault happened (none was injected)");

@@ -76,10 +76,66 @@ public final class HistoryChecker {
      * @param ordered             per-key ordering ({@code --ordered}): order violations break the run
      * @param leanPartitionClaims lean partition claims: fences are checked on accepted completions (see above)
      */
-    public record Rules(boolean ordered, boolean leanPartitionClaims) {
-        /** Row leases (and recorded partition claims without ordering). */
-        public static final Rules ROW_CLAIMS = new Rules(false, false);
+    public record Rules(boolean ordered, boolean leanPartitionClaims, boolean leanRowClaims) {
+        /** Row leases with recorded claims (and recorded partition claims without ordering). */
+        public static final Rules ROW_CLAIMS = new Rules(false, false, false);
+        /** Row leases with lean claims ({@code --claim-mode lean}). */
+        public static final Rules LEAN_ROW_CLAIMS = new Rules(false, false, true);
+
+        /** Row leases (recorded or lean partition claims). */
+        public Rules(boolean ordered, boolean leanPartitionClaims) {
+            this(ordered, leanPartitionClaims, false);
+        }
+
+        public Rules {
+            if (leanPartitionClaims && leanRowClaims) {
+                throw new IllegalArgumentException("a run has lean row claims or lean partition claims, not both");
+            }
+        }
+
+        boolean lean() {
+            return leanPartitionClaims || leanRowClaims;
+        }
     }
+
+    /**
+     * The violation classes, as {@code summary.json} ({@code violations.<class>}) and {@code report.md} name
+     * them; every violation line starts with its class in brackets.
+     */
+    public static final class Violation {
+        /** A row not finished at the end, or DELIVERED but absent from the inbox. */
+        public static final String LOST = "lost";
+        /** Recorded claims: a completion accepted though a newer claim was recorded before it was sent. */
+        public static final String STALE_COMPLETION = "staleCompletionAccepted";
+        /** Lean row claims: a completion accepted after a newer holder's completion (or any terminal one) had ended. */
+        public static final String LEAN_AFTER_NEWER = "leanCompletionAfterNewerCompletion";
+        /** Lean row claims: a completion accepted that its own worker sent after recording the claim lost or abandoned. */
+        public static final String LEAN_AFTER_LOSS = "leanCompletionAfterOwnLoss";
+        /** Claims of a row, in the row's order, not strictly growing in fence; or a final mark below one. */
+        public static final String FENCE_REGRESSION = "fenceRegression";
+        /** Lean claims: accepted completions of a row not growing in fence (strictly, for lean row claims). */
+        public static final String LEAN_FENCE_REGRESSION = "leanFenceRegression";
+        /** A duplicate emission not explained by expiry (real time), loss, retry or coordinator data loss. */
+        public static final String UNEXPLAINED_DUPLICATE = "unexplainedDuplicate";
+        /** Row claims: another worker granted the row, by real time, while the earlier holder's lease stood. */
+        public static final String PREMATURE_TAKEOVER = "prematureTakeover";
+        /** An entry first delivered before an earlier entry of its key (ordered runs). */
+        public static final String ORDER = "orderViolation";
+        /** No fault was injected. */
+        public static final String NO_FAULT = "noFaultInjected";
+
+        public static final List<String> ALL = List.of(LOST, STALE_COMPLETION, LEAN_AFTER_NEWER, LEAN_AFTER_LOSS,
+                FENCE_REGRESSION, LEAN_FENCE_REGRESSION, UNEXPLAINED_DUPLICATE, PREMATURE_TAKEOVER, ORDER, NO_FAULT);
+
+        private Violation() {
+        }
+    }
+
+    /**
+     * How far the common clocks of two JVMs (each the database's clock read at its start, advanced by its own
+     * monotonic clock) may disagree, in millis: real-time comparisons between workers allow this much.
+     */
+    static final long COMMON_CLOCK_TOLERANCE_MILLIS = 200;
 
     /** A completion the store accepted, with when it was sent (its invocation) on the common clock. */
     private record Accepted(HistoryEvent done, long sentAt) {
@@ -93,6 +149,7 @@ public final class HistoryChecker {
         final long claimedAt;
         final int attempt;
         long expiresAt;
+        private final long originalExpiresAt;
         boolean invoked;
         boolean mayHaveDelivered;
         boolean outcomeSeen;
@@ -100,6 +157,14 @@ public final class HistoryChecker {
         String ending = "";
         long completedNonTerminalAt = Long.MAX_VALUE;
         long lostAt = Long.MAX_VALUE;
+        /** Common-clock millis when the claim call began: no grant of this claim happened before. */
+        final long askedAt;
+        /**
+         * The earliest, in real time (common clock), that this claim's lease can have ended: the claim call's start
+         * plus the lease's length as granted ({@code expiresAt - claimedAt}, a difference on one clock, so whatever
+         * that clock's offset), moved by each kept renewal to its invocation plus the length. Never a worker's clock.
+         */
+        long realExpiryLow;
 
         Claim(HistoryEvent e) {
             this.owner = e.owner();
@@ -109,6 +174,13 @@ public final class HistoryChecker {
             this.claimedAt = e.claimedAt();
             this.attempt = e.claimAttempt();
             this.expiresAt = e.expiresAt();
+            this.originalExpiresAt = e.expiresAt();
+            this.askedAt = e.askedAt() > 0 ? e.askedAt() : e.t();
+            this.realExpiryLow = e.claimedAt() != 0 && e.expiresAt() != 0 ? askedAt + ttl() : Long.MIN_VALUE;
+        }
+
+        long ttl() {
+            return originalExpiresAt - claimedAt;
         }
     }
 
@@ -126,6 +198,7 @@ public final class HistoryChecker {
         List<Claim> allClaims = new ArrayList<>();
         Map<Long, List<Claim>> byEntry = new TreeMap<>();
         Map<String, Long> completeInvokedAt = new HashMap<>();
+        Map<String, Long> renewInvokedAt = new HashMap<>();
         List<Accepted> completions = new ArrayList<>();
         int emissions = 0;
         int refused = 0;
@@ -139,9 +212,16 @@ public final class HistoryChecker {
                     allClaims.add(claim);
                     byEntry.computeIfAbsent(e.entry(), x -> new ArrayList<>()).add(claim);
                 }
+                case HistoryEvent.RENEW_INVOKE -> renewInvokedAt.put(key + "/" + e.owner(), e.t());
                 case HistoryEvent.RENEW -> {
                     if (c != null) {
                         c.expiresAt = Math.max(c.expiresAt, e.expiresAt());
+                        Long invoked = renewInvokedAt.get(key + "/" + e.owner());
+                        // A row lease's renewal runs at or after its invocation for the lease's whole length. (A lean
+                        // partition claim's renewal reports the slot lease's expiry, renewed by the keeper earlier: no bound.)
+                        if (invoked != null && !rules.leanPartitionClaims() && c.realExpiryLow != Long.MIN_VALUE) {
+                            c.realExpiryLow = Math.max(c.realExpiryLow, invoked + c.ttl());
+                        }
                     }
                 }
                 case HistoryEvent.INVOKE -> {
@@ -194,29 +274,34 @@ public final class HistoryChecker {
         // An invocation with no outcome (killed or paused mid-call) may have delivered.
         allClaims.forEach(c -> c.mayHaveDelivered |= c.invoked && !c.outcomeSeen);
 
-        int regressions = rules.leanPartitionClaims()
-                ? leanFenceRegressions(byEntry, completions, end, violations)
+        List<FaultEvent> dataLoss = faults.stream().filter(FaultEvent::losesCoordinatorState).toList();
+        int regressions = rules.lean()
+                ? leanFenceRegressions(byEntry, completions, end, rules.leanRowClaims(), violations)
                 : fenceRegressions(byEntry, end, violations);
-        int stale = staleCompletions(completions, byEntry, violations);
+        int[] leanStale = rules.leanRowClaims() ? leanStaleCompletions(completions, claims, violations) : new int[2];
+        int stale = rules.leanRowClaims() ? leanStale[0] + leanStale[1] : staleCompletions(completions, byEntry, violations);
+        int premature = rules.leanPartitionClaims() ? 0 : prematureTakeovers(byEntry, dataLoss, rules, violations);
 
         int duplicates = 0;
         int unexplained = 0;
         Map<String, Integer> causes = new TreeMap<>();
         for (List<Claim> entryClaims : byEntry.values()) {
             Claim lastDelivering = null;
-            for (Claim g : inRowOrder(entryClaims)) {
+            // Lean row claims write no claim on the row (its attempt count counts completions): history order.
+            for (Claim g : rules.leanRowClaims() ? entryClaims : inRowOrder(entryClaims)) {
                 // Row claims: a later claim of the row has a higher fence (a lower one is a regression, counted
                 // apart). Lean claims: any other claim, a same-grant re-read or a zombie's stale read included.
                 if (g.invoked && lastDelivering != null && lastDelivering != g
-                        && (lastDelivering.fence < g.fence || rules.leanPartitionClaims())) {
+                        && (lastDelivering.fence < g.fence || rules.lean())) {
                     duplicates++;
-                    String cause = explain(lastDelivering, g);
+                    String cause = explain(lastDelivering, g, rules.lean() ? dataLoss : List.of());
                     if (cause.isEmpty()) {
                         unexplained++;
-                        addViolation(violations, "unexplained duplicate: entry " + g.entry + " emitted under fence "
-                                + lastDelivering.fence + " by " + lastDelivering.owner + " (expires "
-                                + lastDelivering.expiresAt + ") and again under fence " + g.fence + " by " + g.owner
-                                + " (claimed " + g.claimedAt + ")");
+                        addViolation(violations, Violation.UNEXPLAINED_DUPLICATE, "entry " + g.entry
+                                + " emitted under fence " + lastDelivering.fence + " by " + lastDelivering.owner
+                                + " (claim call at " + lastDelivering.askedAt + ", lease not over before "
+                                + lastDelivering.realExpiryLow + " by real time) and again under fence " + g.fence + " by "
+                                + g.owner + " (claimed by " + g.t + ")");
                     } else {
                         causes.merge(cause, 1, Integer::sum);
                     }
@@ -235,13 +320,13 @@ public final class HistoryChecker {
                 delivered++;
                 if (!end.inbox().containsKey(row.idempotencyKey())) {
                     lost++;
-                    addViolation(violations, "lost: entry " + row.id() + " is DELIVERED but absent from the inbox");
+                    addViolation(violations, Violation.LOST, "entry " + row.id() + " is DELIVERED but absent from the inbox");
                 }
             } else if ("DEAD_LETTERED".equals(row.status())) {
                 deadLettered++;
             } else {
                 lost++;
-                addViolation(violations, "lost: entry " + row.id() + " ended " + row.status() + " (attempts "
+                addViolation(violations, Violation.LOST, "entry " + row.id() + " ended " + row.status() + " (attempts "
                         + row.attemptCount() + ", claim token " + row.claimToken() + ")");
             }
         }
@@ -249,11 +334,26 @@ public final class HistoryChecker {
         int inboxDuplicates = end.inbox().values().stream().mapToInt(r -> Math.max(0, r.deliveries() - 1)).sum();
         int injected = (int) faults.stream().filter(FaultEvent::isInjection).count();
         if (injected == 0) {
-            addViolation(violations, "no fault was injected: the scenario proved nothing");
+            addViolation(violations, Violation.NO_FAULT, "no fault was injected: the scenario proved nothing");
+        }
+        Map<String, Integer> byClass = new LinkedHashMap<>();
+        Violation.ALL.forEach(v -> byClass.put(v, 0));
+        byClass.put(Violation.LOST, lost);
+        byClass.put(Violation.UNEXPLAINED_DUPLICATE, unexplained);
+        byClass.put(Violation.PREMATURE_TAKEOVER, premature);
+        byClass.put(Violation.ORDER, rules.ordered() ? orderViolations : 0);
+        byClass.put(Violation.NO_FAULT, injected == 0 ? 1 : 0);
+        byClass.put(rules.lean() ? Violation.LEAN_FENCE_REGRESSION : Violation.FENCE_REGRESSION, regressions);
+        if (!rules.leanRowClaims()) {
+            byClass.put(Violation.STALE_COMPLETION, stale);
+        } else {
+            byClass.put(Violation.LEAN_AFTER_NEWER, leanStale[0]);
+            byClass.put(Violation.LEAN_AFTER_LOSS, leanStale[1]);
         }
         return new CheckResult(end.rows().size(), delivered, deadLettered, lost, stale, regressions, emissions,
                 duplicates, causes, unexplained, inboxDuplicates, refused, injected,
-                reclaimSeconds(events, faults, byEntry), violations, spans(allClaims), orderViolations, rules.ordered());
+                reclaimSeconds(events, faults, byEntry), violations, spans(allClaims), orderViolations, rules.ordered(),
+                premature, byClass);
     }
 
     /**
@@ -290,23 +390,106 @@ public final class HistoryChecker {
         return "DELIVERED".equals(completionKind) || "DEAD_LETTERED".equals(completionKind);
     }
 
-    private static String explain(Claim f, Claim g) {
+    /**
+     * Why g's emission may duplicate f's: {@code retry} (f completed non-terminally before g), {@code loss} (f's
+     * holder recorded it lost or abandoned before g), {@code expiry} (by real time: f's lease can have ended
+     * before g was certainly granted, i.e. its earliest end {@link Claim#realExpiryLow} is not after g's claim
+     * line; the workers' own clocks are never compared), {@code coordinator-loss} (lean claims only: the
+     * coordinator lost its state between f's claim call and g's claim); empty when none holds.
+     */
+    private static String explain(Claim f, Claim g, List<FaultEvent> dataLoss) {
         if (f.completedNonTerminalAt <= g.t) {
             return "retry";
         }
         if (f.lostAt <= g.t) {
             return "loss";
         }
-        // Renewals count only when kept (RENEW): a refused renewal moved no expiry on the row.
-        if (f.expiresAt > 0 && g.claimedAt > 0 && f.expiresAt <= g.claimedAt) {
+        // Renewals count only when kept (RENEW): a refused renewal moved no expiry.
+        if (f.realExpiryLow != Long.MIN_VALUE && f.realExpiryLow <= g.t + COMMON_CLOCK_TOLERANCE_MILLIS) {
             return "expiry";
         }
-        // Lean claims only (row claims never get here with a lower fence): g read the row under an older grant
-        // than f's, a zombie's stale read, which is explained when g's own slot lease had expired before f's claim.
-        if (g.fence < f.fence && g.expiresAt > 0 && f.claimedAt > 0 && g.expiresAt <= f.claimedAt) {
+        // Lean claims (row claims never get here with a lower fence): g read the row under an older grant than
+        // f's, a zombie's stale read, which is explained when g's own lease can have ended before f's claim.
+        if (g.fence < f.fence && g.realExpiryLow != Long.MIN_VALUE
+                && g.realExpiryLow <= f.t + COMMON_CLOCK_TOLERANCE_MILLIS) {
             return "expiry";
+        }
+        for (FaultEvent loss : dataLoss) {
+            if (Math.min(f.askedAt, g.askedAt) <= loss.t() && loss.t() <= Math.max(f.t, g.t)) {
+                return "coordinator-loss";
+            }
         }
         return "";
+    }
+
+    /**
+     * Row claims: a claim g by another worker whose claim line was written while, by real time, an earlier
+     * claim f of the row still certainly stood: f was granted before g's claim call began ({@code f.t <=
+     * g.askedAt}), f's lease cannot have ended yet ({@code g.t < f.realExpiryLow}), and f's holder had neither
+     * finished, lost nor abandoned it. Only the common clock and lease lengths are used, so a taker whose wall
+     * clock runs ahead cannot hide an early takeover. Lean claims excuse a takeover across coordinator data loss.
+     */
+    private static int prematureTakeovers(Map<Long, List<Claim>> byEntry, List<FaultEvent> dataLoss, Rules rules,
+                                          List<String> violations) {
+        int premature = 0;
+        for (List<Claim> entryClaims : byEntry.values()) {
+            for (Claim g : entryClaims) {
+                for (Claim f : entryClaims) {
+                    if (f == g || f.owner.equals(g.owner) || f.realExpiryLow == Long.MIN_VALUE || f.t > g.askedAt
+                            || g.t + COMMON_CLOCK_TOLERANCE_MILLIS >= f.realExpiryLow || f.endedAt <= g.t) {
+                        continue;
+                    }
+                    boolean excused = rules.leanRowClaims() && dataLoss.stream()
+                            .anyMatch(loss -> f.askedAt <= loss.t() && loss.t() <= g.t);
+                    if (!excused) {
+                        premature++;
+                        addViolation(violations, Violation.PREMATURE_TAKEOVER, "entry " + g.entry + " claimed under fence "
+                                + g.fence + " by " + g.owner + " at " + g.t + " (real time), while " + f.owner
+                                + "'s lease under fence " + f.fence + " stood until " + f.realExpiryLow + " at least");
+                        break;
+                    }
+                }
+            }
+        }
+        return premature;
+    }
+
+    /**
+     * Lean row claims ({@code ClaimMode.LEAN}): what the store promises is exactly that a completion is written
+     * only with a fence above every fence that completed the row before, and that a worker that knows its lease is
+     * gone writes nothing. So an accepted completion is a violation when an accepted completion of the row under a
+     * higher fence, or any accepted terminal one, had ended before it was sent ({@code [0]},
+     * {@link Violation#LEAN_AFTER_NEWER}), or when its own worker had recorded the claim lost or abandoned before
+     * sending it ({@code [1]}, {@link Violation#LEAN_AFTER_LOSS}). A stale holder's completion accepted while no
+     * newer holder had completed is allowed, a stale DEAD_LETTERED beating a concurrent delivery included.
+     */
+    private static int[] leanStaleCompletions(List<Accepted> completions, Map<String, Claim> claims,
+                                              List<String> violations) {
+        int[] found = new int[2];
+        for (Accepted a : completions) {
+            HistoryEvent done = a.done();
+            for (Accepted b : completions) {
+                if (b == a || b.done().entry() != done.entry() || b.done().t() >= a.sentAt()) {
+                    continue;
+                }
+                if (b.done().fence() > done.fence() || (isTerminal(b.done().detail()) && b.done().fence() != done.fence())) {
+                    found[0]++;
+                    addViolation(violations, Violation.LEAN_AFTER_NEWER, "entry " + done.entry() + " " + done.detail()
+                            + " accepted under fence " + done.fence() + " from " + done.owner() + ", sent at " + a.sentAt()
+                            + " after " + b.done().owner() + "'s " + b.done().detail() + " under fence " + b.done().fence()
+                            + " was accepted at " + b.done().t());
+                    break;
+                }
+            }
+            Claim own = claims.get(done.entry() + "/" + done.fence());
+            if (own != null && own.owner.equals(done.owner()) && own.lostAt < a.sentAt()) {
+                found[1]++;
+                addViolation(violations, Violation.LEAN_AFTER_LOSS, "entry " + done.entry() + " " + done.detail()
+                        + " accepted under fence " + done.fence() + " from " + done.owner() + ", which had recorded the claim "
+                        + "lost or abandoned at " + own.lostAt + " and sent it at " + a.sentAt());
+            }
+        }
+        return found;
     }
 
     private static int fenceRegressions(Map<Long, List<Claim>> byEntry, FinalState end, List<String> violations) {
@@ -319,7 +502,7 @@ public final class HistoryChecker {
             for (Claim c : inRowOrder(e.getValue())) {
                 if (c.fence <= max) {
                     regressed = true;
-                    addViolation(violations, "fence regression: entry " + e.getKey() + " claimed under fence " + c.fence
+                    addViolation(violations, Violation.FENCE_REGRESSION, "entry " + e.getKey() + " claimed under fence " + c.fence
                             + " by " + c.owner + " after fence " + max);
                 }
                 max = Math.max(max, c.fence);
@@ -327,8 +510,8 @@ public final class HistoryChecker {
             Long mark = highWater.get(e.getKey());
             if (mark != null && mark < max) {
                 regressed = true;
-                addViolation(violations, "fence regression: entry " + e.getKey() + " ends with fence high-water " + mark
-                        + " below recorded fence " + max);
+                addViolation(violations, Violation.FENCE_REGRESSION, "entry " + e.getKey() + " ends with fence high-water "
+                        + mark + " below recorded fence " + max);
             }
             if (regressed) {
                 regressions++;
@@ -343,7 +526,7 @@ public final class HistoryChecker {
      * high-water mark must not be below any fence a claim of the row carried.
      */
     private static int leanFenceRegressions(Map<Long, List<Claim>> byEntry, List<Accepted> completions, FinalState end,
-                                            List<String> violations) {
+                                            boolean leanRows, List<String> violations) {
         Map<Long, Long> highWater = new HashMap<>();
         end.rows().forEach(r -> highWater.put(r.id(), r.fenceHighWater()));
         Map<Long, List<Accepted>> acceptedByEntry = new TreeMap<>();
@@ -359,9 +542,10 @@ public final class HistoryChecker {
                     long f = first.done().fence();
                     long g = second.done().fence();
                     boolean sameOwner = first.done().owner().equals(second.done().owner());
-                    if (g < f || (g == f && !sameOwner)) {
+                    // lean rows: each grant is a new lease and its fence must be above the row's mark: strictly
+                    if (g < f || (g == f && (!sameOwner || leanRows))) {
                         regressed.add(e.getKey());
-                        addViolation(violations, "fence regression: entry " + e.getKey() + " completed ("
+                        addViolation(violations, Violation.LEAN_FENCE_REGRESSION, "entry " + e.getKey() + " completed ("
                                 + second.done().detail() + ") under fence " + g + " by " + second.done().owner()
                                 + " after a completion under fence " + f + " by " + first.done().owner()
                                 + (g == f ? " (the same token from another grant)" : ""));
@@ -371,6 +555,20 @@ public final class HistoryChecker {
         }
         Set<Long> finished = new java.util.HashSet<>();
         end.rows().stream().filter(r -> isTerminal(r.status())).forEach(r -> finished.add(r.id()));
+        if (leanRows) {
+            // A lean row read under a newer lease may find the row finished by a stale holder after its read (the
+            // newer completion is then refused): its fence can stay above the mark. Accepted completions cannot.
+            for (Map.Entry<Long, List<Accepted>> e : acceptedByEntry.entrySet()) {
+                long max = e.getValue().stream().mapToLong(a -> a.done().fence()).max().orElse(0);
+                Long mark = highWater.get(e.getKey());
+                if (mark != null && mark < max) {
+                    regressed.add(e.getKey());
+                    addViolation(violations, Violation.LEAN_FENCE_REGRESSION, "entry " + e.getKey()
+                            + " ends with fence high-water " + mark + " below the accepted completion fence " + max);
+                }
+            }
+            return regressed.size();
+        }
         for (Map.Entry<Long, List<Claim>> e : byEntry.entrySet()) {
             long max = e.getValue().stream().mapToLong(c -> c.fence).max().orElse(0);
             Long mark = highWater.get(e.getKey());
@@ -378,8 +576,8 @@ public final class HistoryChecker {
             // fence (and the row is counted lost, not regressed).
             if (mark != null && mark < max && finished.contains(e.getKey())) {
                 regressed.add(e.getKey());
-                addViolation(violations, "fence regression: entry " + e.getKey() + " ends with fence high-water " + mark
-                        + " below claimed fence " + max);
+                addViolation(violations, Violation.LEAN_FENCE_REGRESSION, "entry " + e.getKey() + " ends with fence high-water "
+                        + mark + " below claimed fence " + max);
             }
         }
         return regressed.size();
@@ -406,7 +604,7 @@ public final class HistoryChecker {
                 long seq = end.inbox().get(row.idempotencyKey()).firstSeq();
                 if (latest != null && seq < end.inbox().get(latest.idempotencyKey()).firstSeq()) {
                     violationsFound++;
-                    addViolation(violations, "order violation: key " + e.getKey() + ": entry " + row.id()
+                    addViolation(violations, Violation.ORDER, "key " + e.getKey() + ": entry " + row.id()
                             + " was first delivered (inbox first_seq " + seq + ") before the earlier entry "
                             + latest.id() + " (first_seq " + end.inbox().get(latest.idempotencyKey()).firstSeq() + ")");
                 } else {
@@ -427,7 +625,7 @@ public final class HistoryChecker {
             for (Claim later : byEntry.getOrDefault(done.entry(), List.of())) {
                 if (later.fence > done.fence() && (terminal || later.t < sentAt)) {
                     stale++;
-                    addViolation(violations, "stale completion accepted: entry " + done.entry() + " " + done.detail()
+                    addViolation(violations, Violation.STALE_COMPLETION, "entry " + done.entry() + " " + done.detail()
                             + " under fence " + done.fence() + " by " + done.owner() + ", though fence " + later.fence
                             + " was claimed by " + later.owner);
                     break;
@@ -488,9 +686,10 @@ public final class HistoryChecker {
         return spans;
     }
 
-    private static void addViolation(List<String> violations, String line) {
+    /** Adds {@code [violationClass] line}, up to {@value #MAX_VIOLATION_LINES} lines. */
+    private static void addViolation(List<String> violations, String violationClass, String line) {
         if (violations.size() < MAX_VIOLATION_LINES) {
-            violations.add(line);
+            violations.add("[" + violationClass + "] " + line);
         }
     }
 }

@@ -36,7 +36,7 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--backend", paramLabel = "NAME", description = "database, redis, zookeeper or hazelcast (with --suite: only this one).")
     String backend;
 
-    @Option(names = "--scenario", paramLabel = "NAME", description = "worker-kill, worker-pause, coordinator-restart, partition, provider-faults or clock-skew.")
+    @Option(names = "--scenario", paramLabel = "NAME", description = "worker-kill, worker-pause, coordinator-restart, partition, provider-faults, clock-skew or clock-step.")
     String scenario;
 
     @Option(names = "--suite", description = "Every scenario on every available backend (or on --backend).")
@@ -80,6 +80,12 @@ public final class ChaosCommand implements Callable<Integer> {
             description = "With partition: the workers' --partition-claims (default: ${DEFAULT-VALUE}).")
     String partitionClaims;
 
+    @Option(names = "--claim-mode", paramLabel = "recorded|lean", defaultValue = "recorded",
+            description = {"Row leases through an external backend: the workers' --claim-mode, as leasebox worker's "
+                    + "(default: ${DEFAULT-VALUE}).", "lean: nothing is written before emitting; the checker holds the run "
+                    + "to lean's guarantee (docs/chaos.md)."})
+    String claimMode;
+
     @Override
     public Integer call() {
         if (System.getProperty("logback.configurationFile") == null) {
@@ -105,7 +111,7 @@ public final class ChaosCommand implements Callable<Integer> {
         }
         Granularity granularity;
         try {
-            granularity = new Granularity(leaseGranularity, ordered, partitionClaims).validated();
+            granularity = new Granularity(leaseGranularity, ordered, partitionClaims, claimMode).validated();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -117,6 +123,9 @@ public final class ChaosCommand implements Callable<Integer> {
         for (String b : runOn) {
             for (Scenario s : scenarios) {
                 String reason = s.unavailableReason(b);
+                if (reason.isEmpty() && granularity.isLeanRows() && "database".equals(b)) {
+                    reason = "--claim-mode lean needs an external backend (the database backend claims in the row itself)";
+                }
                 if (!reason.isEmpty()) {
                     skipped.add(s.name() + " on " + b + ": " + reason);
                     if (!suite) {

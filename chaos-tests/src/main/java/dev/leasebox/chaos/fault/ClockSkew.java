@@ -6,11 +6,7 @@ import dev.leasebox.chaos.harness.WorkerProcess;
 import dev.leasebox.chaos.history.FaultEvent;
 import dev.leasebox.chaos.history.HistoryEvent;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -39,13 +35,9 @@ public final class ClockSkew implements FaultInjector {
 
     private Path clockFile;
 
-    /** Why this fault cannot run here, or empty when it can. */
-    public static String unavailableReason() {
-        return Files.exists(WorkerProcess.LIBFAKETIME) ? "" : WorkerProcess.LIBFAKETIME + " is missing (apt-get install faketime)";
-    }
-
     @Override
     public WorkerProcess.Options victimOptions(Path runDir) {
+        ClockStep.requireLibfaketime(); // missing: the run fails with what to install, it is not skipped
         clockFile = runDir.resolve("faketime-offset");
         write("+0");
         return new WorkerProcess.Options(0, clockFile, Duration.ZERO, false, null);
@@ -74,16 +66,6 @@ public final class ClockSkew implements FaultInjector {
     }
 
     private void write(String offset) {
-        // Written beside and renamed over the file: libfaketime never reads a half-written offset (an
-        // unparsable line makes it exit the worker).
-        try {
-            Path next = clockFile.resolveSibling(clockFile.getFileName() + ".next");
-            Files.createDirectories(clockFile.toAbsolutePath().getParent());
-            Files.writeString(next, offset + "\n");
-            Files.move(next, clockFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the libfaketime offset " + offset + " to " + clockFile + ": "
-                    + e.getMessage(), e);
-        }
+        new OffsetFile(clockFile).write(offset);
     }
 }

@@ -1,6 +1,7 @@
 package dev.leasebox.chaos.harness;
 
 import dev.leasebox.cli.GranularityOptions;
+import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.partition.PartitionClaims;
 
 import java.util.ArrayList;
@@ -15,11 +16,21 @@ import java.util.List;
  * @param leaseGranularity {@code row} or {@code partition}
  * @param ordered          per-key ordering (partition only)
  * @param partitionClaims  {@code lean} or {@code recorded} (partition only; {@code lean} otherwise)
+ * @param rowClaims        {@code recorded} or {@code lean}: {@code leasebox worker --claim-mode} of row leases
+ *                         through an external backend (row leases only; {@code recorded} otherwise)
  */
-public record Granularity(String leaseGranularity, boolean ordered, String partitionClaims) {
+public record Granularity(String leaseGranularity, boolean ordered, String partitionClaims, String rowClaims) {
 
-    /** Row leases: the default, and what every scenario ran with before partition leases. */
-    public static final Granularity ROW = new Granularity("row", false, "lean");
+    /** Row leases with recorded claims: the default, and what every scenario ran with before partition leases. */
+    public static final Granularity ROW = new Granularity("row", false, "lean", "recorded");
+
+    /** Row leases with lean claims ({@code --claim-mode lean}): nothing written before emitting. */
+    public static final Granularity LEAN_ROWS = new Granularity("row", false, "lean", "lean");
+
+    /** As {@code leasebox worker}'s partition options say it, row claims left at their default. */
+    public Granularity(String leaseGranularity, boolean ordered, String partitionClaims) {
+        this(leaseGranularity, ordered, partitionClaims, "recorded");
+    }
 
     /** Partition keys the workload spreads entries over with row leases (as it always did). */
     static final int ROW_AGGREGATES = 16;
@@ -37,7 +48,22 @@ public record Granularity(String leaseGranularity, boolean ordered, String parti
     /** Checks the combination with {@code leasebox worker}'s rules; an IllegalArgumentException says what to change. */
     public Granularity validated() {
         options().validate();
+        ClaimMode mode = ClaimMode.parse(rowClaims);
+        if (isPartition() && mode == ClaimMode.LEAN) {
+            throw new IllegalArgumentException("--claim-mode is for row leases; with --lease-granularity partition use "
+                    + "--partition-claims lean|recorded");
+        }
         return this;
+    }
+
+    /** Row leases with lean claims ({@code --claim-mode lean}). */
+    public boolean isLeanRows() {
+        return !isPartition() && ClaimMode.parse(rowClaims) == ClaimMode.LEAN;
+    }
+
+    /** Lean claims of either granularity: the checker holds the run to lean's guarantee. */
+    public boolean isLean() {
+        return isLeanRows() || isLeanPartition();
     }
 
     private GranularityOptions options() {
@@ -68,11 +94,15 @@ public record Granularity(String leaseGranularity, boolean ordered, String parti
         if (ordered) {
             args.add("--ordered");
         }
+        if (isLeanRows()) {
+            args.add("--claim-mode");
+            args.add("lean");
+        }
         return args;
     }
 
     /** E.g. {@code row leases} or {@code partition leases, lean claims, ordered per key}. */
     public String describe() {
-        return options().describe();
+        return isLeanRows() ? "row leases, lean claims" : options().describe();
     }
 }

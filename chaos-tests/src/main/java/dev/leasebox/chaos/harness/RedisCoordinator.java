@@ -67,6 +67,7 @@ public final class RedisCoordinator implements Coordinator {
         Poll.pause(downtime);
         startServer();
         faults.record(FaultEvent.COORDINATOR_START, "redis:" + port, "restarted empty, pid " + server.pid());
+        faults.record(FaultEvent.COORDINATOR_DATA_LOSS, "redis:" + port, "every lease and fence granted before is forgotten");
     }
 
     @Override

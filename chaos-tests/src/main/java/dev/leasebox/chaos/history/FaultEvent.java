@@ -10,7 +10,8 @@ import java.util.Objects;
  * @param t      wall-clock millis of the harness (the common clock: same machine as the database)
  * @param fault  what was done: {@code kill}, {@code pause}, {@code resume}, {@code coordinator-kill},
  *               {@code coordinator-start}, {@code partition}, {@code heal}, {@code provider-faults},
- *               {@code provider-healthy}, {@code clock-skew}
+ *               {@code provider-healthy}, {@code clock-skew},
+ *               {@code clock-step}, {@code coordinator-data-loss}
  * @param target whom it was done to (a worker's owner name, a server's name)
  * @param detail how (signal, rule, offset)
  */
@@ -26,6 +27,10 @@ public record FaultEvent(long t, String fault, String target, String detail) {
     public static final String PROVIDER_FAULTS = "provider-faults";
     public static final String PROVIDER_HEALTHY = "provider-healthy";
     public static final String CLOCK_SKEW = "clock-skew";
+    /** The coordinator came back without the leases and fences it had granted (Redis restarted empty). */
+    public static final String COORDINATOR_DATA_LOSS = "coordinator-data-loss";
+    /** Wall clocks stepped (holder back, taker forward). */
+    public static final String CLOCK_STEP = "clock-step";
 
     public FaultEvent {
         Objects.requireNonNull(fault, "fault");
@@ -36,14 +41,18 @@ public record FaultEvent(long t, String fault, String target, String detail) {
     /** Whether this event injects a fault (as opposed to ending one). */
     public boolean isInjection() {
         return switch (fault) {
-            case KILL, PAUSE, COORDINATOR_KILL, PARTITION, PROVIDER_FAULTS, CLOCK_SKEW -> true;
+            case KILL, PAUSE, COORDINATOR_KILL, PARTITION, PROVIDER_FAULTS, CLOCK_SKEW, CLOCK_STEP -> true;
             default -> false;
         };
     }
 
-    /** Whether the coordinator may have lost lease state at this event (its leases no longer exclusive). */
+    /**
+     * Whether the coordinator lost lease state at this event (leases granted before it no longer exclude
+     * grants after it): a Redis server restarted empty. A ZooKeeper or Hazelcast member restarted rejoins a
+     * quorum that kept the state, so its kill is not one.
+     */
     public boolean losesCoordinatorState() {
-        return COORDINATOR_KILL.equals(fault);
+        return COORDINATOR_DATA_LOSS.equals(fault);
     }
 
     public String toJson() {

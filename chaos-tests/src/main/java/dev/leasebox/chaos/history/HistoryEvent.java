@@ -11,7 +11,8 @@ import java.util.Objects;
  * worker's start plus the worker's monotonic time since), so that histories of workers whose own
  * clock is skewed still order correctly; {@code local} is the worker's own wall clock, as its drain
  * sees it. {@code entry} is -1 and {@code fence}, {@code claimedAt}, {@code expiresAt} are 0 where
- * the kind has none.
+ * the kind has none. {@code local} is the worker's wall clock (what libfaketime steps), not the monotonic
+ * clock its drain takes deadlines from, so that a stepped clock shows in its history.
  *
  * @param t         common-clock millis
  * @param local     the worker's own clock, millis
@@ -22,9 +23,18 @@ import java.util.Objects;
  * @param claimedAt the claim's recorded start (claim events), millis
  * @param expiresAt the claim's recorded or renewed expiry (claim and renew events), millis
  * @param detail    status, reason or error text
+ * @param askedAt   claim events: common-clock millis when the claim call that granted it began (before
+ *                  any grant could happen), or 0 when not recorded; the checker's real-time lower bound of
+ *                  the grant
  */
 public record HistoryEvent(long t, long local, String owner, String kind, long entry, long fence, long claimedAt,
-                           long expiresAt, String detail) {
+                           long expiresAt, String detail, long askedAt) {
+
+    /** An event without {@code askedAt}. */
+    public HistoryEvent(long t, long local, String owner, String kind, long entry, long fence, long claimedAt,
+                        long expiresAt, String detail) {
+        this(t, local, owner, kind, entry, fence, claimedAt, expiresAt, detail, 0);
+    }
 
     /** The worker started (entry -1). */
     public static final String START = "start";
@@ -101,6 +111,9 @@ public record HistoryEvent(long t, long local, String owner, String kind, long e
         if (!detail.isEmpty()) {
             m.put("detail", detail);
         }
+        if (askedAt != 0) {
+            m.put("askedAt", askedAt);
+        }
         return Json.object(m);
     }
 
@@ -109,7 +122,7 @@ public record HistoryEvent(long t, long local, String owner, String kind, long e
         Map<String, Object> m = Json.parseObject(line);
         return new HistoryEvent(num(m, "t", 0), num(m, "local", num(m, "t", 0)), str(m, "owner"), str(m, "kind"),
                 num(m, "entry", -1), num(m, "fence", 0), num(m, "claimedAt", 0), num(m, "expiresAt", 0),
-                m.get("detail") == null ? "" : m.get("detail").toString());
+                m.get("detail") == null ? "" : m.get("detail").toString(), num(m, "askedAt", 0));
     }
 
     static long num(Map<String, Object> m, String key, long absent) {

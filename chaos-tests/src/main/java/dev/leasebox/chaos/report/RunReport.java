@@ -29,13 +29,14 @@ public final class RunReport {
      * @param granularity what the workers leased, as {@code leasebox worker --lease-granularity} says it
      * @param ordered     per-key ordering ({@code --ordered})
      * @param partitionClaims {@code lean} or {@code recorded} with partition leases; empty with row leases
+     * @param claimMode   {@code recorded} or {@code lean}: how the run's claims were made (either granularity)
      */
     public record Run(String backend, String scenario, String proves, double seconds, boolean unsafeNoFence,
-                      String error, String granularity, boolean ordered, String partitionClaims) {
+                      String error, String granularity, boolean ordered, String partitionClaims, String claimMode) {
 
         /** A row-lease run. */
         public Run(String backend, String scenario, String proves, double seconds, boolean unsafeNoFence, String error) {
-            this(backend, scenario, proves, seconds, unsafeNoFence, error, "row", false, "");
+            this(backend, scenario, proves, seconds, unsafeNoFence, error, "row", false, "", "recorded");
         }
     }
 
@@ -48,6 +49,7 @@ public final class RunReport {
         m.put("leaseGranularity", run.granularity());
         m.put("ordered", run.ordered());
         m.put("partitionClaims", run.partitionClaims());
+        m.put("claimMode", run.claimMode());
         m.put("seconds", round(run.seconds()));
         m.put("entries", r.entries());
         m.put("delivered", r.delivered());
@@ -65,6 +67,9 @@ public final class RunReport {
         m.put("completionsRefused", r.completionsRefused());
         m.put("faultsInjected", r.faultsInjected());
         m.put("orderViolations", r.orderViolations());
+        m.put("prematureTakeovers", r.prematureTakeovers());
+        m.put("duplicatesByCoordinatorLoss", r.duplicatesByCause().getOrDefault("coordinator-loss", 0));
+        r.violationsByClass().forEach((k, v) -> m.put("violations." + k, v));
         m.put("reclaimSamples", r.reclaimSeconds().size());
         m.put("reclaimSecondsP50", round(r.reclaimSecondsP50()));
         m.put("reclaimSecondsMax", round(r.reclaimSecondsMax()));
@@ -92,7 +97,7 @@ public final class RunReport {
         boolean passed = run.error().isEmpty() && r.passed();
         b.append("# Chaos run: ").append(run.scenario()).append(" on ").append(run.backend())
                 .append("partition".equals(run.granularity()) ? ", partition leases (" + run.partitionClaims() + " claims"
-                        + (run.ordered() ? ", ordered" : "") + ")" : "")
+                        + (run.ordered() ? ", ordered" : "") + ")" : "lean".equals(run.claimMode()) ? ", row leases (lean claims)" : "")
                 .append(run.unsafeNoFence() ? " (UNSAFE: no fence)" : "").append("\n\n");
         b.append("**").append(passed ? "PASSED" : "FAILED").append("** in ")
                 .append(String.format(Locale.ROOT, "%.1f", run.seconds())).append(" s. ").append(run.proves()).append("\n\n");
@@ -102,10 +107,12 @@ public final class RunReport {
         r.brokenInvariants().forEach(i -> b.append("- broken: ").append(i).append('\n'));
         b.append("\n| figure | value |\n|---|---|\n");
         summary(run, r).forEach((k, v) -> {
-            if (!"error".equals(k)) {
+            if (!"error".equals(k) && !k.startsWith("violations.")) {
                 b.append("| ").append(k).append(" | ").append(v).append(" |\n");
             }
         });
+        b.append("\n## Violations by class\n\n| class | count |\n|---|---|\n");
+        r.violationsByClass().forEach((k, v) -> b.append("| ").append(k).append(" | ").append(v).append(" |\n"));
         b.append("\n## Faults\n\n| t (ms) | fault | target | detail |\n|---|---|---|---|\n");
         for (FaultEvent f : faults) {
             b.append("| ").append(f.t()).append(" | ").append(f.fault()).append(" | ").append(f.target()).append(" | ")

@@ -106,7 +106,8 @@ public final class ScenarioRunner {
                 }
                 faultEvents = JsonLinesFile.read(faults.path(), FaultEvent::parse);
                 result = HistoryChecker.check(history, faultEvents, end,
-                        new HistoryChecker.Rules(granularity.ordered(), granularity.isLeanPartition()));
+                        new HistoryChecker.Rules(granularity.ordered(), granularity.isLeanPartition(),
+                                granularity.isLeanRows()));
             }
         } catch (RuntimeException | IOException | Error e) {
             error = e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
@@ -115,7 +116,7 @@ public final class ScenarioRunner {
         double seconds = secondsSince(started);
         RunReport.Run run = new RunReport.Run(backend, scenario.name(), scenario.proves(), seconds,
                 settings.unsafeNoFence(), error, granularity.leaseGranularity(), granularity.ordered(),
-                granularity.isPartition() ? granularity.partitionClaims() : "");
+                granularity.isPartition() ? granularity.partitionClaims() : "", granularity.isLean() ? "lean" : "recorded");
         if (result == null) {
             result = new CheckResult(0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, List.of(), List.of(), List.of(), 0,
                     granularity.ordered());
@@ -123,10 +124,10 @@ public final class ScenarioRunner {
         RunReport.write(dir, run, result, faultEvents);
         int exit = !error.isEmpty() ? 2 : result.passed() ? 0 : 1;
         Map<String, Object> summary = RunReport.summary(run, result);
-        progress.printf("  %s: lost %d, stale accepted %d, fence regressions %d, duplicates %d (unexplained %d), "
-                        + "refused %d, faults %d, order violations %d%s, reclaim p50 %.2fs max %.2fs (%.0fs)%n",
+        progress.printf("  %s: lost %d, stale accepted %d, fence regressions %d, premature takeovers %d, duplicates %d "
+                        + "(unexplained %d), refused %d, faults %d, order violations %d%s, reclaim p50 %.2fs max %.2fs (%.0fs)%n",
                 exit == 0 ? "PASSED" : exit == 1 ? "FAILED" : "ERROR", result.lost(), result.staleCompletionsAccepted(),
-                result.fenceRegressions(), result.duplicateEmissions(), result.unexplainedDuplicates(),
+                result.fenceRegressions(), result.prematureTakeovers(), result.duplicateEmissions(), result.unexplainedDuplicates(),
                 result.completionsRefused(), result.faultsInjected(), result.orderViolations(),
                 granularity.ordered() ? "" : " (not ordered: reported only)", result.reclaimSecondsP50(),
                 result.reclaimSecondsMax(), seconds);
@@ -135,10 +136,13 @@ public final class ScenarioRunner {
         return new Outcome(backend, scenario.name(), exit, summary, dir, result.brokenInvariants());
     }
 
-    /** {@code <backend>-<scenario>}, with {@code -partition-<claims>[-ordered]} for partition leases. */
+    /**
+     * {@code <backend>-<scenario>}, with {@code -partition-<claims>[-ordered]} for partition leases and
+     * {@code -lean} for lean row claims.
+     */
     static String directoryName(String backend, String scenario, Granularity g) {
         return backend + "-" + scenario + (g.isPartition() ? "-partition-" + g.partitionClaims() + (g.ordered() ? "-ordered" : "")
-                : "");
+                : g.isLeanRows() ? "-lean" : "");
     }
 
     private static double secondsSince(long nanos) {

@@ -6,6 +6,8 @@ import dev.leasebox.cli.GranularityOptions;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxDrain;
 import dev.leasebox.drain.OutboxProvider;
+import dev.leasebox.jdbc.ClaimStyleRegistry;
+import dev.leasebox.jdbc.ClaimStyleRegistry.ClaimStyle;
 import dev.leasebox.jdbc.JdbcDataSources;
 import dev.leasebox.jdbc.JdbcOutboxStore;
 import dev.leasebox.jdbc.TableName;
@@ -13,6 +15,7 @@ import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.OutboxClaimStore;
+import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import dev.leasebox.outbox.partition.PartitionClaims;
 import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
@@ -46,7 +49,9 @@ import java.util.concurrent.TimeUnit;
  * <p>The lease granularity options are {@code leasebox worker}'s own ({@link GranularityOptions} as a
  * mixin: {@code --lease-granularity row|partition}, {@code --ordered}, {@code --partition-claims
  * lean|recorded}, {@code --slots}, {@code --when-attempts-exhausted}), and the claim store is built by
- * the same code ({@link GranularityOptions#claimStore}): partition mode here is the worker's.
+ * the same code ({@link GranularityOptions#claimStore}): partition mode here is the worker's. Row leases through
+ * an external backend take {@code --claim-mode recorded|lean} as {@code leasebox worker} does. Like it, the worker
+ * joins the table's {@link ClaimStyleRegistry} with the same style derivation, so a mixed fleet is refused.
  *
  * <p>Chaos-only options: {@code --provider-control} (faults switched from outside),
  * {@code --write-latency} (a slow completion path) and {@code --unsafe-no-fence} (completions bypass
@@ -100,8 +105,15 @@ public final class ChaosWorkerMain implements Callable<Integer> {
     @Option(names = "--unsafe-no-fence", description = "Completions bypass the token check (chaos harness only).")
     boolean unsafeNoFence;
 
+    @Option(names = "--claim-mode", paramLabel = "recorded|lean", defaultValue = "recorded",
+            description = "Row leases through an external backend: leasebox worker's --claim-mode (lean: nothing written before emitting).")
+    String claimMode;
+
     @Mixin
     GranularityOptions granularity;
+
+    /** Why the worker stopped on its own: a claim-style conflict found by a registration renewal. */
+    private volatile String stoppedBecause;
 
     /** Counted down once every resource is closed: SIGTERM's hook waits for it (slots released, group left). */
     private final CountDownLatch cleanedUp = new CountDownLatch(1);
@@ -114,6 +126,14 @@ public final class ChaosWorkerMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         granularity.validate();
+        ClaimMode rowMode = ClaimMode.parse(claimMode);
+        if (rowMode == ClaimMode.LEAN && (granularity.isPartition() || "database".equals(backend))) {
+            throw new IllegalArgumentException("--claim-mode lean is for row leases through an external backend, as in "
+                    + "leasebox worker; with --lease-granularity partition use --partition-claims");
+        }
+        if (rowMode == ClaimMode.LEAN && unsafeNoFence) {
+            throw new IllegalArgumentException("--unsafe-no-fence is not implemented for lean row claims");
+        }
         TableName tableName = TableName.parse(table);
         Clock clock = MonotonicClock.system();
         List<AutoCloseable> resources = new ArrayList<>();
@@ -122,7 +142,8 @@ public final class ChaosWorkerMain implements Callable<Integer> {
             resources.add(dataSource);
             JsonLinesFile historyFile = JsonLinesFile.append(history);
             resources.add(historyFile);
-            HistoryRecorder recorder = new HistoryRecorder(historyFile, owner, CommonClock.fromDatabase(dataSource), clock);
+            HistoryRecorder recorder = new HistoryRecorder(historyFile, owner, CommonClock.fromDatabase(dataSource),
+                    Clock.systemUTC());
             JdbcOutboxStore jdbc = JdbcOutboxStore.builder(dataSource).table(tableName).localClock(clock)
                     .useClaimLeases(true).open();
             Duration lease = Duration.ofMillis(leaseMillis);
@@ -132,8 +153,18 @@ public final class ChaosWorkerMain implements Callable<Integer> {
                         .open(new LeaseBackendSettings(address, namespace, lease, backendOptions)));
                 resources.add(manager.get());
             }
-            OutboxClaimStore store = granularity.claimStore(dataSource, jdbc, manager, new SimpleMeterRegistry(), owner,
-                    lease, clock, resources);
+            OutboxClaimStore store;
+            if (!granularity.isPartition() && manager.isPresent()) {
+                // leasebox worker's row-lease path (BackendOptions.claimStore with its ClaimPathOptions): the
+                // claim mode chosen, release after completion and candidate over-ask at their defaults
+                LeasedOutboxClaimStore leased = LeasedOutboxClaimStore.builder(jdbc, manager.get(), clock)
+                        .claimMode(rowMode).open();
+                resources.add(leased);
+                store = leased;
+            } else {
+                store = granularity.claimStore(dataSource, jdbc, manager, new SimpleMeterRegistry(), owner, lease, clock,
+                        resources);
+            }
             if (unsafeNoFence) {
                 boolean lean = store instanceof PartitionedOutboxClaimStore p && p.mode() == PartitionClaims.LEAN;
                 store = new UnfencedClaimStore(store, lean ? jdbc : null, dataSource, tableName.qualified());
@@ -150,10 +181,16 @@ public final class ChaosWorkerMain implements Callable<Integer> {
                     .shutdownTimeout(Duration.ofSeconds(3)).build();
             OutboxDrain drain = OutboxDrain.builder().store(store).provider(provider).options(options).clock(clock)
                     .listener(recorder).build();
-            recorder.started("backend " + backend + (address.isEmpty() ? "" : " at " + address) + ", lease " + lease
-                    + ", " + granularity.describe() + (unsafeNoFence ? ", UNSAFE: no fence" : "") + ", pid "
-                    + ProcessHandle.current().pid());
             CountDownLatch stopped = new CountDownLatch(1);
+            // As leasebox worker does: a worker whose claims cannot exclude the table's live workers is refused here
+            resources.add(ClaimStyleRegistry.join(dataSource, jdbc, owner, claimStyle(rowMode), registrationValidity(lease),
+                    why -> {
+                        stoppedBecause = why;
+                        stopped.countDown();
+                    }));
+            recorder.started("backend " + backend + (address.isEmpty() ? "" : " at " + address) + ", lease " + lease
+                    + ", " + granularity.describe() + (rowMode == ClaimMode.LEAN ? ", lean claims" : "") + (unsafeNoFence ? ", UNSAFE: no fence" : "") + ", pid "
+                    + ProcessHandle.current().pid());
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 drain.close();
                 stopped.countDown();
@@ -168,6 +205,11 @@ public final class ChaosWorkerMain implements Callable<Integer> {
             System.out.println("chaos worker " + owner + " draining (pid " + ProcessHandle.current().pid() + ")");
             System.out.flush();
             stopped.await();
+            if (stoppedBecause != null) {
+                drain.close();
+                System.err.println(stoppedBecause);
+                return 3;
+            }
             return 0;
         } finally {
             for (int i = resources.size() - 1; i >= 0; i--) {
@@ -179,5 +221,29 @@ public final class ChaosWorkerMain implements Callable<Integer> {
             }
             cleanedUp.countDown();
         }
+    }
+
+    /**
+     * The claim style for the table's registry, derived exactly as {@code leasebox worker} derives it
+     * ({@code WorkerCommand.claimStyle()}): recorded claims of any backend share a table; lean claims only with
+     * lean workers of the same granularity, backend, coordinator address and namespace.
+     */
+    ClaimStyle claimStyle(ClaimMode rowMode) {
+        boolean database = "database".equals(backend);
+        boolean lean = granularity.isPartition() ? granularity.claimMode() == PartitionClaims.LEAN
+                : !database && rowMode == ClaimMode.LEAN;
+        String granularityName = granularity.isPartition() ? "partition" : "row";
+        if (!lean) {
+            return ClaimStyle.recorded("recorded " + granularityName + " claims through "
+                    + (database ? "the database backend" : backend));
+        }
+        return database ? ClaimStyle.lean(granularityName, "database", "the table's _leases", "-")
+                : ClaimStyle.lean(granularityName, backend, address, namespace);
+    }
+
+    /** As {@code leasebox worker}: a registration outlives three leases (at least 3 s). */
+    static Duration registrationValidity(Duration lease) {
+        Duration three = lease.multipliedBy(3);
+        return three.compareTo(Duration.ofSeconds(3)) < 0 ? Duration.ofSeconds(3) : three;
     }
 }

@@ -19,7 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Writes a worker's history, one JSON line per event (Jepsen's discipline: invocations before they
  * happen, outcomes after, unknown outcomes as {@code info}). Emission and loss events come through
  * the {@link DrainListener} hooks; claims, renewals and completions from {@link RecordingClaimStore},
- * which sees the exact tokens and outcomes. Each line reaches the operating system before the call
+ * which sees the exact tokens and outcomes. {@code local} is the JVM's wall clock ({@code Clock.systemUTC()}),
+ * which libfaketime steps, not the drain's monotonic clock, so a clock step shows in the history. Each line reaches the operating system before the call
  * returns, so a SIGKILL loses nothing already recorded.
  */
 final class HistoryRecorder implements DrainListener {
@@ -38,18 +39,27 @@ final class HistoryRecorder implements DrainListener {
     }
 
     void record(String kind, long entry, long fence, long claimedAt, long expiresAt, String detail) {
+        record(kind, entry, fence, claimedAt, expiresAt, detail, 0);
+    }
+
+    private void record(String kind, long entry, long fence, long claimedAt, long expiresAt, String detail, long askedAt) {
         file.append(new HistoryEvent(common.millis(), local.millis(), owner, kind, entry, fence, claimedAt, expiresAt,
-                detail).toJson());
+                detail, askedAt).toJson());
+    }
+
+    /** Now on the run's common clock: taken before a claim call, as the earliest its grants can have happened. */
+    long commonMillis() {
+        return common.millis();
     }
 
     void started(String description) {
         record(HistoryEvent.START, -1, 0, 0, 0, description);
     }
 
-    void claimRecorded(OutboxClaim claim) {
+    void claimRecorded(OutboxClaim claim, long askedAt) {
         fenceHeld.put(claim.entryId(), claim.token());
         record(HistoryEvent.CLAIM, claim.entryId(), claim.token(), claim.claimedAt().toEpochMilli(),
-                claim.expiresAt().toEpochMilli(), CLAIM_ATTEMPT + claim.claimAttemptCount());
+                claim.expiresAt().toEpochMilli(), CLAIM_ATTEMPT + claim.claimAttemptCount(), askedAt);
     }
 
     /** The claim event's detail: the row's claim attempt count, which the database orders claims by. */

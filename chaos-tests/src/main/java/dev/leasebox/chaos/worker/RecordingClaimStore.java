@@ -35,8 +35,9 @@ final class RecordingClaimStore extends ForwardingOutboxClaimStore {
 
     @Override
     public List<OutboxClaim> claim(ClaimSelection selection, ClaimRequest request) {
+        long askedAt = history.commonMillis();
         List<OutboxClaim> claims = delegate.claim(selection, request);
-        claims.forEach(history::claimRecorded);
+        claims.forEach(c -> history.claimRecorded(c, askedAt));
         return claims;
     }
 

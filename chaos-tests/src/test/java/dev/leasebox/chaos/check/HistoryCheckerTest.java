@@ -203,6 +203,7 @@ class HistoryCheckerTest {
     void aRenewalKeptMovesTheExpirySoAnOverlappingGrantIsUnexplained() {
         claim(1000, "a", 1, 10);
         emitOk(1010, "a", 1, 10);
+        h.add(new HistoryEvent(1990, 1990, "a", HistoryEvent.RENEW_INVOKE, 1, 10, 0, 4990, ""));
         h.add(new HistoryEvent(2000, 2000, "a", HistoryEvent.RENEW, 1, 10, 0, 5000, ""));
         claim(4100, "b", 1, 11);
         emitOk(4110, "b", 1, 11);
@@ -479,5 +480,150 @@ class HistoryCheckerTest {
 
         assertThat(r.staleCompletionsAccepted()).isEqualTo(1);
         assertThat(r.passed()).isFalse();
+    }
+
+    // ---- lean row claims (--claim-mode lean): exactly what ClaimMode.LEAN promises ----
+
+    private static final HistoryChecker.Rules LEAN_ROWS = HistoryChecker.Rules.LEAN_ROW_CLAIMS;
+
+    /** A claim whose call began at {@code asked}, recorded at {@code t}, with its times on a clock {@code offset} off. */
+    private void claimAsked(long asked, long t, String owner, long entry, long fence, long offset) {
+        h.add(new HistoryEvent(t, t + offset, owner, HistoryEvent.CLAIM, entry, fence, t + offset, t + offset + LEASE, "",
+                asked));
+    }
+
+    @Test
+    void aLeanStaleHoldersCompletionBeforeAnyNewerCompletionIsAllowedEvenADeadLetterBeatingADelivery() {
+        claim(1000, "a", 1, 10);
+        emitOk(1010, "a", 1, 10);
+        event(1020, "a", HistoryEvent.COMPLETE_INVOKE, 1, 10, "DEAD_LETTERED"); // sent, then frozen past its lease
+        claim(4500, "b", 1, 11);                                              // lease expired: b reads the row
+        emitOk(4510, "b", 1, 11);
+        event(4600, "a", HistoryEvent.COMPLETED, 1, 10, "DEAD_LETTERED");     // accepted: nobody newer completed
+        event(4900, "b", HistoryEvent.COMPLETE_INVOKE, 1, 11, "DELIVERED");
+        event(4901, "b", HistoryEvent.REFUSED, 1, 11, "AlreadyTerminal");
+        FinalState end = new FinalState(List.of(new FinalState.Row(1, "k1", "DEAD_LETTERED", 1, 10, 0)),
+                Map.of("k1", new FinalState.Received("k1", 1, 1, 1)));
+
+        CheckResult lean = HistoryChecker.check(h, faults, end, LEAN_ROWS);
+
+        assertThat(lean.violations()).isEmpty();
+        assertThat(lean.passed()).isTrue();
+        assertThat(lean.duplicatesByCause()).containsEntry("expiry", 1);
+        // recorded claims promise more: the same history is a stale completion there
+        assertThat(HistoryChecker.check(h, faults, end).staleCompletionsAccepted()).isEqualTo(1);
+    }
+
+    @Test
+    void aLeanCompletionAcceptedAfterANewerHoldersCompletionIsAViolation() {
+        claim(1000, "a", 1, 10);
+        emitOk(1010, "a", 1, 10);
+        claim(4500, "b", 1, 11);
+        emitOk(4510, "b", 1, 11);
+        complete(4520, "b", 1, 11, "RETRYABLE_FAILURE");           // the newer holder completed first
+        event(4600, "a", HistoryEvent.COMPLETE_INVOKE, 1, 10, "DELIVERED");
+        event(4601, "a", HistoryEvent.COMPLETED, 1, 10, "DELIVERED"); // then the stale one was accepted
+
+        CheckResult r = HistoryChecker.check(h, faults, delivered(1), LEAN_ROWS);
+
+        assertThat(r.staleCompletionsAccepted()).isEqualTo(1);
+        assertThat(r.violationsByClass()).containsEntry(HistoryChecker.Violation.LEAN_AFTER_NEWER, 1);
+        assertThat(r.violations()).anyMatch(v -> v.startsWith("[leanCompletionAfterNewerCompletion] entry 1 DELIVERED"));
+        assertThat(r.passed()).isFalse();
+    }
+
+    @Test
+    void aLeanCompletionSentAfterItsWorkerRecordedTheClaimLostIsAViolation() {
+        claim(1000, "a", 1, 10);
+        emitOk(1010, "a", 1, 10);
+        event(2000, "a", HistoryEvent.LOST, 1, 10, "lease lost: renewal refused");
+        complete(2100, "a", 1, 10, "DELIVERED"); // a worker that knows its lease is gone writes nothing
+
+        CheckResult r = HistoryChecker.check(h, faults, delivered(1), LEAN_ROWS);
+
+        assertThat(r.violationsByClass()).containsEntry(HistoryChecker.Violation.LEAN_AFTER_LOSS, 1);
+        assertThat(r.passed()).isFalse();
+    }
+
+    @Test
+    void leanRowCompletionsMustStrictlyGrowInFenceEvenFromOneWorker() {
+        claim(1000, "a", 1, 10);
+        complete(1020, "a", 1, 10, "RETRYABLE_FAILURE");
+        claim(2000, "a", 1, 10); // a new grant carries a new fence: the same one twice is a regression
+        complete(2020, "a", 1, 10, "DELIVERED");
+
+        CheckResult r = HistoryChecker.check(h, faults, keyed(10, 1), LEAN_ROWS);
+
+        assertThat(r.fenceRegressions()).isEqualTo(1);
+        assertThat(r.violationsByClass()).containsEntry(HistoryChecker.Violation.LEAN_FENCE_REGRESSION, 1);
+        // lean partition claims allow the same grant's token again after a retry
+        assertThat(HistoryChecker.check(h, faults, keyed(10, 1), LEAN).fenceRegressions()).isZero();
+    }
+
+    @Test
+    void aLeanRowEndingBelowAnAcceptedFenceIsARegressionButNotBelowARefusedReadersFence() {
+        claim(1000, "a", 1, 10);
+        complete(1020, "a", 1, 10, "DELIVERED");
+        claim(1010, "b", 1, 90); // read before a's completion landed; its completion refused
+        event(1500, "b", HistoryEvent.COMPLETE_INVOKE, 1, 90, "DELIVERED");
+        event(1501, "b", HistoryEvent.REFUSED, 1, 90, "AlreadyTerminal");
+
+        assertThat(HistoryChecker.check(h, faults, keyed(10, 1), LEAN_ROWS).fenceRegressions()).isZero();
+        assertThat(HistoryChecker.check(h, faults, keyed(5, 1), LEAN_ROWS).violations())
+                .anyMatch(v -> v.startsWith("[leanFenceRegression] entry 1 ends with fence high-water 5"));
+    }
+
+    @Test
+    void aLeanDuplicateAcrossCoordinatorDataLossIsExplainedButNotWithoutIt() {
+        claimAsked(990, 1000, "a", 1, 10, 0);
+        emitOk(1010, "a", 1, 10);
+        claimAsked(1990, 2000, "b", 1, 3, 0); // Redis restarted empty: its counter began again, its lease came at once
+        emitOk(2010, "b", 1, 3);
+
+        CheckResult without = HistoryChecker.check(h, faults, delivered(1), LEAN_ROWS);
+        faults.add(new FaultEvent(1500, FaultEvent.COORDINATOR_DATA_LOSS, "redis:1", "restarted empty"));
+        CheckResult with = HistoryChecker.check(h, faults, delivered(1), LEAN_ROWS);
+
+        assertThat(without.unexplainedDuplicates()).isEqualTo(1);
+        assertThat(without.prematureTakeovers()).isEqualTo(1);
+        assertThat(with.duplicatesByCause()).containsEntry("coordinator-loss", 1);
+        assertThat(with.passed()).isTrue();
+        // recorded claims exclude through the row whatever the coordinator forgot: no excuse there
+        assertThat(HistoryChecker.check(h, faults, delivered(1)).prematureTakeovers()).isEqualTo(1);
+    }
+
+    // ---- real time: expiry is judged on the common clock, never by a worker's own clock ----
+
+    @Test
+    void aTakerWhoseClockRunsAheadTakingALiveLeaseIsAPrematureTakeoverByRealTime() {
+        claimAsked(990, 1000, "a", 1, 10, 0);   // a's lease stands until 990 + 3000 at least
+        emitOk(1010, "a", 1, 10);
+        claimAsked(1990, 2000, "b", 1, 11, 6_000); // b's clock is 6 s ahead: its claimedAt 8000 is after a's expiresAt
+        emitOk(2010, "b", 1, 11);
+        complete(2020, "b", 1, 11, "DELIVERED");
+
+        CheckResult r = check(delivered(1));
+
+        assertThat(r.prematureTakeovers()).isEqualTo(1);
+        assertThat(r.unexplainedDuplicates()).isEqualTo(1);
+        assertThat(r.violationsByClass()).containsEntry(HistoryChecker.Violation.PREMATURE_TAKEOVER, 1)
+                .containsEntry(HistoryChecker.Violation.UNEXPLAINED_DUPLICATE, 1);
+        assertThat(r.violations()).anyMatch(v -> v.startsWith("[prematureTakeover] entry 1 claimed under fence 11 by b"));
+        assertThat(r.brokenInvariants()).anyMatch(b -> b.startsWith("no takeover while a lease stands"));
+    }
+
+    @Test
+    void aHolderWhoseClockRunsBehindDoesNotStretchItsLeaseForTheChecker() {
+        claimAsked(990, 1000, "a", 1, 10, -6_000); // a's clock 6 s behind: its expiresAt reads -2000
+        emitOk(1010, "a", 1, 10);
+        claimAsked(4000, 4100, "b", 1, 11, 0);     // after a's lease ended by real time (3990)
+        emitOk(4110, "b", 1, 11);
+        complete(4120, "b", 1, 11, "DELIVERED");
+
+        CheckResult r = check(delivered(1));
+
+        assertThat(r.prematureTakeovers()).isZero();
+        assertThat(r.duplicatesByCause()).containsEntry("expiry", 1);
+        assertThat(r.passed()).isTrue();
     }
 }

@@ -28,4 +28,11 @@ class ChaosOnlyFilterTest {
         assertThat(ChaosSuiteIT.selected("database/worker-kill, hazelcast/clock-skew", "hazelcast", "clock-skew")).isTrue();
         assertThat(ChaosSuiteIT.selected("database/worker-kill, hazelcast/clock-skew", "database", "clock-skew")).isFalse();
     }
+
+    @Test
+    void aScenarioSelectsItsVariantsAndAVariantOnlyItself() {
+        assertThat(ChaosSuiteIT.selected("redis/worker-pause", "redis", "worker-pause@lean-rows")).isTrue();
+        assertThat(ChaosSuiteIT.selected("redis/worker-pause@lean-rows", "redis", "worker-pause@lean-rows")).isTrue();
+        assertThat(ChaosSuiteIT.selected("redis/worker-pause@lean-rows", "redis", "worker-pause")).isFalse();
+    }
 }
