@@ -15,6 +15,7 @@ import dev.leasebox.metrics.DrainMetrics;
 import dev.leasebox.metrics.MeteredLeaseManager;
 import dev.leasebox.metrics.PrometheusEndpoint;
 import dev.leasebox.provider.ProviderSpec;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import picocli.CommandLine.Command;
@@ -252,21 +253,30 @@ final class WorkerCommand implements Callable<Integer> {
         }
     }
 
-    private static void registerBacklogGauges(MeterRegistry registry, OutboxReport report, Clock clock) {
-        registry.gauge("leasebox.backlog", report, r -> {
-            try {
-                return r.outstanding(clock.instant());
-            } catch (Exception e) {
-                return Double.NaN;
-            }
-        });
-        registry.gauge("leasebox.oldest.pending.age.seconds", report, r -> {
-            try {
-                return r.oldestPendingCreatedAt().map(t -> Duration.between(t, clock.instant()).toMillis() / 1000.0).orElse(0.0);
-            } catch (Exception e) {
-                return Double.NaN;
-            }
-        });
+    /**
+     * The backlog gauges. Micrometer holds a gauge's object weakly unless told otherwise; nothing else
+     * refers to {@code report}, so the gauges hold it strongly or they turn NaN at the next collection.
+     */
+    static void registerBacklogGauges(MeterRegistry registry, OutboxReport report, Clock clock) {
+        Gauge.builder("leasebox.backlog", report, r -> {
+                    try {
+                        return r.outstanding(clock.instant());
+                    } catch (Exception e) {
+                        return Double.NaN;
+                    }
+                }).strongReference(true)
+                .description("Entries a worker could act on now: pending, retrying or deferred and due, or under a live claim (NaN: the query failed)")
+                .register(registry);
+        Gauge.builder("leasebox.oldest.pending.age.seconds", report, r -> {
+                    try {
+                        return r.oldestPendingCreatedAt().map(t -> Duration.between(t, clock.instant()).toMillis() / 1000.0)
+                                .orElse(0.0);
+                    } catch (Exception e) {
+                        return Double.NaN;
+                    }
+                }).strongReference(true)
+                .description("Age of the oldest entry still waiting for delivery, 0 when none (NaN: the query failed)")
+                .register(registry);
     }
 
     static void closeAll(List<AutoCloseable> resources) {
