@@ -36,13 +36,20 @@ public final class DrainMetrics implements DrainListener {
         this.registry = registry;
         this.emitLatency = Timer.builder("leasebox.emit.latency").description("Time the provider took per emission")
                 .publishPercentiles(0.5, 0.99).register(registry);
-        this.claimed = Counter.builder("leasebox.claims").tag("event", "claimed").register(registry);
-        this.lost = Counter.builder("leasebox.claims").tag("event", "lost").register(registry);
-        this.abandoned = Counter.builder("leasebox.claims").tag("event", "abandoned").register(registry);
-        this.released = Counter.builder("leasebox.claims").tag("event", "released").register(registry);
+        this.claimed = claims(registry, "claimed");
+        this.lost = claims(registry, "lost");
+        this.abandoned = claims(registry, "abandoned");
+        this.released = claims(registry, "released");
         this.refused = Counter.builder("leasebox.completions.refused")
                 .description("Completions the store refused: stale token, reclaimed or terminal row").register(registry);
-        this.deadLettered = Counter.builder("leasebox.dead.letters").register(registry);
+        this.deadLettered = Counter.builder("leasebox.dead.letters")
+                .description("Entries dead-lettered: attempts exhausted or a permanent provider error").register(registry);
+    }
+
+    private static Counter claims(MeterRegistry registry, String event) {
+        return Counter.builder("leasebox.claims").tag("event", event)
+                .description("Entries by claim event: claimed; lost (lease gone); abandoned (left to expire); released unemitted")
+                .register(registry);
     }
 
     @Override
@@ -54,7 +61,9 @@ public final class DrainMetrics implements DrainListener {
     public void emitted(Envelope envelope, ProviderOutcome outcome, Duration latency) {
         emitLatency.record(latency);
         emittedTotal.incrementAndGet();
-        registry.counter("leasebox.emissions", "outcome", outcomeName(outcome)).increment();
+        Counter.builder("leasebox.emissions").tag("outcome", outcomeName(outcome))
+                .description("Provider calls by outcome: delivered, deferred, retryable_error, permanent_error")
+                .register(registry).increment();
     }
 
     private static String outcomeName(ProviderOutcome outcome) {
@@ -81,7 +90,8 @@ public final class DrainMetrics implements DrainListener {
     public void completionRefused(long entryId, Completion completion, CompletionOutcome refusal) {
         refused.increment();
         refusedTotal.incrementAndGet();
-        registry.counter("leasebox.completions.refused.by.reason", "reason", refusal.getClass().getSimpleName()).increment();
+        Counter.builder("leasebox.completions.refused.by.reason").tag("reason", refusal.getClass().getSimpleName())
+                .description("Completions the store refused, by the store's reason").register(registry).increment();
     }
 
     @Override
