@@ -1,9 +1,11 @@
 package dev.leasebox.cli;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxDrain;
 import dev.leasebox.drain.OutboxProvider;
+import dev.leasebox.drain.ProviderFailureLog;
 import dev.leasebox.jdbc.ClaimStyleRegistry;
 import dev.leasebox.jdbc.ClaimStyleRegistry.ClaimStyle;
 import dev.leasebox.jdbc.JdbcDataSources;
@@ -150,8 +152,13 @@ final class WorkerCommand implements Callable<Integer> {
                         stoppedBecause = why;
                         done.countDown();
                     }));
-            OutboxDrain drain = OutboxDrain.builder().store(claimStore)
-                    .provider(emitter).options(options).clock(clock).listener(metrics).build();
+            PrintWriter err = spec.commandLine().getErr();
+            ProviderFailureLog failures = new ProviderFailureLog(line -> {
+                err.println("worker: " + line);
+                err.flush();
+            });
+            OutboxDrain drain = OutboxDrain.builder().store(claimStore).provider(emitter).options(options).clock(clock)
+                    .listener(DrainListener.all(metrics, failures)).build();
             String how = granularity.isPartition() ? granularity.describe()
                     : "row leases" + (backend.isDatabase() ? "" : ", " + claimPath.describe());
             out.println("leasebox worker " + options.owner() + ": draining " + database.tableName() + " at "
@@ -159,7 +166,7 @@ final class WorkerCommand implements Callable<Integer> {
                     + ", provider " + providerSpec.kind() + ", batch " + batch + ", lease " + leaseTtl
                     + (endpoint == null ? "" : ", metrics on http://" + metricsHost + ":" + endpoint.port() + "/metrics"));
             out.flush();
-            return runUntilDone(drain, metrics, new OutboxReport(dataSource, database.tableName()), clock, out);
+            return runUntilDone(drain, metrics, failures, new OutboxReport(dataSource, database.tableName()), clock, out);
         } finally {
             closeAll(resources);
             cleanedUp.countDown();
@@ -196,7 +203,8 @@ final class WorkerCommand implements Callable<Integer> {
         return three.compareTo(Duration.ofSeconds(3)) < 0 ? Duration.ofSeconds(3) : three;
     }
 
-    private int runUntilDone(OutboxDrain drain, DrainMetrics metrics, OutboxReport report, Clock clock, PrintWriter out)
+    private int runUntilDone(OutboxDrain drain, DrainMetrics metrics, ProviderFailureLog failures, OutboxReport report,
+                             Clock clock, PrintWriter out)
             throws InterruptedException {
         Thread hook = new Thread(() -> {
             drain.close();
@@ -219,8 +227,7 @@ final class WorkerCommand implements Callable<Integer> {
             drain.start();
             ticker.scheduleAtFixedRate(() -> {
                 double seconds = (System.nanoTime() - started) / 1e9;
-                out.printf("worker: delivered %,d, emitted %,d, refused stale %,d (%.0f rows/s)%n", metrics.deliveredTotal(),
-                        metrics.emittedTotal(), metrics.refusedTotal(), metrics.deliveredTotal() / Math.max(seconds, 1e-9));
+                out.printf("worker: %s (%.0f rows/s)%n", totals(metrics), metrics.deliveredTotal() / Math.max(seconds, 1e-9));
                 out.flush();
             }, 10, 10, TimeUnit.SECONDS);
             if (exitWhenIdle) {
@@ -236,11 +243,11 @@ final class WorkerCommand implements Callable<Integer> {
             }
             done.await();
             drain.close();
+            failures.flush();
             if (stoppedBecause != null) {
                 throw new IllegalStateException(stoppedBecause);
             }
-            out.printf("worker %s stopped: delivered %,d, emitted %,d, stale completions refused %,d%n",
-                    drain.options().owner(), metrics.deliveredTotal(), metrics.emittedTotal(), metrics.refusedTotal());
+            out.printf("worker %s stopped: %s%n", drain.options().owner(), totals(metrics));
             out.flush();
             return CliErrors.EXIT_OK;
         } finally {
@@ -251,6 +258,12 @@ final class WorkerCommand implements Callable<Integer> {
                 // the hook is running: it closes the drain itself
             }
         }
+    }
+
+    /** Delivered, failed provider attempts, dead letters and refused stale completions, so far. */
+    static String totals(DrainMetrics metrics) {
+        return String.format(java.util.Locale.ROOT, "delivered %,d, failed attempts %,d, dead-lettered %,d, stale completions refused %,d",
+                metrics.deliveredTotal(), metrics.failedTotal(), metrics.deadLetteredTotal(), metrics.refusedTotal());
     }
 
     /**

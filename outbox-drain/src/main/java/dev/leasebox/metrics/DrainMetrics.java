@@ -30,6 +30,8 @@ public final class DrainMetrics implements DrainListener {
     private final Counter deadLettered;
     private final AtomicLong deliveredTotal = new AtomicLong();
     private final AtomicLong emittedTotal = new AtomicLong();
+    private final AtomicLong failedTotal = new AtomicLong();
+    private final AtomicLong deadLetteredTotal = new AtomicLong();
     private final AtomicLong refusedTotal = new AtomicLong();
 
     public DrainMetrics(MeterRegistry registry) {
@@ -61,6 +63,9 @@ public final class DrainMetrics implements DrainListener {
     public void emitted(Envelope envelope, ProviderOutcome outcome, Duration latency) {
         emitLatency.record(latency);
         emittedTotal.incrementAndGet();
+        if (outcome instanceof ProviderOutcome.RetryableError || outcome instanceof ProviderOutcome.PermanentError) {
+            failedTotal.incrementAndGet();
+        }
         Counter.builder("leasebox.emissions").tag("outcome", outcomeName(outcome))
                 .description("Provider calls by outcome: delivered, deferred, retryable_error, permanent_error")
                 .register(registry).increment();
@@ -112,14 +117,26 @@ public final class DrainMetrics implements DrainListener {
     @Override
     public void deadLettered(long entryId, String reason) {
         deadLettered.increment();
+        deadLetteredTotal.incrementAndGet();
     }
 
     public long deliveredTotal() {
         return deliveredTotal.get();
     }
 
+    /** Provider calls, whatever their outcome. */
     public long emittedTotal() {
         return emittedTotal.get();
+    }
+
+    /** Provider calls that failed, retryable or permanent. */
+    public long failedTotal() {
+        return failedTotal.get();
+    }
+
+    /** Entries dead-lettered. */
+    public long deadLetteredTotal() {
+        return deadLetteredTotal.get();
     }
 
     public long refusedTotal() {
