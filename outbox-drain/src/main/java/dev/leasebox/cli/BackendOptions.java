@@ -45,6 +45,7 @@ final class BackendOptions {
 
     /** The coordinator address for the chosen backend, or a one-line error naming the option to give. */
     String address() {
+        backend = backend.toLowerCase(java.util.Locale.ROOT);
         String address;
         String option;
         switch (backend) {
@@ -70,12 +71,17 @@ final class BackendOptions {
     }
 
     boolean isDatabase() {
-        return DATABASE.equals(backend);
+        return DATABASE.equalsIgnoreCase(backend);
     }
 
     /** Validates the choice before anything is opened: unknown or missing backends fail here. */
     void validate() {
+        backend = backend.toLowerCase(java.util.Locale.ROOT); // --backend Redis is redis
         if (isDatabase()) {
+            if (!backendOptions.isEmpty()) {
+                throw new IllegalArgumentException("--backend-option " + String.join(", ", backendOptions.keySet())
+                        + ": --backend database takes no backend options; drop them or choose an external backend");
+            }
             return;
         }
         address();

@@ -27,6 +27,9 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.lease.MonotonicClock;
 import java.time.Clock;
 import java.time.Duration;
@@ -71,7 +74,7 @@ final class WorkerCommand implements Callable<Integer> {
     String provider;
 
     @Option(names = "--lease-ttl", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
-            description = "Lease duration; renewed every third of it while emitting (default: ${DEFAULT-VALUE}).")
+            description = "Lease duration, at least 1s, e.g. 30s or 1m30s; renewed every third of it while emitting (default: ${DEFAULT-VALUE}).")
     Duration leaseTtl;
 
     @Option(names = "--batch", paramLabel = "N", defaultValue = "100", description = "Rows claimed per batch (default: ${DEFAULT-VALUE}).")
@@ -100,6 +103,7 @@ final class WorkerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        validateNumbers();
         backend.validate();
         granularity.validate();
         claimPath.validate(backend.isDatabase());
@@ -120,7 +124,7 @@ final class WorkerCommand implements Callable<Integer> {
             PrometheusEndpoint endpoint = null;
             MeterRegistry registry = new SimpleMeterRegistry();
             if (metricsPort != null) {
-                endpoint = new PrometheusEndpoint(metricsHost, metricsPort);
+                endpoint = openEndpoint();
                 resources.add(endpoint);
                 registry = endpoint.registry();
             }
@@ -163,13 +167,41 @@ final class WorkerCommand implements Callable<Integer> {
                     : "row leases" + (backend.isDatabase() ? "" : ", " + claimPath.describe());
             out.println("leasebox worker " + options.owner() + ": draining " + database.tableName() + " at "
                     + JdbcDataSources.redact(database.jdbcUrl) + " through " + backend.describe(manager) + " (" + how + ")"
-                    + ", provider " + providerSpec.kind() + ", batch " + batch + ", lease " + leaseTtl
+                    + ", provider " + providerSpec.kind() + ", batch " + batch + ", lease " + DurationConverter.format(leaseTtl)
                     + (endpoint == null ? "" : ", metrics on http://" + metricsHost + ":" + endpoint.port() + "/metrics"));
             out.flush();
             return runUntilDone(drain, metrics, failures, new OutboxReport(dataSource, database.tableName()), clock, out);
         } finally {
             closeAll(resources);
             cleanedUp.countDown();
+        }
+    }
+
+    /** The shortest --lease-ttl: renewals every third of it are round trips that must fit well inside it. */
+    static final Duration MIN_LEASE_TTL = Duration.ofSeconds(1);
+
+    /** The numeric options, each checked in the words of its flag before anything is opened. */
+    private void validateNumbers() {
+        CliErrors.requireBetween("--batch", batch, 1, ClaimRequest.MAX_BATCH_SIZE);
+        CliErrors.requireBetween("--concurrency", concurrency, 1, DrainOptions.MAX_CONCURRENCY);
+        CliErrors.requireBetween("--max-attempts", maxAttempts, 1, Integer.MAX_VALUE);
+        CliErrors.requireBetween("--candidate-spread", candidateSpread, 1, 1000);
+        if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
+            throw new IllegalArgumentException("--metrics-port must be between 0 and 65535 (0 picks a free port), was " + metricsPort);
+        }
+        if (leaseTtl.compareTo(MIN_LEASE_TTL) < 0) {
+            throw new IllegalArgumentException("--lease-ttl " + DurationConverter.format(leaseTtl) + " is too short: use at least "
+                    + DurationConverter.format(MIN_LEASE_TTL) + " (it is renewed every third of it, a round trip each time)");
+        }
+    }
+
+    private PrometheusEndpoint openEndpoint() {
+        try {
+            return new PrometheusEndpoint(metricsHost, metricsPort);
+        } catch (UncheckedIOException e) {
+            String why = e.getCause() instanceof BindException ? "is in use" : "cannot be served: " + e.getCause().getMessage();
+            throw new IllegalArgumentException("--metrics-port " + metricsPort + ": " + metricsHost + ":" + metricsPort + " " + why
+                    + "; choose another port, or 0 for a free one", e);
         }
     }
 

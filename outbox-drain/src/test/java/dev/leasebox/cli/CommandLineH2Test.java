@@ -51,7 +51,7 @@ class CommandLineH2Test {
         CliRun worker = CliRun.of("worker", "--jdbc-url", url, "--backend", "database", "--provider", "jdbc-inbox:" + url,
                 "--batch", "20", "--concurrency", "2", "--exit-when-idle", "--owner", "w1");
         assertThat(worker.exitCode()).as(worker.err()).isZero();
-        assertThat(worker.out()).contains("worker w1 stopped: delivered 250, failed attempts 0, dead-lettered 0");
+        assertThat(worker.out()).contains(", lease 30s").contains("worker w1 stopped: delivered 250, failed attempts 0, dead-lettered 0");
 
         try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
             assertThat(count(s, "select count(*) from leasebox_outbox where status = 'DELIVERED'")).isEqualTo(250);
