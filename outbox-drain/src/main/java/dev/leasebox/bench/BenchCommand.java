@@ -28,6 +28,7 @@ import java.util.concurrent.Callable;
  * run. Exit code 1 when an entry was finalized twice or the table disagrees with the completions.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
+        header = "Benchmark the backends against each other on one PostgreSQL outbox.",
         description = {"Benchmark the backends against each other on one PostgreSQL outbox, in one run: rows finalized",
                 "per second, claim latency percentiles, and the ratio to the database backend (FOR UPDATE SKIP LOCKED).",
                 "Coordinators not given by address are started here (ZooKeeper in-process, Hazelcast three CP members",

@@ -2,6 +2,7 @@ package dev.leasebox.cli;
 
 import dev.leasebox.jdbc.JdbcOutboxStore;
 import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.spi.LeaseBackend;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
@@ -16,6 +17,9 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Which lease backend a worker claims through, and where its coordinator is. */
 final class BackendOptions {
@@ -45,6 +49,7 @@ final class BackendOptions {
 
     /** The coordinator address for the chosen backend, or a one-line error naming the option to give. */
     String address() {
+        backend = backend.toLowerCase(java.util.Locale.ROOT);
         String address;
         String option;
         switch (backend) {
@@ -70,12 +75,17 @@ final class BackendOptions {
     }
 
     boolean isDatabase() {
-        return DATABASE.equals(backend);
+        return DATABASE.equalsIgnoreCase(backend);
     }
 
     /** Validates the choice before anything is opened: unknown or missing backends fail here. */
     void validate() {
+        backend = backend.toLowerCase(java.util.Locale.ROOT); // --backend Redis is redis
         if (isDatabase()) {
+            if (!backendOptions.isEmpty()) {
+                throw new IllegalArgumentException("--backend-option " + String.join(", ", backendOptions.keySet())
+                        + ": --backend database takes no backend options; drop them or choose an external backend");
+            }
             return;
         }
         address();
@@ -88,8 +98,49 @@ final class BackendOptions {
             return Optional.empty();
         }
         LeaseBackend lb = LeaseBackends.named(backend);
-        LeaseManager manager = lb.open(new LeaseBackendSettings(address(), namespace, leaseTtl, backendOptions));
+        LeaseManager manager;
+        try {
+            manager = lb.open(new LeaseBackendSettings(address(), namespace, leaseTtl, backendOptions));
+        } catch (LeaseManagerException e) {
+            throw new LeaseManagerException(inCliTerms(backend, e.getMessage()), e);
+        }
         return Optional.of(new MeteredLeaseManager(manager, registry));
+    }
+
+    private static final Pattern CONFIG_KEY = Pattern.compile("leasebox\\.(zookeeper|redis|hazelcast)\\.([A-Za-z]+)");
+    private static final Pattern ISO_DURATION = Pattern.compile("\\bPT[0-9HMS.]+\\b");
+    private static final Set<String> ADDRESS_KEYS = Set.of("connectString", "uri", "addresses");
+
+    /**
+     * A backend's message in the command's words: its configuration keys ({@code leasebox.zookeeper.connectString})
+     * become the flags that set them ({@code --zookeeper}, {@code --backend-option sessionTimeout=…}), ISO-8601
+     * durations become {@code 10s}.
+     */
+    static String inCliTerms(String backend, String message) {
+        if (message == null) {
+            return null;
+        }
+        Matcher key = CONFIG_KEY.matcher(message);
+        StringBuilder text = new StringBuilder();
+        while (key.find()) {
+            String flag = ADDRESS_KEYS.contains(key.group(2)) ? "--" + key.group(1)
+                    : "namespace".equals(key.group(2)) ? "--namespace" : "--backend-option " + key.group(2) + "=…";
+            key.appendReplacement(text, Matcher.quoteReplacement(flag));
+        }
+        key.appendTail(text);
+        Matcher duration = ISO_DURATION.matcher(text.toString());
+        StringBuilder result = new StringBuilder();
+        while (duration.find()) {
+            String written;
+            try {
+                written = DurationConverter.format(java.time.Duration.parse(duration.group()));
+            } catch (java.time.format.DateTimeParseException notADuration) {
+                written = duration.group();
+            }
+            duration.appendReplacement(result, Matcher.quoteReplacement(written));
+        }
+        duration.appendTail(result);
+        return result.toString();
     }
 
     /** The claim store: the JDBC store itself for {@code database}, else leases layered over it (product defaults). */

@@ -10,6 +10,14 @@ final class CliErrors {
     private CliErrors() {
     }
 
+    /** Refuses {@code value} of option {@code flag} outside {@code min..max}, naming the flag and the range. */
+    static void requireBetween(String flag, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(max == Integer.MAX_VALUE ? flag + " must be at least " + min + ", was " + value
+                    : flag + " must be between " + min + " and " + max + ", was " + value);
+        }
+    }
+
     /**
      * The failure in one line: our own exceptions already say what failed and what to do, so their
      * message is used as is; a foreign exception is named with its innermost message.

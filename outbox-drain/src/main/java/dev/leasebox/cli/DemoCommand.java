@@ -36,6 +36,7 @@ import java.util.concurrent.Callable;
  * killed mid-run; its entries are reclaimed after their leases expire, with higher fences.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
+        header = "Run three workers on an embedded outbox and coordinator, kill one, and watch its entries reclaimed.",
         description = {"Run three workers over an embedded H2 outbox and an embedded coordinator; kill one mid-run",
                 "and watch its entries being reclaimed with higher fences. Needs no server; under a minute."})
 final class DemoCommand implements Callable<Integer> {

@@ -13,6 +13,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
+import dev.leasebox.jdbc.JdbcOutboxStore;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
@@ -56,6 +57,8 @@ final class EnqueueCommand implements Callable<Integer> {
         }
         Progress progress = new Progress(spec.commandLine().getErr(), "enqueue", count);
         try (HikariDataSource dataSource = database.open()) {
+            // the schema check says which migration is missing, in one line, before any insert fails on it
+            JdbcOutboxStore.builder(dataSource).table(database.tableName()).useClaimLeases(false).open();
             int written = enqueue(dataSource, database, count, partitionKeys, payloadBytes, type, progress);
             progress.finish();
             spec.commandLine().getOut().println("Enqueued " + written + " entries into " + database.tableName());

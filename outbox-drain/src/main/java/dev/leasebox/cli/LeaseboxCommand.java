@@ -9,10 +9,10 @@ import picocli.CommandLine.ScopeType;
         mixinStandardHelpOptions = true,
         version = "leasebox 0.1.0-SNAPSHOT",
         description = {
-                "Drains a transactional outbox with many workers on many nodes, each claiming rows as fenced leases",
-                "held in ZooKeeper, Redis, Hazelcast or the database itself.",
-                "Every option can also be set as an environment variable LEASEBOX_<OPTION> (--jdbc-url -> LEASEBOX_JDBC_URL)",
-                "or in a properties file (LEASEBOX_CONFIG, default ./leasebox.properties; key jdbc-url=...)."},
+                "Drains a transactional outbox with many workers on many nodes, each claiming rows as fenced leases "
+                        + "held in ZooKeeper, Redis, Hazelcast or the database itself.",
+                "Every option can also be set as an environment variable LEASEBOX_<OPTION> (--jdbc-url -> LEASEBOX_JDBC_URL) "
+                        + "or in a properties file (LEASEBOX_CONFIG, default ./leasebox.properties; key jdbc-url=...)."},
         subcommands = {
                 dev.leasebox.bench.BenchCommand.class,
                 DemoCommand.class,

@@ -22,6 +22,7 @@ import java.util.concurrent.Callable;
  * drain itself never creates or alters the schema.
  */
 @Command(name = "schema", mixinStandardHelpOptions = true,
+        header = "Print the outbox table's migration scripts, or apply the missing ones with --apply.",
         description = {"Print the outbox table's migration scripts (V1 creates the table, V2 adds the claim columns,",
                 "V3 adds partition leases: lease slots, worker membership, database-held leases),",
                 "or apply the missing ones to a database with --apply --jdbc-url URL."})

@@ -1,9 +1,11 @@
 package dev.leasebox.cli;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxDrain;
 import dev.leasebox.drain.OutboxProvider;
+import dev.leasebox.drain.ProviderFailureLog;
 import dev.leasebox.jdbc.ClaimStyleRegistry;
 import dev.leasebox.jdbc.ClaimStyleRegistry.ClaimStyle;
 import dev.leasebox.jdbc.JdbcDataSources;
@@ -15,6 +17,7 @@ import dev.leasebox.metrics.DrainMetrics;
 import dev.leasebox.metrics.MeteredLeaseManager;
 import dev.leasebox.metrics.PrometheusEndpoint;
 import dev.leasebox.provider.ProviderSpec;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import picocli.CommandLine.Command;
@@ -24,6 +27,9 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.lease.MonotonicClock;
 import java.time.Clock;
 import java.time.Duration;
@@ -68,7 +74,7 @@ final class WorkerCommand implements Callable<Integer> {
     String provider;
 
     @Option(names = "--lease-ttl", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
-            description = "Lease duration; renewed every third of it while emitting (default: ${DEFAULT-VALUE}).")
+            description = "Lease duration, at least 1s, e.g. 30s or 1m30s; renewed every third of it while emitting (default: ${DEFAULT-VALUE}).")
     Duration leaseTtl;
 
     @Option(names = "--batch", paramLabel = "N", defaultValue = "100", description = "Rows claimed per batch (default: ${DEFAULT-VALUE}).")
@@ -97,6 +103,7 @@ final class WorkerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        validateNumbers();
         backend.validate();
         granularity.validate();
         claimPath.validate(backend.isDatabase());
@@ -117,7 +124,7 @@ final class WorkerCommand implements Callable<Integer> {
             PrometheusEndpoint endpoint = null;
             MeterRegistry registry = new SimpleMeterRegistry();
             if (metricsPort != null) {
-                endpoint = new PrometheusEndpoint(metricsHost, metricsPort);
+                endpoint = openEndpoint();
                 resources.add(endpoint);
                 registry = endpoint.registry();
             }
@@ -149,19 +156,52 @@ final class WorkerCommand implements Callable<Integer> {
                         stoppedBecause = why;
                         done.countDown();
                     }));
-            OutboxDrain drain = OutboxDrain.builder().store(claimStore)
-                    .provider(emitter).options(options).clock(clock).listener(metrics).build();
+            PrintWriter err = spec.commandLine().getErr();
+            ProviderFailureLog failures = new ProviderFailureLog(line -> {
+                err.println("worker: " + line);
+                err.flush();
+            });
+            OutboxDrain drain = OutboxDrain.builder().store(claimStore).provider(emitter).options(options).clock(clock)
+                    .listener(DrainListener.all(metrics, failures)).build();
             String how = granularity.isPartition() ? granularity.describe()
                     : "row leases" + (backend.isDatabase() ? "" : ", " + claimPath.describe());
             out.println("leasebox worker " + options.owner() + ": draining " + database.tableName() + " at "
                     + JdbcDataSources.redact(database.jdbcUrl) + " through " + backend.describe(manager) + " (" + how + ")"
-                    + ", provider " + providerSpec.kind() + ", batch " + batch + ", lease " + leaseTtl
+                    + ", provider " + providerSpec.kind() + ", batch " + batch + ", lease " + DurationConverter.format(leaseTtl)
                     + (endpoint == null ? "" : ", metrics on http://" + metricsHost + ":" + endpoint.port() + "/metrics"));
             out.flush();
-            return runUntilDone(drain, metrics, new OutboxReport(dataSource, database.tableName()), clock, out);
+            return runUntilDone(drain, metrics, failures, new OutboxReport(dataSource, database.tableName()), clock, out);
         } finally {
             closeAll(resources);
             cleanedUp.countDown();
+        }
+    }
+
+    /** The shortest --lease-ttl: renewals every third of it are round trips that must fit well inside it. */
+    static final Duration MIN_LEASE_TTL = Duration.ofSeconds(1);
+
+    /** The numeric options, each checked in the words of its flag before anything is opened. */
+    private void validateNumbers() {
+        CliErrors.requireBetween("--batch", batch, 1, ClaimRequest.MAX_BATCH_SIZE);
+        CliErrors.requireBetween("--concurrency", concurrency, 1, DrainOptions.MAX_CONCURRENCY);
+        CliErrors.requireBetween("--max-attempts", maxAttempts, 1, Integer.MAX_VALUE);
+        CliErrors.requireBetween("--candidate-spread", candidateSpread, 1, 1000);
+        if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
+            throw new IllegalArgumentException("--metrics-port must be between 0 and 65535 (0 picks a free port), was " + metricsPort);
+        }
+        if (leaseTtl.compareTo(MIN_LEASE_TTL) < 0) {
+            throw new IllegalArgumentException("--lease-ttl " + DurationConverter.format(leaseTtl) + " is too short: use at least "
+                    + DurationConverter.format(MIN_LEASE_TTL) + " (it is renewed every third of it, a round trip each time)");
+        }
+    }
+
+    private PrometheusEndpoint openEndpoint() {
+        try {
+            return new PrometheusEndpoint(metricsHost, metricsPort);
+        } catch (UncheckedIOException e) {
+            String why = e.getCause() instanceof BindException ? "is in use" : "cannot be served: " + e.getCause().getMessage();
+            throw new IllegalArgumentException("--metrics-port " + metricsPort + ": " + metricsHost + ":" + metricsPort + " " + why
+                    + "; choose another port, or 0 for a free one", e);
         }
     }
 
@@ -195,7 +235,8 @@ final class WorkerCommand implements Callable<Integer> {
         return three.compareTo(Duration.ofSeconds(3)) < 0 ? Duration.ofSeconds(3) : three;
     }
 
-    private int runUntilDone(OutboxDrain drain, DrainMetrics metrics, OutboxReport report, Clock clock, PrintWriter out)
+    private int runUntilDone(OutboxDrain drain, DrainMetrics metrics, ProviderFailureLog failures, OutboxReport report,
+                             Clock clock, PrintWriter out)
             throws InterruptedException {
         Thread hook = new Thread(() -> {
             drain.close();
@@ -218,8 +259,7 @@ final class WorkerCommand implements Callable<Integer> {
             drain.start();
             ticker.scheduleAtFixedRate(() -> {
                 double seconds = (System.nanoTime() - started) / 1e9;
-                out.printf("worker: delivered %,d, emitted %,d, refused stale %,d (%.0f rows/s)%n", metrics.deliveredTotal(),
-                        metrics.emittedTotal(), metrics.refusedTotal(), metrics.deliveredTotal() / Math.max(seconds, 1e-9));
+                out.printf("worker: %s (%.0f rows/s)%n", totals(metrics), metrics.deliveredTotal() / Math.max(seconds, 1e-9));
                 out.flush();
             }, 10, 10, TimeUnit.SECONDS);
             if (exitWhenIdle) {
@@ -235,11 +275,11 @@ final class WorkerCommand implements Callable<Integer> {
             }
             done.await();
             drain.close();
+            failures.flush();
             if (stoppedBecause != null) {
                 throw new IllegalStateException(stoppedBecause);
             }
-            out.printf("worker %s stopped: delivered %,d, emitted %,d, stale completions refused %,d%n",
-                    drain.options().owner(), metrics.deliveredTotal(), metrics.emittedTotal(), metrics.refusedTotal());
+            out.printf("worker %s stopped: %s%n", drain.options().owner(), totals(metrics));
             out.flush();
             return CliErrors.EXIT_OK;
         } finally {
@@ -252,21 +292,36 @@ final class WorkerCommand implements Callable<Integer> {
         }
     }
 
-    private static void registerBacklogGauges(MeterRegistry registry, OutboxReport report, Clock clock) {
-        registry.gauge("leasebox.backlog", report, r -> {
-            try {
-                return r.outstanding(clock.instant());
-            } catch (Exception e) {
-                return Double.NaN;
-            }
-        });
-        registry.gauge("leasebox.oldest.pending.age.seconds", report, r -> {
-            try {
-                return r.oldestPendingCreatedAt().map(t -> Duration.between(t, clock.instant()).toMillis() / 1000.0).orElse(0.0);
-            } catch (Exception e) {
-                return Double.NaN;
-            }
-        });
+    /** Delivered, failed provider attempts, dead letters and refused stale completions, so far. */
+    static String totals(DrainMetrics metrics) {
+        return String.format(java.util.Locale.ROOT, "delivered %,d, failed attempts %,d, dead-lettered %,d, stale completions refused %,d",
+                metrics.deliveredTotal(), metrics.failedTotal(), metrics.deadLetteredTotal(), metrics.refusedTotal());
+    }
+
+    /**
+     * The backlog gauges. Micrometer holds a gauge's object weakly unless told otherwise; nothing else
+     * refers to {@code report}, so the gauges hold it strongly or they turn NaN at the next collection.
+     */
+    static void registerBacklogGauges(MeterRegistry registry, OutboxReport report, Clock clock) {
+        Gauge.builder("leasebox.backlog", report, r -> {
+                    try {
+                        return r.outstanding(clock.instant());
+                    } catch (Exception e) {
+                        return Double.NaN;
+                    }
+                }).strongReference(true)
+                .description("Entries a worker could act on now: pending, retrying or deferred and due, or under a live claim (NaN: the query failed)")
+                .register(registry);
+        Gauge.builder("leasebox.oldest.pending.age.seconds", report, r -> {
+                    try {
+                        return r.oldestPendingCreatedAt().map(t -> Duration.between(t, clock.instant()).toMillis() / 1000.0)
+                                .orElse(0.0);
+                    } catch (Exception e) {
+                        return Double.NaN;
+                    }
+                }).strongReference(true)
+                .description("Age of the oldest entry still waiting for delivery, 0 when none (NaN: the query failed)")
+                .register(registry);
     }
 
     static void closeAll(List<AutoCloseable> resources) {

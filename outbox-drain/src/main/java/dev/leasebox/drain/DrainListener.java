@@ -23,6 +23,14 @@ public interface DrainListener {
     DrainListener NO_OP = new DrainListener() {
     };
 
+    /**
+     * These listeners as one, each hook called on each in order. A listener that throws keeps the
+     * ones after it from that call; the drain's guard logs and ignores it as for a single listener.
+     */
+    static DrainListener all(DrainListener... listeners) {
+        return new CompositeListener(List.of(listeners));
+    }
+
     /** A cycle took {@code count} entries (claimed, or selected on the non-claiming path); never 0. */
     default void batchClaimed(int count) {
     }

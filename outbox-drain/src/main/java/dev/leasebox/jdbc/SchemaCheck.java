@@ -34,9 +34,9 @@ final class SchemaCheck {
                     }
                 } catch (SQLException e) {
                     if (dialect.isMissingColumn(e) || dialect.isMissingTable(e)) {
-                        throw new JdbcOutboxException("Outbox table " + table + " at " + where + " lacks the claim "
-                                + "columns (claim_owner, claim_token, fence_high_water, …): apply " + v2 + " to it, or set "
-                                + "useClaimLeases = false and accept that several workers may emit the same entry twice");
+                        throw new MissingClaimColumnsException("Outbox table " + table + " at " + where + " lacks the claim "
+                                + "columns (claim_owner, claim_token, fence_high_water, …): apply " + v2 + " to it",
+                                "set useClaimLeases = false and accept that several workers may emit the same entry twice");
                     }
                     throw failed(table, where, e);
                 }

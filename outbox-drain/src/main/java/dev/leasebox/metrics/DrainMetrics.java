@@ -30,19 +30,28 @@ public final class DrainMetrics implements DrainListener {
     private final Counter deadLettered;
     private final AtomicLong deliveredTotal = new AtomicLong();
     private final AtomicLong emittedTotal = new AtomicLong();
+    private final AtomicLong failedTotal = new AtomicLong();
+    private final AtomicLong deadLetteredTotal = new AtomicLong();
     private final AtomicLong refusedTotal = new AtomicLong();
 
     public DrainMetrics(MeterRegistry registry) {
         this.registry = registry;
         this.emitLatency = Timer.builder("leasebox.emit.latency").description("Time the provider took per emission")
                 .publishPercentiles(0.5, 0.99).register(registry);
-        this.claimed = Counter.builder("leasebox.claims").tag("event", "claimed").register(registry);
-        this.lost = Counter.builder("leasebox.claims").tag("event", "lost").register(registry);
-        this.abandoned = Counter.builder("leasebox.claims").tag("event", "abandoned").register(registry);
-        this.released = Counter.builder("leasebox.claims").tag("event", "released").register(registry);
+        this.claimed = claims(registry, "claimed");
+        this.lost = claims(registry, "lost");
+        this.abandoned = claims(registry, "abandoned");
+        this.released = claims(registry, "released");
         this.refused = Counter.builder("leasebox.completions.refused")
                 .description("Completions the store refused: stale token, reclaimed or terminal row").register(registry);
-        this.deadLettered = Counter.builder("leasebox.dead.letters").register(registry);
+        this.deadLettered = Counter.builder("leasebox.dead.letters")
+                .description("Entries dead-lettered: attempts exhausted or a permanent provider error").register(registry);
+    }
+
+    private static Counter claims(MeterRegistry registry, String event) {
+        return Counter.builder("leasebox.claims").tag("event", event)
+                .description("Entries by claim event: claimed; lost (lease gone); abandoned (left to expire); released unemitted")
+                .register(registry);
     }
 
     @Override
@@ -54,7 +63,12 @@ public final class DrainMetrics implements DrainListener {
     public void emitted(Envelope envelope, ProviderOutcome outcome, Duration latency) {
         emitLatency.record(latency);
         emittedTotal.incrementAndGet();
-        registry.counter("leasebox.emissions", "outcome", outcomeName(outcome)).increment();
+        if (outcome instanceof ProviderOutcome.RetryableError || outcome instanceof ProviderOutcome.PermanentError) {
+            failedTotal.incrementAndGet();
+        }
+        Counter.builder("leasebox.emissions").tag("outcome", outcomeName(outcome))
+                .description("Provider calls by outcome: delivered, deferred, retryable_error, permanent_error")
+                .register(registry).increment();
     }
 
     private static String outcomeName(ProviderOutcome outcome) {
@@ -81,7 +95,8 @@ public final class DrainMetrics implements DrainListener {
     public void completionRefused(long entryId, Completion completion, CompletionOutcome refusal) {
         refused.increment();
         refusedTotal.incrementAndGet();
-        registry.counter("leasebox.completions.refused.by.reason", "reason", refusal.getClass().getSimpleName()).increment();
+        Counter.builder("leasebox.completions.refused.by.reason").tag("reason", refusal.getClass().getSimpleName())
+                .description("Completions the store refused, by the store's reason").register(registry).increment();
     }
 
     @Override
@@ -102,14 +117,26 @@ public final class DrainMetrics implements DrainListener {
     @Override
     public void deadLettered(long entryId, String reason) {
         deadLettered.increment();
+        deadLetteredTotal.incrementAndGet();
     }
 
     public long deliveredTotal() {
         return deliveredTotal.get();
     }
 
+    /** Provider calls, whatever their outcome. */
     public long emittedTotal() {
         return emittedTotal.get();
+    }
+
+    /** Provider calls that failed, retryable or permanent. */
+    public long failedTotal() {
+        return failedTotal.get();
+    }
+
+    /** Entries dead-lettered. */
+    public long deadLetteredTotal() {
+        return deadLetteredTotal.get();
     }
 
     public long refusedTotal() {

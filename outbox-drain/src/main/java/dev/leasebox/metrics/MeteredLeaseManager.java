@@ -6,6 +6,7 @@ import dev.leasebox.lease.LeaseLoss;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseRequest;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
@@ -14,8 +15,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A {@link LeaseManager} that counts what its delegate does — leases granted, refused (asked for,
- * not granted) and lost ({@code leasebox.leases{event=…}}), and each call's latency
+ * A {@link LeaseManager} that counts what its delegate does — leases granted, refused (wanted, not
+ * granted) and lost ({@code leasebox.leases{event=…}}), and each call's latency
  * ({@code leasebox.lease.calls{op=…}}) — and tracks how many it holds. It adds no round trip.
  */
 public final class MeteredLeaseManager extends ForwardingLeaseManager {
@@ -30,24 +31,40 @@ public final class MeteredLeaseManager extends ForwardingLeaseManager {
 
     public MeteredLeaseManager(LeaseManager delegate, MeterRegistry registry) {
         super(delegate);
-        this.granted = Counter.builder("leasebox.leases").tag("event", "granted").register(registry);
-        this.refused = Counter.builder("leasebox.leases").tag("event", "refused").register(registry);
-        this.lost = Counter.builder("leasebox.leases").tag("event", "lost").register(registry);
-        this.acquireTimer = Timer.builder("leasebox.lease.calls").tag("op", "acquire").publishPercentiles(0.5, 0.99).register(registry);
-        this.renewTimer = Timer.builder("leasebox.lease.calls").tag("op", "renew").register(registry);
-        this.releaseTimer = Timer.builder("leasebox.lease.calls").tag("op", "release").register(registry);
-        registry.gauge("leasebox.leases.held", held);
+        this.granted = leases(registry, "granted");
+        this.refused = leases(registry, "refused");
+        this.lost = leases(registry, "lost");
+        this.acquireTimer = calls(registry, "acquire").publishPercentiles(0.5, 0.99).register(registry);
+        this.renewTimer = calls(registry, "renew").register(registry);
+        this.releaseTimer = calls(registry, "release").register(registry);
+        Gauge.builder("leasebox.leases.held", held, AtomicLong::get)
+                .description("Leases this worker holds: granted and not yet released or lost").register(registry);
         delegate.addLeaseLossListener(loss -> {
             lost.increment(loss.leases().size());
             held.addAndGet(-loss.leases().size());
         });
     }
 
+    private static Counter leases(MeterRegistry registry, String event) {
+        return Counter.builder("leasebox.leases").tag("event", event)
+                .description("Leases by event: granted; refused, wanted but held by another worker; lost before release")
+                .register(registry);
+    }
+
+    private static Timer.Builder calls(MeterRegistry registry, String op) {
+        return Timer.builder("leasebox.lease.calls").tag("op", op).description("Latency of calls to the lease backend, by operation");
+    }
+
+    /**
+     * Counts a grant short of the request's limit as refusals. Keys asked for beyond the limit (a
+     * claim over-asks so taken keys do not shorten its batch) are not refusals: a lone worker is
+     * never refused anything.
+     */
     @Override
     public List<Lease> acquire(LeaseRequest request) {
         List<Lease> leases = acquireTimer.record(() -> delegate.acquire(request));
         granted.increment(leases.size());
-        refused.increment(request.keys().size() - leases.size());
+        refused.increment(Math.max(0, request.maxGrants() - leases.size()));
         held.addAndGet(leases.size());
         return leases;
     }

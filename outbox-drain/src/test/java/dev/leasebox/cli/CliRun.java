@@ -25,6 +25,14 @@ record CliRun(int exitCode, String out, String err) {
         return new CliRun(code, out.toString(), err.toString());
     }
 
+    /** As {@code leasebox} itself runs: defaults from {@code environment} and the config file it names. */
+    static CliRun withConfig(Map<String, String> environment, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = LeaseboxMain.run(environment, new PrintWriter(out, true), new PrintWriter(err, true), args);
+        return new CliRun(code, out.toString(), err.toString());
+    }
+
     /** The non-blank lines of stderr. */
     long errLines() {
         return err.lines().filter(l -> !l.isBlank()).count();

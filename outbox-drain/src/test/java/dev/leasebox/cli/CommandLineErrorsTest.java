@@ -2,6 +2,17 @@ package dev.leasebox.cli;
 
 import org.junit.jupiter.api.Test;
 
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -55,7 +66,7 @@ class CommandLineErrorsTest {
     void aBadDurationSaysHowToWriteOne() {
         CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--lease-ttl", "soon");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("'soon' is not a duration: write e.g. 500ms, 30s, 2m, 1h or PT30S");
+        assertThat(run.err()).contains("'soon' is not a duration: write e.g. 500ms, 30s, 2m, 1m30s, 1h or PT30S");
     }
 
     @Test
@@ -110,6 +121,128 @@ class CommandLineErrorsTest {
         CliRun run = CliRun.of("schema");
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("--dialect is required");
+    }
+
+    @Test
+    void anOutOfRangeBatchNamesTheFlagAndItsRange() {
+        CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--batch", "-5");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--batch must be between 1 and 10000, was -5").doesNotContain("DrainOptions");
+        assertThat(run.errLines()).isEqualTo(2);
+    }
+
+    @Test
+    void anImpossibleMetricsPortNamesTheFlag() {
+        CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--metrics-port", "99999");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--metrics-port must be between 0 and 65535 (0 picks a free port), was 99999");
+    }
+
+    @Test
+    void aMetricsPortInUseSaysToChooseAnother() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--metrics-port",
+                    String.valueOf(taken.getLocalPort()));
+            assertThat(run.exitCode()).isEqualTo(2);
+            assertThat(run.err()).contains("--metrics-port " + taken.getLocalPort() + ": 127.0.0.1:" + taken.getLocalPort()
+                    + " is in use; choose another port, or 0 for a free one").doesNotContain("UncheckedIOException");
+            assertThat(run.errLines()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aMalformedJdbcUrlNamesTheFlagAndTheForm() {
+        CliRun run = CliRun.of("status", "--jdbc-url", "postgres://127.0.0.1/app");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--jdbc-url 'postgres://127.0.0.1/app' is not a JDBC URL: write e.g. "
+                + "jdbc:postgresql://127.0.0.1:5432/app?user=app").doesNotContain("property jdbcUrl");
+        CliRun unknown = CliRun.of("status", "--jdbc-url", "jdbc:oracle:thin:@127.0.0.1:1521/app");
+        assertThat(unknown.exitCode()).isEqualTo(2);
+        assertThat(unknown.err()).contains("--jdbc-url 'jdbc:oracle:thin:@127.0.0.1:1521/app': no JDBC driver for it here; "
+                + "leasebox supports jdbc:postgresql: and jdbc:h2:");
+    }
+
+    @Test
+    void anUnreadableConfigFileIsOneLineNamingTheVariable(@TempDir Path dir) {
+        CliRun run = CliRun.withConfig(Map.of("LEASEBOX_CONFIG", dir.resolve("nope.properties").toString()), "status");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("LEASEBOX_CONFIG names " + dir.resolve("nope.properties"))
+                .contains("not a readable file: point it at a properties file or unset it")
+                .doesNotContain("IllegalArgumentException");
+        assertThat(run.errLines()).isEqualTo(1);
+    }
+
+    @Test
+    void anUnknownKeyInTheConfigFileIsRefused(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("leasebox.properties");
+        Files.writeString(config, "jdbc-ulr=jdbc:h2:mem:x\nbatch=5\n");
+        CliRun run = CliRun.withConfig(Map.of("LEASEBOX_CONFIG", config.toString()), "status");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains(config + ": unknown key 'jdbc-ulr' (did you mean jdbc-url?)");
+        assertThat(run.errLines()).isEqualTo(1);
+    }
+
+    @Test
+    void aTableWithoutTheClaimColumnsSaysToApplyV2WithTheCli() throws Exception {
+        String url = "jdbc:h2:mem:cli-no-v2;DB_CLOSE_DELAY=-1";
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            s.execute(new String(getClass().getResourceAsStream("/db/leasebox/h2/V1__create_leasebox_outbox.sql").readAllBytes(),
+                    StandardCharsets.UTF_8).replace("${table}", "leasebox_outbox").replace("${table_name}", "leasebox_outbox"));
+        }
+        CliRun run = CliRun.of("worker", "--jdbc-url", url, "--backend", "database", "--exit-when-idle");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("lacks the claim columns").contains("V2__add_claim_leases.sql")
+                .contains("leasebox schema --apply").doesNotContain("useClaimLeases");
+    }
+
+    @Test
+    void anUnknownCommandIsNamedWithTheChoices() {
+        CliRun run = CliRun.of("nosuch");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("leasebox: unknown command 'nosuch': choose one of ").contains("worker")
+                .contains("(see: leasebox --help)").doesNotContain("leasebox leasebox");
+        CliRun help = CliRun.of("nosuch", "--help");
+        assertThat(help.exitCode()).isEqualTo(2);
+        assertThat(help.err()).contains("unknown command 'nosuch'");
+    }
+
+    @Test
+    void enqueueIntoAMissingTableNamesTheMigration() {
+        CliRun run = CliRun.of("enqueue", "--jdbc-url", "jdbc:h2:mem:cli-enqueue-missing;DB_CLOSE_DELAY=-1", "--count", "1");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("does not exist").contains("leasebox schema --apply").doesNotContain("SQL statement");
+        assertThat(run.errLines()).isEqualTo(2);
+    }
+
+    @Test
+    void theTopLevelHelpSummarisesEachCommandInWholeSentences() {
+        CommandLine root = LeaseboxMain.commandLine();
+        root.getSubcommands().forEach((name, sub) -> {
+            String[] header = sub.getCommandSpec().usageMessage().header();
+            String summary = header.length > 0 ? header[0] : sub.getCommandSpec().usageMessage().description()[0];
+            assertThat(summary).as(name).endsWith(".");
+        });
+    }
+
+    @Test
+    void aLeaseTtlTooShortToRenewIsRefused() {
+        CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--lease-ttl", "200ms");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--lease-ttl 200ms is too short: use at least 1s");
+    }
+
+    @Test
+    void aBackendOptionTheDatabaseBackendDoesNotKnowIsRefused() {
+        CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--backend-option", "sessionTimeout=10s");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--backend-option sessionTimeout: --backend database takes no backend options");
+    }
+
+    @Test
+    void backendNamesAreAcceptedInAnyCase() {
+        CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "Redis");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--backend redis needs --redis URI");
     }
 
     @Test

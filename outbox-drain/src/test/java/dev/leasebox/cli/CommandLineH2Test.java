@@ -51,7 +51,7 @@ class CommandLineH2Test {
         CliRun worker = CliRun.of("worker", "--jdbc-url", url, "--backend", "database", "--provider", "jdbc-inbox:" + url,
                 "--batch", "20", "--concurrency", "2", "--exit-when-idle", "--owner", "w1");
         assertThat(worker.exitCode()).as(worker.err()).isZero();
-        assertThat(worker.out()).contains("worker w1 stopped: delivered 250");
+        assertThat(worker.out()).contains(", lease 30s").contains("worker w1 stopped: delivered 250, failed attempts 0, dead-lettered 0");
 
         try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
             assertThat(count(s, "select count(*) from leasebox_outbox where status = 'DELIVERED'")).isEqualTo(250);
@@ -89,6 +89,18 @@ class CommandLineH2Test {
             assertThat(count(s, "select count(*) from leasebox_outbox where status = 'PENDING' and claim_token is null"))
                     .as("nothing claimed").isEqualTo(5);
         }
+    }
+
+    @Test
+    void aFailingProviderIsHeardAndItsDeadLettersCounted() {
+        assertThat(CliRun.of("schema", "--apply", "--jdbc-url", url).exitCode()).isZero();
+        assertThat(CliRun.of("enqueue", "--jdbc-url", url, "--count", "40").exitCode()).isZero();
+        CliRun worker = CliRun.of("worker", "--jdbc-url", url, "--backend", "database",
+                "--provider", "http:http://127.0.0.1:9/nowhere", "--max-attempts", "1", "--exit-when-idle", "--owner", "w1");
+        assertThat(worker.exitCode()).as(worker.err()).isZero();
+        assertThat(worker.out()).contains("worker w1 stopped: delivered 0, failed attempts 40, dead-lettered 40");
+        assertThat(worker.err()).contains("provider failed").contains("127.0.0.1:9/nowhere");
+        assertThat(worker.errLines()).as("rate-limited, not one line per entry: " + worker.err()).isLessThanOrEqualTo(3);
     }
 
     @Test

@@ -218,8 +218,9 @@ public final class RedisLeaseManager implements LeaseManager {
         Object raised = call("raise fence floor", () -> LeaseScript.RAISE_FENCE_FLOOR.run(
                 redis, List.of(keys.fenceCounter()), List.of(Long.toString(floor))));
         if (Long.valueOf(1L).equals(raised)) {
-            log.warn("Raised the fence counter {} to {} on {}: Redis had lost data or the floor was set ahead",
-                    keys.fenceCounter(), floor, config.address());
+            log.info("Raised the fence counter {} to {} on {}, so new fences start above the highest fence already on the table: "
+                    + "expected when its fences came from another namespace or backend, else Redis lost its data (restarted "
+                    + "without persistence, failed over)", keys.fenceCounter(), floor, config.address());
         }
         return true;
     }

@@ -1,0 +1,54 @@
+package dev.leasebox.lease.redis;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A fresh namespace on a table whose fences came from elsewhere (another namespace, the database
+ * backend) raises its counter on start: the log says so, without crying data loss.
+ */
+class RedisFenceFloorMessageIT {
+
+    private static RedisTestServer redis;
+
+    @BeforeAll
+    static void startRedis() {
+        redis = RedisTestServer.required();
+    }
+
+    @AfterAll
+    static void stopRedis() throws Exception {
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    @Test
+    void raisingTheCounterToTheTablesFencesIsReportedAsWhatHappened() {
+        Logger logger = (Logger) LoggerFactory.getLogger(RedisLeaseManager.class);
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        String namespace = "leasebox-it-floor-" + UUID.randomUUID().toString().substring(0, 8);
+        try (RedisLeaseManager manager = RedisLeaseManager.start(RedisLeaseConfig.builder().uri(redis.uri())
+                .namespace(namespace).poolSize(1).build())) {
+            assertThat(manager.raiseFenceFloor(20_042)).isTrue();
+        } finally {
+            logger.detachAppender(appender);
+        }
+        assertThat(appender.list).filteredOn(event -> event.getFormattedMessage().contains("fence counter")).singleElement().satisfies(event -> {
+            String message = event.getFormattedMessage();
+            assertThat(message).contains("to 20042").contains("above the highest fence already on the table")
+                    .contains("another namespace or backend").doesNotContain("had lost data");
+        });
+    }
+}
