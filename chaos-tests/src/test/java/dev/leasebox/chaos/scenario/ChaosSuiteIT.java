@@ -39,14 +39,6 @@ class ChaosSuiteIT {
     static final List<String> LEAN_CASES = List.of("redis/worker-pause@lean-rows", "zookeeper/worker-pause@lean-rows",
             "redis/coordinator-restart@lean-rows", "database/clock-step@lean-partition");
 
-    /**
-     * Why the lean-rows cases do not run by default: every lean row completion on PostgreSQL fails, so every entry is
-     * re-emitted until the run ends and none is finished. {@code -Dchaos.leanRows=true} runs them anyway.
-     */
-    static final String LEAN_ROWS_BLOCKED = "lean row completions fail on PostgreSQL (\"No value specified for parameter "
-            + "15\"): PostgreSqlDialect.bindCompletions leaves complete_all_fenced.sql's COALESCE(?, now()) unbound when "
-            + "expiry is judged by the database's clock (judgedNow() null); -Dchaos.leanRows=true runs these cases anyway";
-
     static List<Arguments> runs() {
         String only = System.getProperty("chaos.only", "").trim();
         List<Arguments> runs = new ArrayList<>();
@@ -101,8 +93,6 @@ class ChaosSuiteIT {
         Scenario scenario = Scenario.named(scenarioName).orElseThrow();
         String reason = scenario.unavailableReason(backend);
         Assumptions.assumeTrue(reason.isEmpty(), () -> scenarioName + " on " + backend + ": " + reason);
-        Assumptions.assumeTrue(!"lean-rows".equals(variant) || Boolean.getBoolean("chaos.leanRows"),
-                () -> caseName + " on " + backend + ": " + LEAN_ROWS_BLOCKED);
         Granularity granularity = switch (variant) {
             case "" -> Granularity.ROW;
             case "lean-rows" -> Granularity.LEAN_ROWS;

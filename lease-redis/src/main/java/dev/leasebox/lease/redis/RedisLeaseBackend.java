@@ -5,6 +5,8 @@ import dev.leasebox.lease.spi.LeaseBackend;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The {@code redis} lease backend for hosts that open backends by name: the address is the Redis URI
@@ -13,6 +15,10 @@ import java.util.Properties;
  * {@code sentinel.master}, …).
  */
 public final class RedisLeaseBackend implements LeaseBackend {
+
+    /** The options {@link RedisLeaseConfig#fromProperties} reads (the address and namespace come as settings). */
+    static final Set<String> OPTIONS = Set.of("user", "password", "connect-timeout-ms", "socket-timeout-ms", "pool-size",
+            "tls.truststore", "tls.truststore-password", "sentinel.master", "sentinel.nodes");
 
     @Override
     public String name() {
@@ -26,6 +32,12 @@ public final class RedisLeaseBackend implements LeaseBackend {
 
     @Override
     public LeaseManager open(LeaseBackendSettings settings) {
+        for (String option : settings.options().keySet()) {
+            if (!OPTIONS.contains(option)) {
+                throw new IllegalArgumentException("unknown redis backend option '" + option + "': use one of "
+                        + new TreeSet<>(OPTIONS));
+            }
+        }
         Properties properties = new Properties();
         settings.options().forEach(properties::setProperty);
         properties.setProperty("uri", settings.address());
