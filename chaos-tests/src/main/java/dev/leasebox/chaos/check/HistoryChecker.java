@@ -245,7 +245,9 @@ public final class HistoryChecker {
                 case HistoryEvent.COMPLETED -> {
                     completions.add(new Accepted(e, completeInvokedAt.getOrDefault(key, e.t())));
                     if (c != null) {
-                        end(c, e.t(), e.detail());
+                        // the completion committed somewhere between its invocation and this line: the claim can
+                        // have ended as early as the invocation, and another worker may claim the row from then on
+                        end(c, completeInvokedAt.getOrDefault(key, e.t()), e.detail());
                         if (!isTerminal(e.detail())) {
                             // The write happened after its invocation; if it was not stale (checked apart), it
                             // happened before any later claim, which the row allowed only once it was written.

@@ -626,4 +626,23 @@ class HistoryCheckerTest {
         assertThat(r.duplicatesByCause()).containsEntry("expiry", 1);
         assertThat(r.passed()).isTrue();
     }
+
+    @Test
+    void aClaimAfterTheHolderCommittedItsRetryIsNoTakeoverThoughTheHoldersLineCameLater() {
+        // seen in CI (database/provider-faults): a's retry committed between its invocation (1030) and its
+        // history line (1060); b's claim ran after the commit and its line (1050) came before a's
+        claimAsked(990, 1000, "a", 1, 10, 0);
+        event(1010, "a", HistoryEvent.INVOKE, 1, 10, "attempt 1");
+        event(1012, "a", HistoryEvent.FAIL, 1, 10, "503");
+        event(1030, "a", HistoryEvent.COMPLETE_INVOKE, 1, 10, "RETRYABLE_FAILURE");
+        claimAsked(1040, 1050, "b", 1, 11, 0);
+        event(1060, "a", HistoryEvent.COMPLETED, 1, 10, "RETRYABLE_FAILURE");
+        emitOk(1070, "b", 1, 11);
+        complete(1080, "b", 1, 11, "DELIVERED");
+
+        CheckResult r = check(delivered(1));
+
+        assertThat(r.prematureTakeovers()).isZero();
+        assertThat(r.passed()).isTrue();
+    }
 }
