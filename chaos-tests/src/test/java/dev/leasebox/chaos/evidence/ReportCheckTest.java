@@ -1,10 +1,12 @@
 package dev.leasebox.chaos.evidence;
 
 import dev.leasebox.chaos.check.FinalState;
+import dev.leasebox.chaos.cli.ChaosCommand;
 import dev.leasebox.chaos.history.FaultEvent;
 import dev.leasebox.chaos.history.HistoryEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -106,6 +108,17 @@ class ReportCheckTest {
 
         assertThat(o.exitCode()).isEqualTo(ReportCheck.COULD_NOT_CHECK);
         assertThat(o.error()).contains("audit.jsonl line 1");
+    }
+
+    @Test
+    void leaseboxChaosCheckExitsWithTheJudgement() throws IOException {
+        cleanRun();
+        CommandLine chaos = new CommandLine(new ChaosCommand());
+
+        assertThat(chaos.execute("check", dir.toString())).isEqualTo(0);
+        assertThat(chaos.execute("check", dir.resolve("nosuch").toString())).isEqualTo(2);
+        Files.writeString(dir.resolve("faults.jsonl"), ""); // no fault happened: the run broke
+        assertThat(chaos.execute("check", dir.toString())).isEqualTo(1);
     }
 
     @Test
