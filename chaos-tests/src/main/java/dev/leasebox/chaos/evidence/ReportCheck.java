@@ -75,7 +75,7 @@ public final class ReportCheck {
                 result = result.withAudit(AuditChecker.check(Evidence.readAudit(dir), !lean));
             }
             return new Outcome(result.passed() ? HELD : BROKE, result, "", audited);
-        } catch (IllegalArgumentException | UncheckedIOException | ClassCastException e) {
+        } catch (RuntimeException e) { // a missing file, a line that does not parse, a field of the wrong type
             return new Outcome(COULD_NOT_CHECK, null, String.valueOf(e.getMessage()), false);
         }
     }
