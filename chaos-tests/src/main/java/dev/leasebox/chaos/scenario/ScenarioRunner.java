@@ -102,7 +102,10 @@ public final class ScenarioRunner {
                 }
                 cluster.close();
                 end = db.finalState();
+                long exportStarted = System.nanoTime();
                 List<AuditRecord> audit = db.exportEvidence(dir, end);
+                progress.printf("  [%5.1fs] evidence exported: %,d audit lines (%.2fs)%n", secondsSince(started), audit.size(),
+                        secondsSince(exportStarted));
                 List<HistoryEvent> history = new ArrayList<>();
                 for (WorkerProcess w : cluster.allWorkers()) {
                     history.addAll(JsonLinesFile.read(w.historyFile(), HistoryEvent::parse));
