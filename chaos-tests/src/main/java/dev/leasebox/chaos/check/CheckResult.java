@@ -154,6 +154,10 @@ public record CheckResult(int entries, int delivered, int deadLettered, int lost
         if (auditFence > 0) {
             broken.add("fences only grow per row, from the audit (" + auditFence + " regressions)");
         }
+        int unreceived = audit(dev.leasebox.chaos.evidence.AuditChecker.DELIVERED_UNRECEIVED);
+        if (unreceived > 0) {
+            broken.add("received before marked delivered, from the audit and the deliveries (" + unreceived + " rows)");
+        }
         return broken;
     }
 }

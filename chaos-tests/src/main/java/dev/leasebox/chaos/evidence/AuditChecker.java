@@ -20,6 +20,9 @@ import java.util.Set;
  *       token the row held when it committed (a recorded completion matches it and clears it), or, when the row
  *       held none, the fence high-water mark the completion set (lean completions). A terminal transition with
  *       neither carries no token and is not judged.</li>
+ *   <li><b>{@value #DELIVERED_UNRECEIVED}</b> (when the deliveries are given): a transition to DELIVERED with no
+ *       delivery of that entry in the downstream's own records received before it (both times are the
+ *       database's clock): a row marked delivered that the downstream never saw first.</li>
  * </ul>
  */
 public final class AuditChecker {
@@ -29,7 +32,10 @@ public final class AuditChecker {
     /** From the audit: a row's fence high-water mark went down, or (recorded claims) a claim token did not grow. */
     public static final String FENCE_REGRESSION = "auditFenceRegression";
 
-    public static final List<String> ALL = List.of(STALE_FINALIZATION, FENCE_REGRESSION);
+    /** From the audit and the deliveries: a row went DELIVERED before (or without) any delivery of it was received. */
+    public static final String DELIVERED_UNRECEIVED = "auditDeliveredUnreceived";
+
+    public static final List<String> ALL = List.of(STALE_FINALIZATION, FENCE_REGRESSION, DELIVERED_UNRECEIVED);
 
     private static final Set<String> TERMINAL = Set.of("DELIVERED", "DEAD_LETTERED");
     private static final int MAX_VIOLATION_LINES = 50;
@@ -63,8 +69,23 @@ public final class AuditChecker {
      * @param recordedClaims whether claims were recorded on the rows (not lean): claim tokens must then only grow
      */
     public static Result check(List<AuditRecord> audit, boolean recordedClaims) {
+        return check(audit, null, recordedClaims);
+    }
+
+    /**
+     * @param deliveries the downstream's deliveries, or null when there are none to judge (then
+     *                   {@value #DELIVERED_UNRECEIVED} is not counted)
+     */
+    public static Result check(List<AuditRecord> audit, List<Delivery> deliveries, boolean recordedClaims) {
         Map<String, Integer> counts = new LinkedHashMap<>();
         ALL.forEach(c -> counts.put(c, 0));
+        if (deliveries == null) {
+            counts.remove(DELIVERED_UNRECEIVED);
+        }
+        Map<Long, Long> firstReceived = new HashMap<>();
+        if (deliveries != null) {
+            deliveries.forEach(d -> firstReceived.merge(d.entryId(), d.receivedMicros(), Math::min));
+        }
         List<String> lines = new ArrayList<>();
         List<AuditRecord> sorted = new ArrayList<>(audit);
         sorted.sort(java.util.Comparator.comparingLong(AuditRecord::seq));
@@ -89,6 +110,11 @@ public final class AuditChecker {
                 if (token != null && token < before) {
                     violation(counts, lines, STALE_FINALIZATION, a, a.newStatus() + " under token " + token
                             + " (owner " + a.oldClaimOwner() + ") after claim " + before + " was recorded");
+                }
+                Long received = firstReceived.get(a.entryId());
+                if (deliveries != null && "DELIVERED".equals(a.newStatus()) && (received == null || received > a.atMicros())) {
+                    violation(counts, lines, DELIVERED_UNRECEIVED, a, "DELIVERED at " + a.atMicros() + " µs but "
+                            + (received == null ? "never received downstream" : "first received at " + received + " µs"));
                 }
             }
             if (a.newClaimToken() != null) {

@@ -31,6 +31,10 @@ public final class Evidence {
     private Evidence() {
     }
 
+    /** What a run's export wrote. */
+    public record Exported(List<AuditRecord> audit, List<Delivery> deliveries) {
+    }
+
     public static void writeAudit(Path dir, List<AuditRecord> audit) {
         write(dir.resolve(AUDIT), audit.stream().map(AuditRecord::toJson).toList());
     }

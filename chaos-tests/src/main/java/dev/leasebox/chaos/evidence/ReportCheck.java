@@ -21,7 +21,7 @@ import java.util.stream.Stream;
 /**
  * Re-judges a report directory from its files alone ({@code leasebox chaos check DIR}): the rules from
  * {@code summary.json} (granularity, ordering, claim mode), the histories ({@code history-*.jsonl}),
- * {@code faults.jsonl}, {@code final.jsonl} and, when present, {@code audit.jsonl}. No server is needed.
+ * {@code faults.jsonl}, {@code final.jsonl} and, when present, {@code audit.jsonl} and {@code deliveries.jsonl}. No server is needed.
  */
 public final class ReportCheck {
 
@@ -72,7 +72,8 @@ public final class ReportCheck {
             CheckResult result = HistoryChecker.check(history, faults, end, rules);
             boolean audited = Files.exists(dir.resolve(Evidence.AUDIT));
             if (audited) {
-                result = result.withAudit(AuditChecker.check(Evidence.readAudit(dir), !lean));
+                List<Delivery> deliveries = Files.exists(dir.resolve(Evidence.DELIVERIES)) ? Evidence.readDeliveries(dir) : null;
+                result = result.withAudit(AuditChecker.check(Evidence.readAudit(dir), deliveries, !lean));
             }
             return new Outcome(result.passed() ? HELD : BROKE, result, "", audited);
         } catch (RuntimeException e) { // a missing file, a line that does not parse, a field of the wrong type

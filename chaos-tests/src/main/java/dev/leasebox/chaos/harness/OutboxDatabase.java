@@ -90,9 +90,9 @@ public final class OutboxDatabase implements AutoCloseable {
 
     /**
      * Writes {@code audit.jsonl}, {@code deliveries.jsonl} and {@code final.jsonl} ({@code end}, as the checker
-     * judged it) into {@code dir}, and returns the audit.
+     * judged it) into {@code dir}, and returns what it wrote.
      */
-    public List<AuditRecord> exportEvidence(Path dir, FinalState end) {
+    public Evidence.Exported exportEvidence(Path dir, FinalState end) {
         List<AuditRecord> audit = new ArrayList<>();
         List<Delivery> deliveries = new ArrayList<>();
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
@@ -120,7 +120,7 @@ public final class OutboxDatabase implements AutoCloseable {
         Evidence.writeAudit(dir, audit);
         Evidence.writeDeliveries(dir, deliveries);
         Evidence.writeFinal(dir, end);
-        return audit;
+        return new Evidence.Exported(audit, deliveries);
     }
 
     private static Long nullableLong(ResultSet rs, String column) throws SQLException {

@@ -4,7 +4,7 @@ import dev.leasebox.chaos.check.CheckResult;
 import dev.leasebox.chaos.check.FinalState;
 import dev.leasebox.chaos.check.HistoryChecker;
 import dev.leasebox.chaos.evidence.AuditChecker;
-import dev.leasebox.chaos.evidence.AuditRecord;
+import dev.leasebox.chaos.evidence.Evidence;
 import dev.leasebox.chaos.fault.FaultInjector;
 import dev.leasebox.chaos.fault.FaultLog;
 import dev.leasebox.chaos.harness.ChaosCluster;
@@ -103,8 +103,9 @@ public final class ScenarioRunner {
                 cluster.close();
                 end = db.finalState();
                 long exportStarted = System.nanoTime();
-                List<AuditRecord> audit = db.exportEvidence(dir, end);
-                progress.printf("  [%5.1fs] evidence exported: %,d audit lines (%.2fs)%n", secondsSince(started), audit.size(),
+                Evidence.Exported evidence = db.exportEvidence(dir, end);
+                progress.printf("  [%5.1fs] evidence exported: %,d audit lines, %,d deliveries (%.2fs)%n",
+                        secondsSince(started), evidence.audit().size(), evidence.deliveries().size(),
                         secondsSince(exportStarted));
                 List<HistoryEvent> history = new ArrayList<>();
                 for (WorkerProcess w : cluster.allWorkers()) {
@@ -114,7 +115,7 @@ public final class ScenarioRunner {
                 result = HistoryChecker.check(history, faultEvents, end,
                         new HistoryChecker.Rules(granularity.ordered(), granularity.isLeanPartition(),
                                 granularity.isLeanRows()))
-                        .withAudit(AuditChecker.check(audit, !granularity.isLean()));
+                        .withAudit(AuditChecker.check(evidence.audit(), evidence.deliveries(), !granularity.isLean()));
             }
         } catch (RuntimeException | IOException | Error e) {
             error = e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");

@@ -89,4 +89,25 @@ class AuditCheckerTest {
 
         assertThat(AuditChecker.check(audit, true).total()).isZero();
     }
+
+    @Test
+    void aRowMarkedDeliveredBeforeTheDownstreamReceivedItBreaksTheRun() {
+        claim(1, null, null, 0, 5, "w1");
+        deliver(1, 5, "w1", 5); // seq 2: at 2,000,000 µs
+        claim(2, null, null, 0, 6, "w1");
+        deliver(2, 6, "w1", 6); // seq 4: at 4,000,000 µs
+        claim(3, null, null, 0, 7, "w1");
+        deliver(3, 7, "w1", 7); // seq 6: at 6,000,000 µs
+        List<Delivery> deliveries = List.of(
+                new Delivery(1, "k1", 1, 5L, "w1", 1, 1_500_000), // received before its row went DELIVERED: fine
+                new Delivery(2, "k2", 2, 6L, "w1", 2, 4_500_000)); // received only after; entry 3 never
+
+        AuditChecker.Result r = AuditChecker.check(audit, deliveries, true);
+
+        assertThat(r.byClass()).containsEntry(AuditChecker.DELIVERED_UNRECEIVED, 2)
+                .containsEntry(AuditChecker.STALE_FINALIZATION, 0).containsEntry(AuditChecker.FENCE_REGRESSION, 0);
+        assertThat(r.violations()).anyMatch(v -> v.startsWith("[auditDeliveredUnreceived] entry 2") && v.contains("first received at 4500000"))
+                .anyMatch(v -> v.startsWith("[auditDeliveredUnreceived] entry 3") && v.contains("never received downstream"));
+        assertThat(AuditChecker.check(audit, true).byClass()).doesNotContainKey(AuditChecker.DELIVERED_UNRECEIVED);
+    }
 }

@@ -89,6 +89,17 @@ class ReportCheckTest {
     }
 
     @Test
+    void aDeliveryTheDownstreamNeverRecordedBreaksTheRun() throws IOException {
+        cleanRun();
+        Evidence.writeDeliveries(dir, List.of());
+
+        ReportCheck.Outcome o = ReportCheck.check(dir);
+
+        assertThat(o.exitCode()).isEqualTo(ReportCheck.BROKE);
+        assertThat(o.result().violationsByClass()).containsEntry(AuditChecker.DELIVERED_UNRECEIVED, 1);
+    }
+
+    @Test
     void aDirectoryWithoutItsFinalStateCannotBeChecked() throws IOException {
         cleanRun();
         Files.delete(dir.resolve(Evidence.FINAL));
