@@ -27,14 +27,31 @@ import java.util.Map;
  * @param orderViolations          entries first delivered before an earlier entry of their partition key (inbox order)
  * @param orderChecked             whether the run was ordered, so that order violations break it
  * @param prematureTakeovers       row claims granted to another worker while, by real time, an earlier lease stood
- * @param violationsByClass        every violation class of {@code HistoryChecker.Violation} with its count
+ * @param violationsByClass        every violation class of {@code HistoryChecker.Violation} with its count (and, once
+ *                                 {@link #withAudit} added them, of {@code AuditChecker})
+ * @param auditViolations          violations found in the database's audit alone, by class of {@code AuditChecker};
+ *                                 empty when no audit was judged
  */
 public record CheckResult(int entries, int delivered, int deadLettered, int lost, int staleCompletionsAccepted,
                           int fenceRegressions, int emissions, int duplicateEmissions,
                           Map<String, Integer> duplicatesByCause, int unexplainedDuplicates, int inboxDuplicates,
                           int completionsRefused, int faultsInjected, List<Double> reclaimSeconds,
                           List<String> violations, List<ClaimSpan> spans, int orderViolations, boolean orderChecked,
-                          int prematureTakeovers, Map<String, Integer> violationsByClass) {
+                          int prematureTakeovers, Map<String, Integer> violationsByClass,
+                          Map<String, Integer> auditViolations) {
+
+    /** A result judged from the histories only (no audit). */
+    public CheckResult(int entries, int delivered, int deadLettered, int lost, int staleCompletionsAccepted,
+                       int fenceRegressions, int emissions, int duplicateEmissions,
+                       Map<String, Integer> duplicatesByCause, int unexplainedDuplicates, int inboxDuplicates,
+                       int completionsRefused, int faultsInjected, List<Double> reclaimSeconds,
+                       List<String> violations, List<ClaimSpan> spans, int orderViolations, boolean orderChecked,
+                       int prematureTakeovers, Map<String, Integer> violationsByClass) {
+        this(entries, delivered, deadLettered, lost, staleCompletionsAccepted, fenceRegressions, emissions,
+                duplicateEmissions, duplicatesByCause, unexplainedDuplicates, inboxDuplicates, completionsRefused,
+                faultsInjected, reclaimSeconds, violations, spans, orderViolations, orderChecked, prematureTakeovers,
+                violationsByClass, Map.of());
+    }
 
     /** A result without real-time takeover figures (a run that never reached the checker). */
     public CheckResult(int entries, int delivered, int deadLettered, int lost, int staleCompletionsAccepted,
@@ -49,10 +66,31 @@ public record CheckResult(int entries, int delivered, int deadLettered, int lost
 
     public CheckResult {
         violationsByClass = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(violationsByClass));
+        auditViolations = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(auditViolations));
         duplicatesByCause = Map.copyOf(duplicatesByCause);
         reclaimSeconds = List.copyOf(reclaimSeconds);
         violations = List.copyOf(violations);
         spans = List.copyOf(spans);
+    }
+
+    /**
+     * This result with what the audit showed: its classes join {@link #violationsByClass()} (so
+     * {@code summary.json} has {@code violations.<class>}), its lines join {@link #violations()}, and any
+     * of them breaks the run.
+     */
+    public CheckResult withAudit(dev.leasebox.chaos.evidence.AuditChecker.Result audit) {
+        java.util.Map<String, Integer> byClass = new java.util.LinkedHashMap<>(violationsByClass);
+        byClass.putAll(audit.byClass());
+        List<String> lines = new java.util.ArrayList<>(violations);
+        lines.addAll(audit.violations());
+        return new CheckResult(entries, delivered, deadLettered, lost, staleCompletionsAccepted, fenceRegressions,
+                emissions, duplicateEmissions, duplicatesByCause, unexplainedDuplicates, inboxDuplicates,
+                completionsRefused, faultsInjected, reclaimSeconds, lines, spans, orderViolations, orderChecked,
+                prematureTakeovers, byClass, audit.byClass());
+    }
+
+    private int audit(String kind) {
+        return auditViolations.getOrDefault(kind, 0);
     }
 
     /** One claim from grant to its end (completion, loss, or recorded expiry), for the timeline. */
@@ -62,7 +100,8 @@ public record CheckResult(int entries, int delivered, int deadLettered, int lost
     /** Whether every invariant held and the scenario's faults really happened. */
     public boolean passed() {
         return lost == 0 && staleCompletionsAccepted == 0 && fenceRegressions == 0 && unexplainedDuplicates == 0
-                && prematureTakeovers == 0 && faultsInjected > 0 && (!orderChecked || orderViolations == 0);
+                && prematureTakeovers == 0 && faultsInjected > 0 && (!orderChecked || orderViolations == 0)
+                && auditViolations.values().stream().allMatch(n -> n == 0);
     }
 
     public double reclaimSecondsP50() {
@@ -105,6 +144,19 @@ public record CheckResult(int entries, int delivered, int deadLettered, int lost
         }
         if (orderChecked && orderViolations > 0) {
             broken.add("per-key order of first deliveries (" + orderViolations + " entries delivered before an earlier one)");
+        }
+        int auditStale = audit(dev.leasebox.chaos.evidence.AuditChecker.STALE_FINALIZATION);
+        if (auditStale > 0) {
+            broken.add("no stale finalization, from the audit (" + auditStale
+                    + " terminal transitions under a token older than the row's newest claim)");
+        }
+        int auditFence = audit(dev.leasebox.chaos.evidence.AuditChecker.FENCE_REGRESSION);
+        if (auditFence > 0) {
+            broken.add("fences only grow per row, from the audit (" + auditFence + " regressions)");
+        }
+        int unreceived = audit(dev.leasebox.chaos.evidence.AuditChecker.DELIVERED_UNRECEIVED);
+        if (unreceived > 0) {
+            broken.add("received before marked delivered, from the audit and the deliveries (" + unreceived + " rows)");
         }
         return broken;
     }

@@ -23,9 +23,10 @@ import java.util.concurrent.Callable;
 /**
  * {@code leasebox chaos}: runs a scenario (or, with {@code --suite}, every scenario on every backend)
  * against real processes and checks the histories. Exit 0 when every invariant held, 1 when one
- * broke, 2 on a harness error (a server that would not start, a bad option).
+ * broke, 2 on a harness error (a server that would not start, a bad option). {@code leasebox chaos check DIR}
+ * re-judges one run's report directory from its files ({@link ChaosCheckCommand}).
  */
-@Command(name = "chaos", mixinStandardHelpOptions = true,
+@Command(name = "chaos", mixinStandardHelpOptions = true, subcommands = ChaosCheckCommand.class,
         description = {"Run chaos scenarios against real worker JVMs, coordinators and PostgreSQL, and check the histories.",
                 "Exit 0: every invariant held; 1: one broke; 2: harness error."})
 public final class ChaosCommand implements Callable<Integer> {

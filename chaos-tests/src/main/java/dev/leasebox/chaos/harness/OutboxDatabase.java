@@ -2,6 +2,9 @@ package dev.leasebox.chaos.harness;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.chaos.check.FinalState;
+import dev.leasebox.chaos.evidence.AuditRecord;
+import dev.leasebox.chaos.evidence.Delivery;
+import dev.leasebox.chaos.evidence.Evidence;
 import dev.leasebox.chaos.worker.ChaosSql;
 import dev.leasebox.jdbc.DatabaseKind;
 import dev.leasebox.jdbc.JdbcDataSources;
@@ -12,6 +15,7 @@ import dev.leasebox.outbox.OutboxMessage;
 import dev.leasebox.provider.JdbcInboxProvider;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -66,7 +70,62 @@ public final class OutboxDatabase implements AutoCloseable {
         // The inbox table, made once here: workers starting together would race PostgreSQL's
         // CREATE TABLE IF NOT EXISTS (a unique violation on pg_type) and one would exit.
         new JdbcInboxProvider(db.dataSource);
+        db.installEvidence();
         return db;
+    }
+
+    /** The audit and deliveries tables and their triggers ({@code install_evidence.sql}), in the run's schema. */
+    private void installEvidence() {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute(sql("install_evidence.sql"));
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot install the audit and deliveries triggers in " + schema + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private String sql(String name) {
+        return ChaosSql.load(name, table.qualified()).replace("${schema}", schema);
+    }
+
+    /**
+     * Writes {@code audit.jsonl}, {@code deliveries.jsonl} and {@code final.jsonl} ({@code end}, as the checker
+     * judged it) into {@code dir}, and returns what it wrote.
+     */
+    public Evidence.Exported exportEvidence(Path dir, FinalState end) {
+        List<AuditRecord> audit = new ArrayList<>();
+        List<Delivery> deliveries = new ArrayList<>();
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.setFetchSize(1000);
+            try (ResultSet rs = s.executeQuery(sql("export_audit.sql"))) {
+                while (rs.next()) {
+                    audit.add(new AuditRecord(rs.getLong("seq"), rs.getLong("entry_id"), rs.getLong("txid"),
+                            rs.getLong("at_micros"), rs.getString("old_status"), rs.getString("new_status"),
+                            nullableLong(rs, "old_claim_token"), nullableLong(rs, "new_claim_token"),
+                            rs.getString("old_claim_owner"), rs.getString("new_claim_owner"),
+                            nullableLong(rs, "old_expires_micros"), nullableLong(rs, "new_expires_micros"),
+                            nullableLong(rs, "old_fence_high_water"), nullableLong(rs, "new_fence_high_water")));
+                }
+            }
+            try (ResultSet rs = s.executeQuery(sql("export_deliveries.sql"))) {
+                while (rs.next()) {
+                    deliveries.add(new Delivery(rs.getLong("seq"), rs.getString("idempotency_key"), rs.getLong("entry_id"),
+                            nullableLong(rs, "fence"), rs.getString("worker"), rs.getLong("txid"),
+                            rs.getLong("received_micros")));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot export the audit and deliveries of " + schema + ": " + e.getMessage(), e);
+        }
+        Evidence.writeAudit(dir, audit);
+        Evidence.writeDeliveries(dir, deliveries);
+        Evidence.writeFinal(dir, end);
+        return new Evidence.Exported(audit, deliveries);
+    }
+
+    private static Long nullableLong(ResultSet rs, String column) throws SQLException {
+        long v = rs.getLong(column);
+        return rs.wasNull() ? null : v;
     }
 
     private static String workerUrlFor(String baseUrl, String schema) {
@@ -76,6 +135,11 @@ public final class OutboxDatabase implements AutoCloseable {
     /** The URL workers connect with: the run's schema first on the search path (the inbox lands there). */
     public String workerUrl() {
         return workerUrlFor(baseUrl, schema);
+    }
+
+    /** {@link #workerUrl()} naming the connection after {@code owner}: the deliveries audit records it as the worker. */
+    public String workerUrl(String owner) {
+        return workerUrl() + "&ApplicationName=" + java.net.URLEncoder.encode(owner, StandardCharsets.UTF_8);
     }
 
     public TableName table() {

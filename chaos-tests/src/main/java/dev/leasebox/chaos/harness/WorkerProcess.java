@@ -57,7 +57,7 @@ public final class WorkerProcess implements AutoCloseable {
     public static WorkerProcess start(String owner, Path runDir, OutboxDatabase db, Coordinator coordinator,
                                       Duration lease, Granularity granularity, Options options) {
         Path history = runDir.resolve("history-" + owner + ".jsonl");
-        List<String> args = new ArrayList<>(List.of("--jdbc-url", db.workerUrl(), "--table", db.table().qualified(),
+        List<String> args = new ArrayList<>(List.of("--jdbc-url", db.workerUrl(owner), "--table", db.table().qualified(),
                 "--backend", coordinator.backend(), "--owner", owner, "--lease-ms", Long.toString(lease.toMillis()),
                 "--history", history.toString(), "--namespace", "chaos-" + db.schema()));
         args.addAll(granularity.workerArgs());

@@ -122,7 +122,9 @@ public final class RunReport {
             b.append("\n## Violations (first ").append(r.violations().size()).append(")\n\n");
             r.violations().forEach(v -> b.append("- ").append(v).append('\n'));
         }
-        b.append("\nTimeline: [timeline.html](timeline.html). Histories: `history-*.jsonl`; faults: `faults.jsonl`.\n");
+        b.append("\nTimeline: [timeline.html](timeline.html). Histories: `history-*.jsonl`; faults: `faults.jsonl`; "
+                + "evidence the workers do not write: `audit.jsonl`, `deliveries.jsonl`, `final.jsonl` "
+                + "(re-check offline: `leasebox chaos check DIR`).\n");
         return b.toString();
     }
 }

@@ -3,6 +3,8 @@ package dev.leasebox.chaos.scenario;
 import dev.leasebox.chaos.check.CheckResult;
 import dev.leasebox.chaos.check.FinalState;
 import dev.leasebox.chaos.check.HistoryChecker;
+import dev.leasebox.chaos.evidence.AuditChecker;
+import dev.leasebox.chaos.evidence.Evidence;
 import dev.leasebox.chaos.fault.FaultInjector;
 import dev.leasebox.chaos.fault.FaultLog;
 import dev.leasebox.chaos.harness.ChaosCluster;
@@ -100,6 +102,11 @@ public final class ScenarioRunner {
                 }
                 cluster.close();
                 end = db.finalState();
+                long exportStarted = System.nanoTime();
+                Evidence.Exported evidence = db.exportEvidence(dir, end);
+                progress.printf("  [%5.1fs] evidence exported: %,d audit lines, %,d deliveries (%.2fs)%n",
+                        secondsSince(started), evidence.audit().size(), evidence.deliveries().size(),
+                        secondsSince(exportStarted));
                 List<HistoryEvent> history = new ArrayList<>();
                 for (WorkerProcess w : cluster.allWorkers()) {
                     history.addAll(JsonLinesFile.read(w.historyFile(), HistoryEvent::parse));
@@ -107,7 +114,8 @@ public final class ScenarioRunner {
                 faultEvents = JsonLinesFile.read(faults.path(), FaultEvent::parse);
                 result = HistoryChecker.check(history, faultEvents, end,
                         new HistoryChecker.Rules(granularity.ordered(), granularity.isLeanPartition(),
-                                granularity.isLeanRows()));
+                                granularity.isLeanRows()))
+                        .withAudit(AuditChecker.check(evidence.audit(), evidence.deliveries(), !granularity.isLean()));
             }
         } catch (RuntimeException | IOException | Error e) {
             error = e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");

@@ -15,6 +15,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.leasebox.chaos.evidence.Evidence;
+import dev.leasebox.chaos.evidence.ReportCheck;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -115,6 +118,13 @@ class ChaosSuiteIT {
         assertThat((Integer) outcome.summary().get("delivered")).isPositive();
         assertThat(outcome.dir().resolve("summary.json")).exists();
         assertThat(Files.readString(outcome.dir().resolve("timeline.html"))).contains("<svg");
+        assertThat(outcome.dir().resolve(Evidence.AUDIT)).isNotEmptyFile();
+        assertThat(outcome.dir().resolve(Evidence.DELIVERIES)).isNotEmptyFile();
+        assertThat(outcome.dir().resolve(Evidence.FINAL)).isNotEmptyFile();
+        ReportCheck.Outcome offline = ReportCheck.check(outcome.dir());
+        assertThat(offline.error()).isEmpty();
+        assertThat(offline.exitCode()).as("re-judged from the report directory's files alone").isZero();
+        assertThat(offline.result().entries()).isEqualTo(outcome.summary().get("entries"));
     }
 
     /**

@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
+import dev.leasebox.chaos.evidence.ReportCheck;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -29,5 +31,8 @@ class UnsafeNoFenceIT {
         assertThat((Long) summary.get("staleCompletionsAccepted")).as("report %s", dir.resolve("report.md")).isPositive();
         assertThat(exit).isEqualTo(1);
         assertThat(Files.readString(dir.resolve("report.md"))).contains("no stale finalization");
+        // the database's audit shows it too, without any worker's history
+        assertThat((Long) summary.get("violations.auditStaleFinalization")).as("report %s", dir.resolve("report.md")).isPositive();
+        assertThat(ReportCheck.check(dir).exitCode()).isEqualTo(ReportCheck.BROKE);
     }
 }
