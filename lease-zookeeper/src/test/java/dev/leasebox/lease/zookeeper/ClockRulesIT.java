@@ -5,17 +5,11 @@ import dev.leasebox.lease.LeaseLoss;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.testkit.MutableClock;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -27,32 +21,15 @@ class ClockRulesIT {
 
     private static final Duration TTL = Duration.ofSeconds(2);
 
-    private static TestingServer server;
-    private final List<AutoCloseable> toClose = new ArrayList<>();
-
-    @BeforeAll
-    static void startServer() {
-        server = ZooKeeperTestServers.startServer();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        ZooKeeperTestServers.closeQuietly(server);
-    }
-
-    @AfterEach
-    void closeClients() {
-        toClose.forEach(ZooKeeperTestServers::closeQuietly);
-    }
+    @RegisterExtension
+    static final ZooKeeperServerExtension zk = new ZooKeeperServerExtension();
 
     private ZooKeeperLeaseManager manager(ZooKeeperLeaseConfig.Builder config) {
-        ZooKeeperLeaseManager manager = ZooKeeperLeaseManager.start(config.build());
-        toClose.add(manager);
-        return manager;
+        return zk.manager(config);
     }
 
     private ZooKeeperLeaseConfig.Builder config(String namespace) {
-        return ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10)).namespace(namespace);
+        return zk.config(namespace);
     }
 
     @Test
@@ -76,9 +53,7 @@ class ClockRulesIT {
     void aTakerTakesANodeOverOnlyOnceItsClockIsPastTheWrittenDeadlinePlusTheMaximumSkew() throws Exception {
         ZooKeeperLeaseManager holder = manager(config("clock-skew"));
         holder.acquire(new LeaseRequest(List.of("row-1"), "holder", TTL));
-        CuratorFramework observer = CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100));
-        observer.start();
-        toClose.add(observer);
+        CuratorFramework observer = zk.plainClient();
         Instant deadline = LeaseNodeData.decode(observer.getData().forPath("/clock-skew/leases/row-1")).orElseThrow().deadline();
 
         MutableClock takerWall = new MutableClock(deadline.plusMillis(900));

@@ -3,18 +3,13 @@ package dev.leasebox.lease.zookeeper;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseRequest;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.data.Stat;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -37,41 +32,24 @@ class FrozenWriterIT {
     private static final Duration LONG_TTL = Duration.ofSeconds(60);
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    private static TestingServer server;
-    private final List<AutoCloseable> toClose = new ArrayList<>();
+    @RegisterExtension
+    static final ZooKeeperServerExtension zk = new ZooKeeperServerExtension();
     private final ExecutorService frozenThread = Executors.newSingleThreadExecutor();
     private final CountDownLatch paused = new CountDownLatch(1);
     private final CountDownLatch resume = new CountDownLatch(1);
 
-    @BeforeAll
-    static void startServer() {
-        server = ZooKeeperTestServers.startServer();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        ZooKeeperTestServers.closeQuietly(server);
-    }
-
     @AfterEach
     void closeClients() {
         resume.countDown();
-        frozenThread.shutdownNow();
-        toClose.forEach(ZooKeeperTestServers::closeQuietly);
+        frozenThread.shutdownNow(); // the extension closes the managers and clients after this
     }
 
     private ZooKeeperLeaseManager manager(String namespace) {
-        ZooKeeperLeaseManager manager = ZooKeeperLeaseManager.start(
-                ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10)).namespace(namespace).build());
-        toClose.add(manager);
-        return manager;
+        return zk.manager(zk.config(namespace));
     }
 
     private CuratorFramework plainClient() {
-        CuratorFramework client = CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100));
-        client.start();
-        toClose.add(client);
-        return client;
+        return zk.plainClient();
     }
 
     /** Blocks the calling thread until the test resumes it. */

@@ -6,17 +6,12 @@ import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.PeerRank;
 import dev.leasebox.testkit.FreePorts;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -31,40 +26,20 @@ import static org.awaitility.Awaitility.await;
 /** What the lease manager writes into ZooKeeper, and how it starts. */
 class ZooKeeperLeaseNodesIT {
 
-    private static TestingServer server;
-    private final List<AutoCloseable> toClose = new ArrayList<>();
-
-    @BeforeAll
-    static void startServer() {
-        server = ZooKeeperTestServers.startServer();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        ZooKeeperTestServers.closeQuietly(server);
-    }
-
-    @AfterEach
-    void closeClients() {
-        toClose.forEach(ZooKeeperTestServers::closeQuietly);
-    }
+    @RegisterExtension
+    static final ZooKeeperServerExtension zk = new ZooKeeperServerExtension();
 
     private ZooKeeperLeaseManager manager(ZooKeeperLeaseConfig.Builder config) {
-        ZooKeeperLeaseManager manager = ZooKeeperLeaseManager.start(config.build());
-        toClose.add(manager);
-        return manager;
+        return zk.manager(config);
     }
 
     private CuratorFramework plainClient() {
-        CuratorFramework client = CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100));
-        client.start();
-        toClose.add(client);
-        return client;
+        return zk.plainClient();
     }
 
     @Test
     void aBatchIsOneMultiWhoseEphemeralNodesShareTheCzxidInTheirFences() throws Exception {
-        ZooKeeperLeaseManager manager = manager(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10)));
+        ZooKeeperLeaseManager manager = manager(ZooKeeperTestServers.config(zk.connectString(), Duration.ofSeconds(10)));
         List<String> keys = List.of("nodes-a", "nodes-b", "nodes-c");
         List<Lease> leases = manager.acquire(new LeaseRequest(keys, "owner", Duration.ofMinutes(1)));
         long session = manager.curator().getZookeeperClient().getZooKeeper().getSessionId();
@@ -86,7 +61,7 @@ class ZooKeeperLeaseNodesIT {
 
     @Test
     void renewIsAnIncarnationAndVersionCheckedSetDataThatMovesTheDeadline() throws Exception {
-        ZooKeeperLeaseManager manager = manager(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10)));
+        ZooKeeperLeaseManager manager = manager(ZooKeeperTestServers.config(zk.connectString(), Duration.ofSeconds(10)));
         Lease lease = manager.acquire(new LeaseRequest(List.of("nodes-renew"), "owner", Duration.ofMinutes(1))).get(0);
         String path = "/leasebox-test/leases/nodes-renew";
         LeaseNodeData before = LeaseNodeData.decode(plainClient().getData().forPath(path)).orElseThrow();
@@ -103,13 +78,13 @@ class ZooKeeperLeaseNodesIT {
 
     @Test
     void aDigestAclKeepsClientsWithoutTheCredentialsFromDeletingLeases() throws Exception {
-        ZooKeeperLeaseManager manager = manager(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10))
+        ZooKeeperLeaseManager manager = manager(ZooKeeperTestServers.config(zk.connectString(), Duration.ofSeconds(10))
                 .namespace("leasebox-acl").digest("leasebox:s3cret"));
         manager.acquire(new LeaseRequest(List.of("guarded"), "owner", Duration.ofMinutes(1)));
 
         assertThatThrownBy(() -> plainClient().delete().forPath("/leasebox-acl/leases/guarded"))
                 .isInstanceOf(KeeperException.NoAuthException.class);
-        ZooKeeperLeaseManager peer = manager(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10))
+        ZooKeeperLeaseManager peer = manager(ZooKeeperTestServers.config(zk.connectString(), Duration.ofSeconds(10))
                 .namespace("leasebox-acl").digest("leasebox:s3cret"));
         assertThat(peer.acquire(new LeaseRequest(List.of("guarded"), "peer", Duration.ofMinutes(1)))).isEmpty();
         assertThat(peer.acquire(new LeaseRequest(List.of("guarded-2"), "peer", Duration.ofMinutes(1)))).hasSize(1);
@@ -127,8 +102,8 @@ class ZooKeeperLeaseNodesIT {
     @ValueSource(ints = {0, 1, 2})
     void aKeyTakenOverCannotBeDeletedByAnotherTakerThatReadTheExpiredNode(int renewals) throws Exception {
         String namespace = "leasebox-takeover-" + renewals;
-        ZooKeeperLeaseManager holder = manager(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10)).namespace(namespace));
-        ZooKeeperLeaseManager taker = manager(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10)).namespace(namespace));
+        ZooKeeperLeaseManager holder = manager(ZooKeeperTestServers.config(zk.connectString(), Duration.ofSeconds(10)).namespace(namespace));
+        ZooKeeperLeaseManager taker = manager(ZooKeeperTestServers.config(zk.connectString(), Duration.ofSeconds(10)).namespace(namespace));
         String path = "/" + namespace + "/leases/row-1";
         Lease held = holder.acquire(new LeaseRequest(List.of("row-1"), "holder", Duration.ofSeconds(2))).get(0);
         for (int i = 0; i < renewals; i++) {
@@ -159,7 +134,7 @@ class ZooKeeperLeaseNodesIT {
     void liveManagersHoldDistinctPeerRanksThatCloseUpWhenOneLeaves() {
         List<ZooKeeperLeaseManager> managers = new ArrayList<>();
         for (String id : List.of("rank-c", "rank-a", "rank-b")) {
-            managers.add(ZooKeeperLeaseManager.start(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10))
+            managers.add(ZooKeeperLeaseManager.start(ZooKeeperTestServers.config(zk.connectString(), Duration.ofSeconds(10))
                     .namespace("leasebox-ranks").memberId(id).build()));
         }
         try {
@@ -178,9 +153,9 @@ class ZooKeeperLeaseNodesIT {
 
     @Test
     void managersJoinTheMembershipGroupAndLeaveItOnClose() {
-        ZooKeeperLeaseManager a = manager(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10)).memberId("member-a"));
+        ZooKeeperLeaseManager a = manager(ZooKeeperTestServers.config(zk.connectString(), Duration.ofSeconds(10)).memberId("member-a"));
         ZooKeeperLeaseManager b = ZooKeeperLeaseManager.start(
-                ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(10)).memberId("member-b").build());
+                ZooKeeperTestServers.config(zk.connectString(), Duration.ofSeconds(10)).memberId("member-b").build());
 
         await().atMost(Duration.ofSeconds(10)).until(() -> a.liveMembers().containsAll(List.of("member-a", "member-b")));
         b.close();
@@ -195,7 +170,7 @@ class ZooKeeperLeaseNodesIT {
         logger.addAppender(appender);
         try {
             // tickTime 500 ms: the server grants at most 20 x 500 = 10 000 ms
-            manager(ZooKeeperTestServers.config(server.getConnectString(), Duration.ofSeconds(60)));
+            manager(ZooKeeperTestServers.config(zk.connectString(), Duration.ofSeconds(60)));
         } finally {
             logger.detachAppender(appender);
         }
