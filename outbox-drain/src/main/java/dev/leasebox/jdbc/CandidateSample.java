@@ -92,7 +92,7 @@ final class CandidateSample {
     }
 
     /**
-     * The preference order over a striped window ({@link dev.leasebox.outbox.leased.CandidateStripe}):
+     * The preference order over a striped window ({@link dev.leasebox.outbox.CandidateStripe}):
      * lapsed claims first for up to three quarters of {@code limit} as above, then the worker's own
      * stripe oldest first (no other worker prefers those rows, so there is nothing to spread), then
      * the rest of the window a block at a time ({@code id / block}, rounded down), the blocks in

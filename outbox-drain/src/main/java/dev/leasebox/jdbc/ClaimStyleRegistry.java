@@ -137,7 +137,7 @@ public final class ClaimStyleRegistry implements AutoCloseable {
 
     /** Registers (or renews) in one transaction; returns the live registrations of other styles (nothing written then). */
     private List<Registration> register() {
-        String where = JdbcDataSources.describe(dataSource);
+        String where = JdbcUrls.describe(dataSource);
         try (Connection c = dataSource.getConnection()) {
             boolean autoCommit = c.getAutoCommit();
             c.setAutoCommit(false);
@@ -159,7 +159,7 @@ public final class ClaimStyleRegistry implements AutoCloseable {
                         + " (leasebox schema --apply --jdbc-url URL)", e);
             }
             throw new JdbcOutboxException("Registering worker " + owner + "'s claim style on " + dialect.table() + " at "
-                    + where + " failed: " + JdbcDataSources.rootMessage(e), e);
+                    + where + " failed: " + JdbcUrls.rootMessage(e), e);
         }
     }
 

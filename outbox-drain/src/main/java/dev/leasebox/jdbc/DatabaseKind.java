@@ -31,7 +31,7 @@ public enum DatabaseKind {
             return H2;
         }
         throw new JdbcOutboxException("Unsupported outbox database '" + product + "' at "
-                + JdbcDataSources.redact(connection.getMetaData().getURL())
+                + JdbcUrls.redact(connection.getMetaData().getURL())
                 + ": Leasebox's JDBC store supports PostgreSQL and H2");
     }
 }

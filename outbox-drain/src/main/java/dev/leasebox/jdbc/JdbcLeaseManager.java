@@ -267,7 +267,7 @@ public final class JdbcLeaseManager implements LeaseManager {
             return call.run(c);
         } catch (SQLException e) {
             throw new LeaseManagerException("Database lease " + operation + " on " + table.leaseTable() + " at " + where
-                    + " failed: " + JdbcDataSources.rootMessage(e) + "; " + whatToDo(e), e);
+                    + " failed: " + JdbcUrls.rootMessage(e) + "; " + whatToDo(e), e);
         }
     }
 
@@ -291,7 +291,7 @@ public final class JdbcLeaseManager implements LeaseManager {
             return dataSource.getConnection();
         } catch (SQLException | RuntimeException e) {
             throw new LeaseManagerException("Cannot reach the lease database at " + where + " (" + operation + "): "
-                    + JdbcDataSources.rootMessage(e) + " (check the URL, that the database runs and accepts this user)", e);
+                    + JdbcUrls.rootMessage(e) + " (check the URL, that the database runs and accepts this user)", e);
         }
     }
 
@@ -352,7 +352,7 @@ public final class JdbcLeaseManager implements LeaseManager {
          * @throws LeaseManagerException when the database is unreachable or the V3 objects are missing
          */
         public JdbcLeaseManager open() {
-            String where = JdbcDataSources.describe(dataSource);
+            String where = JdbcUrls.describe(dataSource);
             LeaseTable leases;
             try (Connection c = connect(dataSource, where, "open")) {
                 DatabaseKind detected = kind != null ? kind : DatabaseKind.of(c);
@@ -360,7 +360,7 @@ public final class JdbcLeaseManager implements LeaseManager {
                 check(leases, c, where);
             } catch (SQLException e) {
                 throw new LeaseManagerException("Cannot check the lease table " + table + "_leases at " + where + ": "
-                        + JdbcDataSources.rootMessage(e), e);
+                        + JdbcUrls.rootMessage(e), e);
             } catch (JdbcOutboxException e) {
                 throw new LeaseManagerException(e.getMessage(), e);
             }

@@ -9,11 +9,11 @@ import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.outbox.leased.CandidateQuery;
-import dev.leasebox.outbox.leased.CandidateStripe;
-import dev.leasebox.outbox.leased.ClaimGrant;
-import dev.leasebox.outbox.leased.ClaimRecording;
-import dev.leasebox.outbox.leased.FencedOutboxStore;
+import dev.leasebox.outbox.CandidateQuery;
+import dev.leasebox.outbox.CandidateStripe;
+import dev.leasebox.outbox.ClaimGrant;
+import dev.leasebox.outbox.ClaimRecording;
+import dev.leasebox.outbox.FencedOutboxStore;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -67,7 +67,7 @@ import java.util.concurrent.ThreadLocalRandom;
  *       {@code limit} of them, oldest first, so workers racing for external leases mostly ask for
  *       different rows; rows whose claim lapsed (a dead holder's) fill up to three quarters of
  *       that sample first, so they fail over within a claim cycle ({@link CandidateSample}). A
- *       {@link dev.leasebox.outbox.leased.CandidateQuery} with a stripe (the worker's rank among its
+ *       {@link dev.leasebox.outbox.CandidateQuery} with a stripe (the worker's rank among its
  *       peers) puts the oldest rows of the worker's own stripe first instead of a random draw, so
  *       workers ask for disjoint rows. The {@code database} backend needs neither: SKIP LOCKED does it.</li>
  *   <li>The batched PostgreSQL statements (claim records, completions, fenced completions,
@@ -110,7 +110,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         this.claimLeases = b.useClaimLeases;
         this.candidateSpread = b.candidateSpread;
         this.durableClaimRecords = b.durableClaimRecords;
-        this.where = JdbcDataSources.describe(b.dataSource);
+        this.where = JdbcUrls.describe(b.dataSource);
     }
 
     /** Starts configuring a store on {@code dataSource}. */
@@ -482,7 +482,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
             return work.run(c);
         } catch (SQLException e) {
             throw new JdbcOutboxException("Outbox " + what + " on " + table() + " at " + where + " failed: "
-                    + JdbcDataSources.rootMessage(e), e);
+                    + JdbcUrls.rootMessage(e), e);
         }
     }
 

@@ -51,7 +51,7 @@ public final class JdbcSlotStore implements SlotOutboxStore {
         this.rows = rows;
         this.dialect = dialect;
         this.clock = clock;
-        this.where = JdbcDataSources.describe(dataSource);
+        this.where = JdbcUrls.describe(dataSource);
         this.slotCount = slotCount;
         this.claimSql = dialect.sql("slot_claim").replace("${key_order}", "");
         String keyOrder = withoutComments(dialect.sql("slot_key_order"));
@@ -76,7 +76,7 @@ public final class JdbcSlotStore implements SlotOutboxStore {
             throw new JdbcOutboxException("Partition leases need claims: open the store over " + rows.table()
                     + " with useClaimLeases = true (and V2 and V3 applied)");
         }
-        String where = JdbcDataSources.describe(dataSource);
+        String where = JdbcUrls.describe(dataSource);
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement(dialect.sql("slot_count"));
              ResultSet rs = ps.executeQuery()) {
@@ -95,7 +95,7 @@ public final class JdbcSlotStore implements SlotOutboxStore {
                         + " (leasebox schema --apply --jdbc-url URL [--slots N]), or use --lease-granularity row", e);
             }
             throw new JdbcOutboxException("Partition leases: reading the slots of " + rows.table() + " at " + where
-                    + " failed: " + JdbcDataSources.rootMessage(e), e);
+                    + " failed: " + JdbcUrls.rootMessage(e), e);
         }
     }
 
@@ -335,7 +335,7 @@ public final class JdbcSlotStore implements SlotOutboxStore {
             return work.run(c);
         } catch (SQLException e) {
             throw new JdbcOutboxException("Partition leases: " + what + " on " + dialect.table() + " at " + where
-                    + " failed: " + JdbcDataSources.rootMessage(e), e);
+                    + " failed: " + JdbcUrls.rootMessage(e), e);
         }
     }
 }

@@ -32,7 +32,7 @@ public final class JdbcWorkerGroup implements WorkerGroup {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.dialect = rows.dialect();
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.where = JdbcDataSources.describe(dataSource);
+        this.where = JdbcUrls.describe(dataSource);
         if (dialect.kind() != DatabaseKind.POSTGRESQL) {
             throw new JdbcOutboxException("Worker membership in the database needs PostgreSQL; " + rows.table() + " is on "
                     + dialect.kind().folder());
@@ -58,7 +58,7 @@ public final class JdbcWorkerGroup implements WorkerGroup {
             return List.copyOf(members);
         } catch (SQLException e) {
             throw new JdbcOutboxException("Worker heartbeat of " + owner + " in " + dialect.table() + "_workers at " + where
-                    + " failed: " + JdbcDataSources.rootMessage(e)
+                    + " failed: " + JdbcUrls.rootMessage(e)
                     + (dialect.isMissingTable(e) ? " (apply " + LeaseboxSchema.V3_FILE + ")" : ""), e);
         }
     }
@@ -71,7 +71,7 @@ public final class JdbcWorkerGroup implements WorkerGroup {
             ps.executeUpdate();
         } catch (SQLException e) {
             throw new JdbcOutboxException("Worker " + owner + " leaving " + dialect.table() + "_workers at " + where
-                    + " failed: " + JdbcDataSources.rootMessage(e), e);
+                    + " failed: " + JdbcUrls.rootMessage(e), e);
         }
     }
 

@@ -94,7 +94,7 @@ public final class LeaseboxSchema {
             apply(c, fromVersion, toVersion);
         } catch (SQLException e) {
             throw new JdbcOutboxException("Cannot apply the outbox schema to " + table + " at "
-                    + JdbcDataSources.describe(dataSource) + ": " + e.getMessage(), e);
+                    + JdbcUrls.describe(dataSource) + ": " + e.getMessage(), e);
         }
     }
 

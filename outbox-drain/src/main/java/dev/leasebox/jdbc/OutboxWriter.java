@@ -46,7 +46,7 @@ public final class OutboxWriter {
                         + " exists already in " + dialect.table(), e);
             }
             throw new JdbcOutboxException("Enqueue into outbox table " + dialect.table() + " failed: "
-                    + JdbcDataSources.rootMessage(e), e);
+                    + JdbcUrls.rootMessage(e), e);
         }
     }
 
@@ -61,7 +61,7 @@ public final class OutboxWriter {
             return enqueue(c, message);
         } catch (SQLException e) {
             throw new JdbcOutboxException("Enqueue into outbox table " + dialect.table() + " at "
-                    + JdbcDataSources.describe(dataSource) + " failed: " + JdbcDataSources.rootMessage(e), e);
+                    + JdbcUrls.describe(dataSource) + " failed: " + JdbcUrls.rootMessage(e), e);
         }
     }
 }

@@ -4,7 +4,7 @@ import dev.leasebox.outbox.ClaimCompletion;
 import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
-import dev.leasebox.outbox.leased.ClaimGrant;
+import dev.leasebox.outbox.ClaimGrant;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -11,7 +11,7 @@ final class SchemaCheck {
     }
 
     static SqlDialect check(DataSource dataSource, TableName table, DatabaseKind kind, boolean claims) {
-        String where = JdbcDataSources.describe(dataSource);
+        String where = JdbcUrls.describe(dataSource);
         try (Connection c = connect(dataSource, where)) {
             SqlDialect dialect = SqlDialect.of(kind != null ? kind : DatabaseKind.of(c), table);
             String v1 = LeaseboxSchema.resourcePath(dialect.kind(), LeaseboxSchema.V1_FILE);
@@ -52,12 +52,12 @@ final class SchemaCheck {
             return dataSource.getConnection();
         } catch (SQLException | RuntimeException e) {
             throw new JdbcOutboxException("Cannot reach the outbox database at " + where + ": "
-                    + JdbcDataSources.rootMessage(e) + " (check the URL, that the database runs and accepts this user)", e);
+                    + JdbcUrls.rootMessage(e) + " (check the URL, that the database runs and accepts this user)", e);
         }
     }
 
     private static JdbcOutboxException failed(TableName table, String where, SQLException e) {
         return new JdbcOutboxException("Cannot check outbox table " + table + " at " + where + ": "
-                + JdbcDataSources.rootMessage(e), e);
+                + JdbcUrls.rootMessage(e), e);
     }
 }

@@ -5,7 +5,7 @@ import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.outbox.leased.ClaimGrant;
+import dev.leasebox.outbox.ClaimGrant;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -14,7 +14,7 @@ final class H2TestDatabase {
 
     static HikariDataSource newDatabase() {
         String name = "leasebox_" + UUID.randomUUID().toString().replace("-", "");
-        HikariDataSource ds = JdbcDataSources.pooled("jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1", "sa", "", 4);
+        HikariDataSource ds = TestDataSources.pooled("jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1", "sa", "", 4);
         PostgreSqlTestServer.execute(ds, "CREATE SCHEMA " + SCHEMA);
         return ds;
     }

@@ -311,7 +311,7 @@ abstract class JdbcLeaseManagerScenarios {
         assertThatThrownBy(() -> JdbcLeaseManager.builder(dataSource()).table(withoutV3).clock(clock).open())
                 .isInstanceOf(LeaseManagerException.class)
                 .hasMessageStartingWith("Lease table " + withoutV3 + "_leases does not exist at "
-                        + JdbcDataSources.describe(dataSource()))
+                        + JdbcUrls.describe(dataSource()))
                 .hasMessageContaining("apply db/leasebox/" + kind().folder() + "/V3__add_lease_slots.sql")
                 .hasMessageContaining("leasebox schema --apply");
     }
@@ -340,7 +340,7 @@ abstract class JdbcLeaseManagerScenarios {
     @Test
     void describeNamesTheLeaseTableAndTheAddress() {
         assertThat(manager.describe())
-                .isEqualTo("database leases in " + table + "_leases at " + JdbcDataSources.describe(dataSource()));
+                .isEqualTo("database leases in " + table + "_leases at " + JdbcUrls.describe(dataSource()));
     }
 
     @Test

@@ -7,7 +7,7 @@ import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
-import dev.leasebox.outbox.leased.ClaimGrant;
+import dev.leasebox.outbox.ClaimGrant;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

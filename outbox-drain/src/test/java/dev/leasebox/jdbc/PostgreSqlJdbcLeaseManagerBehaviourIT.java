@@ -208,7 +208,7 @@ class PostgreSqlJdbcLeaseManagerBehaviourIT extends JdbcLeaseManagerScenarios {
         try (HikariDataSource nowhere = new HikariDataSource(config)) {
             assertThatThrownBy(() -> JdbcLeaseManager.builder(nowhere).table(table).clock(clock).open())
                     .isInstanceOf(LeaseManagerException.class)
-                    .hasMessageStartingWith("Cannot reach the lease database at " + JdbcDataSources.redact(url) + " (open): ")
+                    .hasMessageStartingWith("Cannot reach the lease database at " + JdbcUrls.redact(url) + " (open): ")
                     .hasMessageNotContaining("secret");
         }
     }
@@ -222,7 +222,7 @@ class PostgreSqlJdbcLeaseManagerBehaviourIT extends JdbcLeaseManagerScenarios {
 
         own.close();
 
-        String address = JdbcDataSources.describe(own);
+        String address = JdbcUrls.describe(own);
         assertThatThrownBy(() -> onOwnPool.renew(held))
                 .isInstanceOf(LeaseManagerException.class)
                 .hasMessageStartingWith("Cannot reach the lease database at " + address + " (renew): ");
@@ -237,7 +237,7 @@ class PostgreSqlJdbcLeaseManagerBehaviourIT extends JdbcLeaseManagerScenarios {
 
         assertThatThrownBy(() -> manager.acquire(new LeaseRequest(List.of("slot-1"), "w1", TTL)))
                 .isInstanceOf(LeaseManagerException.class)
-                .hasMessageStartingWith("Database lease acquire on " + table + "_leases at " + JdbcDataSources.describe(DB.ds()) + " failed: ")
+                .hasMessageStartingWith("Database lease acquire on " + table + "_leases at " + JdbcUrls.describe(DB.ds()) + " failed: ")
                 .hasMessageContaining("does not exist")
                 .hasMessageEndingWith("apply db/leasebox/postgresql/V3__add_lease_slots.sql");
     }

@@ -43,7 +43,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Partition leases on PostgreSQL: the slot column, slot-grant registration, claiming in slots
  * (tokens, stale grants, ordering) and the keeper's rebalancing. The coordinator here is the
  * in-memory lease manager (pure logic); the real backends drive the same code in the worker
- * processes of leasebox-dist's PartitionedWorkersIT.
+ * processes of leasebox-cli's PartitionedWorkersIT.
  */
 class PostgreSqlPartitionLeasesIT {
 

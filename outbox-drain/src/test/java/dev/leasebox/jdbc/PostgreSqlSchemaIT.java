@@ -142,22 +142,10 @@ class PostgreSqlSchemaIT {
         new LeaseboxSchema(DatabaseKind.POSTGRESQL, v1).apply(ds, 1, 1);
         assertThatThrownBy(() -> JdbcOutboxStore.builder(ds).table(v1).open())
                 .isInstanceOf(JdbcOutboxException.class)
-                .hasMessage("Outbox table " + v1 + " at " + JdbcDataSources.redact(ds.getJdbcUrl())
+                .hasMessage("Outbox table " + v1 + " at " + JdbcUrls.redact(ds.getJdbcUrl())
                         + " lacks the claim columns (claim_owner, claim_token, fence_high_water, …): apply "
                         + "db/leasebox/postgresql/V2__add_claim_leases.sql to it, or set useClaimLeases = false and "
                         + "accept that several workers may emit the same entry twice");
-    }
-
-    @Test
-    void anUnreachableDatabaseNamesTheUrlTriedWithoutThePassword() {
-        int closedPort = FreePorts.next();
-        String url = "jdbc:postgresql://127.0.0.1:" + closedPort + "/test?user=postgres&password=s3cret";
-        assertThatThrownBy(() -> JdbcDataSources.pooled(url))
-                .isInstanceOf(JdbcOutboxException.class)
-                .hasMessageStartingWith("Cannot reach the outbox database at jdbc:postgresql://127.0.0.1:" + closedPort
-                        + "/test?user=postgres&password=***: ")
-                .hasMessageNotContaining("s3cret")
-                .hasMessageNotContaining("\n");
     }
 
     @Test

@@ -51,7 +51,7 @@ public final class PostgreSqlTestServer {
     }
 
     public static HikariDataSource dataSource(int poolSize) {
-        return JdbcDataSources.pooled(jdbcUrl(), "", "", poolSize);
+        return TestDataSources.pooled(jdbcUrl(), "", "", poolSize);
     }
 
     /** The JDBC URL of {@link #jdbcUrl()} with {@code currentSchema} set: what a worker process is given. */

@@ -3,8 +3,8 @@ package dev.leasebox.provider;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.drain.Envelope;
 import dev.leasebox.drain.ProviderOutcome;
-import dev.leasebox.jdbc.JdbcDataSources;
 import dev.leasebox.jdbc.PostgreSqlTestServer;
+import dev.leasebox.jdbc.TestDataSources;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
 import org.junit.jupiter.api.AfterEach;
@@ -32,7 +32,7 @@ class JdbcInboxProviderIT {
     void createSchema() {
         admin = PostgreSqlTestServer.dataSource(1);
         schema = PostgreSqlTestServer.newSchema(admin);
-        inbox = JdbcDataSources.pooled(PostgreSqlTestServer.jdbcUrlFor(schema), "", "", 2);
+        inbox = TestDataSources.pooled(PostgreSqlTestServer.jdbcUrlFor(schema), "", "", 2);
     }
 
     @AfterEach

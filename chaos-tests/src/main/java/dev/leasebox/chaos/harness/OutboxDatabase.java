@@ -7,7 +7,7 @@ import dev.leasebox.chaos.evidence.Delivery;
 import dev.leasebox.chaos.evidence.Evidence;
 import dev.leasebox.chaos.worker.ChaosSql;
 import dev.leasebox.jdbc.DatabaseKind;
-import dev.leasebox.jdbc.JdbcDataSources;
+import dev.leasebox.cli.JdbcDataSources;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.OutboxWriter;
 import dev.leasebox.jdbc.TableName;

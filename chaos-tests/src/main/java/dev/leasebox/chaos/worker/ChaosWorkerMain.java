@@ -2,13 +2,14 @@ package dev.leasebox.chaos.worker;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.chaos.history.JsonLinesFile;
+import dev.leasebox.Leasebox;
 import dev.leasebox.cli.GranularityOptions;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxDrain;
 import dev.leasebox.drain.OutboxProvider;
 import dev.leasebox.jdbc.ClaimStyleRegistry;
 import dev.leasebox.jdbc.ClaimStyleRegistry.ClaimStyle;
-import dev.leasebox.jdbc.JdbcDataSources;
+import dev.leasebox.cli.JdbcDataSources;
 import dev.leasebox.jdbc.JdbcOutboxStore;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.LeaseManager;
@@ -144,8 +145,6 @@ public final class ChaosWorkerMain implements Callable<Integer> {
             resources.add(historyFile);
             HistoryRecorder recorder = new HistoryRecorder(historyFile, owner, CommonClock.fromDatabase(dataSource),
                     Clock.systemUTC());
-            JdbcOutboxStore jdbc = JdbcOutboxStore.builder(dataSource).table(tableName).localClock(clock)
-                    .useClaimLeases(true).open();
             Duration lease = Duration.ofMillis(leaseMillis);
             Optional<LeaseManager> manager = Optional.empty();
             if (!"database".equals(backend)) {
@@ -153,23 +152,6 @@ public final class ChaosWorkerMain implements Callable<Integer> {
                         .open(new LeaseBackendSettings(address, namespace, lease, backendOptions)));
                 resources.add(manager.get());
             }
-            OutboxClaimStore store;
-            if (!granularity.isPartition() && manager.isPresent()) {
-                // leasebox worker's row-lease path (BackendOptions.claimStore with its ClaimPathOptions): the
-                // claim mode chosen, release after completion and candidate over-ask at their defaults
-                LeasedOutboxClaimStore leased = LeasedOutboxClaimStore.builder(jdbc, manager.get(), clock)
-                        .claimMode(rowMode).open();
-                resources.add(leased);
-                store = leased;
-            } else {
-                store = granularity.claimStore(dataSource, jdbc, manager, new SimpleMeterRegistry(), owner, lease, clock,
-                        resources);
-            }
-            if (unsafeNoFence) {
-                boolean lean = store instanceof PartitionedOutboxClaimStore p && p.mode() == PartitionClaims.LEAN;
-                store = new UnfencedClaimStore(store, lean ? jdbc : null, dataSource, tableName.qualified());
-            }
-            store = new RecordingClaimStore(store, recorder, clock, Duration.ofMillis(writeLatencyMillis));
             OutboxProvider provider = new JdbcInboxProvider(dataSource);
             if (providerControl != null) {
                 provider = new FaultyProvider(provider, providerControl);
@@ -179,20 +161,38 @@ public final class ChaosWorkerMain implements Callable<Integer> {
                     .backoff(Duration.ofMillis(50), Duration.ofMillis(400))
                     .idlePolling(Duration.ofMillis(20), Duration.ofMillis(200))
                     .shutdownTimeout(Duration.ofSeconds(3)).build();
-            OutboxDrain drain = OutboxDrain.builder().store(store).provider(provider).options(options).clock(clock)
-                    .listener(recorder).build();
             CountDownLatch stopped = new CountDownLatch(1);
-            // As leasebox worker does: a worker whose claims cannot exclude the table's live workers is refused here
-            resources.add(ClaimStyleRegistry.join(dataSource, jdbc, owner, claimStyle(rowMode), registrationValidity(lease),
-                    why -> {
+            boolean leanPartitions = granularity.isPartition() && granularity.claimMode() == PartitionClaims.LEAN;
+            JdbcOutboxStore rows = JdbcOutboxStore.builder(dataSource).table(tableName).localClock(clock)
+                    .useClaimLeases(true).open();
+            // Built as leasebox worker builds it, through the library's entry point; the history recorder (and, for
+            // --unsafe-no-fence, the store that drops the fence) wrap the claim store the drain claims through.
+            Leasebox.Builder builder = Leasebox.drain(dataSource).table(tableName).provider(provider).options(options)
+                    .clock(clock).listener(recorder)
+                    .decorateClaimStore(store -> {
+                        OutboxClaimStore claims = unsafeNoFence
+                                ? new UnfencedClaimStore(store, leanPartitions ? rows : null, dataSource, tableName.qualified())
+                                : store;
+                        return new RecordingClaimStore(claims, recorder, clock, Duration.ofMillis(writeLatencyMillis));
+                    })
+                    .onRegistryConflict(why -> {
                         stoppedBecause = why;
                         stopped.countDown();
-                    }));
+                    });
+            if (manager.isPresent()) {
+                builder.leases(manager.get()).coordinator(backend, address, namespace);
+                if (!granularity.isPartition()) {
+                    builder.claimMode(rowMode);
+                }
+            }
+            granularity.configure(builder);
+            Leasebox drain = builder.build();
+            resources.add(drain);
             recorder.started("backend " + backend + (address.isEmpty() ? "" : " at " + address) + ", lease " + lease
                     + ", " + granularity.describe() + (rowMode == ClaimMode.LEAN ? ", lean claims" : "") + (unsafeNoFence ? ", UNSAFE: no fence" : "") + ", pid "
                     + ProcessHandle.current().pid());
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                drain.close();
+                drain.engine().close();
                 stopped.countDown();
                 try {
                     // the JVM exits when the hooks end: let the main thread release slots and leave the group first
@@ -206,7 +206,7 @@ public final class ChaosWorkerMain implements Callable<Integer> {
             System.out.flush();
             stopped.await();
             if (stoppedBecause != null) {
-                drain.close();
+                drain.engine().close();
                 System.err.println(stoppedBecause);
                 return 3;
             }
@@ -221,29 +221,5 @@ public final class ChaosWorkerMain implements Callable<Integer> {
             }
             cleanedUp.countDown();
         }
-    }
-
-    /**
-     * The claim style for the table's registry, derived exactly as {@code leasebox worker} derives it
-     * ({@code WorkerCommand.claimStyle()}): recorded claims of any backend share a table; lean claims only with
-     * lean workers of the same granularity, backend, coordinator address and namespace.
-     */
-    ClaimStyle claimStyle(ClaimMode rowMode) {
-        boolean database = "database".equals(backend);
-        boolean lean = granularity.isPartition() ? granularity.claimMode() == PartitionClaims.LEAN
-                : !database && rowMode == ClaimMode.LEAN;
-        String granularityName = granularity.isPartition() ? "partition" : "row";
-        if (!lean) {
-            return ClaimStyle.recorded("recorded " + granularityName + " claims through "
-                    + (database ? "the database backend" : backend));
-        }
-        return database ? ClaimStyle.lean(granularityName, "database", "the table's _leases", "-")
-                : ClaimStyle.lean(granularityName, backend, address, namespace);
-    }
-
-    /** As {@code leasebox worker}: a registration outlives three leases (at least 3 s). */
-    static Duration registrationValidity(Duration lease) {
-        Duration three = lease.multipliedBy(3);
-        return three.compareTo(Duration.ofSeconds(3)) < 0 ? Duration.ofSeconds(3) : three;
     }
 }

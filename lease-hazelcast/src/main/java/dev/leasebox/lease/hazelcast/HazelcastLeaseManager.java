@@ -15,8 +15,7 @@ import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.PeerRank;
-import dev.leasebox.outbox.leased.CandidateStripe;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
+import dev.leasebox.outbox.CandidateStripe;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -616,7 +615,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
      * from now, and {@link #reapExpired} unlocks it when the linger ends.
      */
     private boolean startLinger(HeldLock held, String key) {
-        Optional<Long> row = LeasedOutboxClaimStore.entryIdOf(key); // a non-zero linger implies row lock slots
+        Optional<Long> row = rowIdOf(key); // a non-zero linger implies row lock slots
         if (linger.isZero() || row.isEmpty()) {
             return false;
         }
@@ -762,7 +761,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
         if (config.rowLockSlots() == 0) {
             return Optional.empty();
         }
-        return LeasedOutboxClaimStore.entryIdOf(key)
+        return rowIdOf(key)
                 .map(id -> (int) Math.floorMod(Math.floorDiv(id, (long) config.rowLockBlock()), (long) config.rowLockSlots()));
     }
 
@@ -897,6 +896,18 @@ public final class HazelcastLeaseManager implements LeaseManager {
     private void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("HazelcastLeaseManager is closed: " + description);
+        }
+    }
+
+    /** The row id of a row key ({@code row-<id>}), empty for any other key. */
+    private static Optional<Long> rowIdOf(String key) {
+        if (!key.startsWith("row-")) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Long.parseLong(key.substring(4)));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
         }
     }
 }

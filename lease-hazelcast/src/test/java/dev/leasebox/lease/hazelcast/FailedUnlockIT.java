@@ -9,7 +9,6 @@ import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseLoss;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -161,7 +160,7 @@ class FailedUnlockIT {
                 List<Lease> claimed = worker.acquire(rows(open, LONG_TTL));
                 for (Lease lease : claimed) {
                     emissions.emit(lease);
-                    done.add(LeasedOutboxClaimStore.entryIdOf(lease.key()).orElseThrow());
+                    done.add(RowKeys.entryIdOf(lease.key()).orElseThrow());
                 }
                 worker.release(claimed);
             }
@@ -211,7 +210,7 @@ class FailedUnlockIT {
     }
 
     private static LeaseRequest rows(List<Long> ids, Duration ttl) {
-        return new LeaseRequest(ids.stream().map(LeasedOutboxClaimStore::leaseKey).toList(), "worker", ttl);
+        return new LeaseRequest(ids.stream().map(RowKeys::leaseKey).toList(), "worker", ttl);
     }
 
     private static LeaseRequest rows(String rowKey, Duration ttl) {

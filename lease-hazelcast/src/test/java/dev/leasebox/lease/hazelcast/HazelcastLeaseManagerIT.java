@@ -13,7 +13,6 @@ import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.PeerRank;
 import dev.leasebox.lease.contract.LeaseManagerContract;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -175,12 +174,12 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
         try (HazelcastLeaseManager a = slotted(0, uniquePrefix(), 8)) {
             List<Lease> granted = a.acquire(rows(List.of(3L, 11L, 4L)));
             assertThat(granted.stream().map(Lease::key)).containsExactlyInAnyOrder(
-                    LeasedOutboxClaimStore.leaseKey(3), LeasedOutboxClaimStore.leaseKey(11), LeasedOutboxClaimStore.leaseKey(4));
+                    RowKeys.leaseKey(3), RowKeys.leaseKey(11), RowKeys.leaseKey(4));
             Map<String, Long> fences = new HashMap<>();
             granted.forEach(lease -> fences.put(lease.key(), lease.fence()));
-            assertThat(fences.get(LeasedOutboxClaimStore.leaseKey(3))).as("rows 3 and 11 share slot 3 and its grant")
-                    .isEqualTo(fences.get(LeasedOutboxClaimStore.leaseKey(11)))
-                    .isNotEqualTo(fences.get(LeasedOutboxClaimStore.leaseKey(4)));
+            assertThat(fences.get(RowKeys.leaseKey(3))).as("rows 3 and 11 share slot 3 and its grant")
+                    .isEqualTo(fences.get(RowKeys.leaseKey(11)))
+                    .isNotEqualTo(fences.get(RowKeys.leaseKey(4)));
         }
     }
 
@@ -272,7 +271,7 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
             assertThat(granted).hasSize(4);
             Map<Long, Long> fenceByBlock = new TreeMap<>();
             for (Lease lease : granted) {
-                long id = LeasedOutboxClaimStore.entryIdOf(lease.key()).orElseThrow();
+                long id = RowKeys.entryIdOf(lease.key()).orElseThrow();
                 Long other = fenceByBlock.putIfAbsent(id / 4, lease.fence());
                 assertThat(other == null || other == lease.fence()).as("row %d shares its block's fence", id).isTrue();
             }
@@ -280,7 +279,7 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
             assertThat(fenceByBlock.get(1L)).isNotEqualTo(fenceByBlock.get(2L));
 
             assertThat(b.acquire(rows(List.of(7L)))).as("row 7: its block is a's until a's last row of it goes").isEmpty();
-            Lease row4 = granted.stream().filter(l -> l.key().equals(LeasedOutboxClaimStore.leaseKey(4))).findFirst().orElseThrow();
+            Lease row4 = granted.stream().filter(l -> l.key().equals(RowKeys.leaseKey(4))).findFirst().orElseThrow();
             assertThat(a.release(List.of(row4))).hasSize(1);
             assertThat(b.acquire(rows(List.of(7L)))).as("rows 5 and 6 still hold block 1").isEmpty();
             assertThat(a.renew(granted.stream().filter(l -> l != row4).toList())).as("the other rows are still a's").hasSize(3);
@@ -312,7 +311,7 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
             List<Lease> next = a.acquire(rows(List.of(5L, 6L, 7L)));
 
             assertThat(next.stream().map(Lease::key)).as("rows 6 and 7 from the held block; row 5 was granted under its fence already")
-                    .containsExactlyInAnyOrder(LeasedOutboxClaimStore.leaseKey(6), LeasedOutboxClaimStore.leaseKey(7));
+                    .containsExactlyInAnyOrder(RowKeys.leaseKey(6), RowKeys.leaseKey(7));
             assertThat(next).allSatisfy(lease -> assertThat(lease.fence()).isEqualTo(fence));
             assertThat(counts(lockCalls)).as("no lock call for them").isEqualTo(Map.of("tryLockAndGetFence", 1));
             assertThat(a.renew(next)).as("one getFence renews both").hasSize(2);
@@ -401,7 +400,7 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
         try (HazelcastLeaseManager a = blocked(0, uniquePrefix(), 64, 4)) {
             List<Lease> granted = a.acquire(rows(LongStream.range(0, 20).boxed().toList()).limitedTo(10));
             assertThat(granted.stream().map(Lease::key)).as("blocks 0 and 1 whole, then two rows of block 2")
-                    .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 10).mapToObj(LeasedOutboxClaimStore::leaseKey).toList());
+                    .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 10).mapToObj(RowKeys::leaseKey).toList());
             assertThat(granted.stream().map(Lease::fence).distinct()).as("one grant per block").hasSize(3);
             assertThat(a.release(granted)).hasSize(10);
         }
@@ -415,7 +414,7 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
 
             List<Lease> granted = a.acquire(rows(LongStream.range(0, 12).boxed().toList()).limitedTo(6));
 
-            assertThat(granted.stream().map(lease -> LeasedOutboxClaimStore.entryIdOf(lease.key()).orElseThrow()))
+            assertThat(granted.stream().map(lease -> RowKeys.entryIdOf(lease.key()).orElseThrow()))
                     .as("block 0 refused: block 1 whole in round one, then the first rows of block 2 in a second round")
                     .containsExactlyInAnyOrder(4L, 5L, 6L, 7L, 8L, 9L);
             assertThat(b.acquire(rows(List.of(10L)))).as("rows 10 and 11 given up, but their block is a's").isEmpty();
@@ -496,7 +495,7 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
     }
 
     private LeaseRequest rows(List<Long> ids) {
-        return new LeaseRequest(ids.stream().map(LeasedOutboxClaimStore::leaseKey).toList(), owner(), longLeaseTtl());
+        return new LeaseRequest(ids.stream().map(RowKeys::leaseKey).toList(), owner(), longLeaseTtl());
     }
 
     private static String uniquePrefix() {

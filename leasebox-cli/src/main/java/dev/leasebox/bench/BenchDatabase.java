@@ -1,0 +1,196 @@
+package dev.leasebox.bench;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.jdbc.DatabaseKind;
+import dev.leasebox.cli.JdbcDataSources;
+import dev.leasebox.jdbc.LeaseboxSchema;
+import dev.leasebox.jdbc.TableName;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The bench's PostgreSQL database: a schema of its own per run (dropped at {@link #close()}), and in
+ * it a freshly migrated outbox table per measured cell, so that no backend drains a table another
+ * one left dead tuples in.
+ */
+final class BenchDatabase implements AutoCloseable {
+
+    private final String jdbcUrl;
+    private final HikariDataSource admin;
+    private final String schema;
+    private final AtomicInteger tables = new AtomicInteger();
+
+    private BenchDatabase(String jdbcUrl, HikariDataSource admin, String schema) {
+        this.jdbcUrl = jdbcUrl;
+        this.admin = admin;
+        this.schema = schema;
+    }
+
+    /** Connects (failing with one line naming the URL) and creates the run's schema. */
+    static BenchDatabase open(String jdbcUrl) {
+        if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException("--jdbc-url must be a PostgreSQL URL (jdbc:postgresql://…), was '"
+                    + JdbcDataSources.redact(jdbcUrl) + "': the bench compares against FOR UPDATE SKIP LOCKED");
+        }
+        HikariDataSource admin = JdbcDataSources.pooled(jdbcUrl, "", "", 2);
+        String schema = "leasebox_bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10)
+                .toLowerCase(Locale.ROOT);
+        try {
+            execute(admin, "CREATE SCHEMA " + schema);
+        } catch (RuntimeException e) {
+            admin.close();
+            throw e;
+        }
+        return new BenchDatabase(jdbcUrl, admin, schema);
+    }
+
+    String schema() {
+        return schema;
+    }
+
+    /** A new pool of {@code size} connections, as one worker node would have. */
+    HikariDataSource newPool(int size) {
+        return JdbcDataSources.pooled(jdbcUrl, "", "", size);
+    }
+
+    /** Creates and migrates a fresh outbox table in the run's schema. */
+    TableName freshTable() {
+        return freshTable(false);
+    }
+
+    /**
+     * A fresh table with V1 and V2, as row leases need it, or with V3 too (partition leases). Row cells
+     * run without V3 so that the baseline pays nothing for a feature it does not use.
+     */
+    TableName freshTable(boolean withSlots) {
+        TableName table = new TableName(schema, "outbox_" + tables.incrementAndGet());
+        new LeaseboxSchema(DatabaseKind.POSTGRESQL, table).apply(admin, 1, withSlots ? LeaseboxSchema.LATEST_VERSION : 2);
+        return table;
+    }
+
+    /** Appends PENDING entries numbered {@code first..last} (inclusive) in one statement. */
+    void fill(TableName table, long first, long last, Instant createdAt) {
+        String sql = statement("fill.sql", table);
+        try (Connection c = admin.getConnection(); PreparedStatement st = c.prepareStatement(sql)) {
+            st.setString(1, createdAt.toString());
+            st.setLong(2, first);
+            st.setLong(3, last);
+            st.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("Filling bench table " + table + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Appends {@code rows} DELIVERED rows, older than any backlog to come, in one statement (see fill_history.sql). */
+    void fillHistory(TableName table, long rows, Instant at) {
+        if (rows <= 0) {
+            return;
+        }
+        try (Connection c = admin.getConnection();
+             PreparedStatement st = c.prepareStatement(statement("fill_history.sql", table))) {
+            st.setString(1, at.toString());
+            st.setString(2, at.toString());
+            st.setLong(3, rows);
+            st.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("Filling the history of bench table " + table + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Gathers the planner's statistics of a freshly filled table, as autovacuum would have for a
+     * long-lived outbox: a cell lasts seconds, far less than autovacuum's one-minute naptime. On a
+     * never-analyzed table the planner reads every eligible row for the shared candidate and claim
+     * queries (a bitmap scan and a sort instead of the claim-candidate index in id order), which
+     * measured the planner's guess rather than the backends.
+     */
+    void analyze(TableName table) {
+        execute(admin, "ANALYZE " + table.qualified());
+    }
+
+    /** Rows DELIVERED in {@code table}. */
+    long delivered(TableName table) {
+        try (Connection c = admin.getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery(statement("count_delivered.sql", table))) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Counting DELIVERED rows of " + table + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** A claim as recorded on its row: when it was granted and when it expires (renewals move it). */
+    record HeldClaim(long id, Instant claimedAt, Instant expiresAt) {
+    }
+
+    /** The rows {@code owner} still holds a claim on, with the claims as recorded. */
+    java.util.List<HeldClaim> claimedBy(TableName table, String owner) {
+        java.util.List<HeldClaim> claims = new java.util.ArrayList<>();
+        try (Connection c = admin.getConnection();
+             PreparedStatement st = c.prepareStatement(statement("claimed_by.sql", table))) {
+            st.setString(1, owner);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    claims.add(new HeldClaim(rs.getLong(1), rs.getTimestamp(2).toInstant(), rs.getTimestamp(3).toInstant()));
+                }
+            }
+            return claims;
+        } catch (SQLException e) {
+            throw new IllegalStateException("Reading the claims of " + owner + " in " + table + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    String jdbcUrl() {
+        return jdbcUrl;
+    }
+
+    /** Drops a cell's table once measured, keeping the database small during a matrix run. */
+    void drop(TableName table) {
+        execute(admin, "DROP TABLE IF EXISTS " + table.qualified() + ", " + table.qualified() + "_lease_slots, "
+                + table.qualified() + "_workers, " + table.qualified() + "_leases CASCADE");
+        execute(admin, "DROP SEQUENCE IF EXISTS " + table.qualified() + "_claim_token_seq, " + table.qualified()
+                + "_lease_fence_seq");
+    }
+
+    /** Drops the run's schema and everything in it. */
+    @Override
+    public void close() {
+        try {
+            execute(admin, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+        } finally {
+            admin.close();
+        }
+    }
+
+    private static String statement(String file, TableName table) {
+        String path = "db/leasebox/bench/" + file;
+        try (InputStream in = BenchDatabase.class.getClassLoader().getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + path + " is missing from the class path");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("${table}", table.qualified());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void execute(HikariDataSource ds, String sql) {
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            st.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql + " failed: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package dev.leasebox.bench;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.drain.DrainOptions;
+import dev.leasebox.drain.DrainListener;
+import dev.leasebox.drain.Envelope;
+import dev.leasebox.drain.OutboxDrain;
+import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.cli.JdbcDataSources;
+import dev.leasebox.jdbc.JdbcOutboxStore;
+import dev.leasebox.jdbc.TableName;
+import dev.leasebox.lease.spi.LeaseBackendSettings;
+import dev.leasebox.lease.spi.LeaseBackends;
+import dev.leasebox.outbox.OutboxClaim;
+import dev.leasebox.outbox.OutboxClaimStore;
+import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
+
+import dev.leasebox.lease.MonotonicClock;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One worker JVM of the failover measurement: a drain whose provider takes {@code emitMillis} per
+ * entry, tracing its lease requests, grants, recorded claims and emissions on stdout
+ * ({@link FailoverTrace}), until it is killed. Arguments: jdbcUrl table backend address namespace leaseTtlSeconds owner emitMillis
+ * [option=value ...]; backend {@code database} ignores address and namespace.
+ */
+public final class FailoverWorker {
+
+    private FailoverWorker() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 8) {
+            System.err.println("usage: FailoverWorker jdbcUrl table backend address namespace leaseTtlSeconds owner emitMillis [k=v ...]");
+            System.exit(2);
+        }
+        String backend = args[2];
+        Duration ttl = Duration.ofSeconds(Long.parseLong(args[5]));
+        String owner = args[6];
+        long emitMillis = Long.parseLong(args[7]);
+        Map<String, String> options = new LinkedHashMap<>();
+        for (int i = 8; i < args.length; i++) {
+            String[] kv = args[i].split("=", 2);
+            options.put(kv[0], kv[1]);
+        }
+        Clock clock = MonotonicClock.system();
+        HikariDataSource pool = JdbcDataSources.pooled(args[0], "", "", 3);
+        JdbcOutboxStore jdbc = JdbcOutboxStore.builder(pool).table(TableName.parse(args[1])).localClock(clock)
+                .candidateSpread(backend.equals(BenchReport.DATABASE) ? 1 : 4).open();
+        FailoverTrace trace = new FailoverTrace(System.out);
+        OutboxClaimStore store = backend.equals(BenchReport.DATABASE) ? jdbc : LeasedOutboxClaimStore.open(jdbc,
+                FailoverTrace.tracing(LeaseBackends.named(backend).open(new LeaseBackendSettings(args[3], args[4], ttl, options)),
+                        trace), clock);
+        CountDownLatch pacing = new CountDownLatch(1);
+        OutboxDrain drain = OutboxDrain.builder().store(store)
+                .provider(envelope -> {
+                    pacing.await(emitMillis, TimeUnit.MILLISECONDS); // the simulated provider's latency
+                    return ProviderOutcome.delivered();
+                })
+                .options(DrainOptions.builder().owner(owner).batchSize(10).leaseDuration(ttl)
+                        .idlePolling(Duration.ofMillis(20), Duration.ofMillis(200)).build())
+                .clock(clock)
+                .listener(new DrainListener() {
+                    @Override
+                    public void claimed(List<OutboxClaim> claims) {
+                        trace.ids("CLAIM", FailoverTrace.nowMicros(), claims.stream().map(OutboxClaim::entryId).toList());
+                    }
+
+                    @Override
+                    public void emitting(Envelope envelope) {
+                        trace.emit(envelope.entryId(), FailoverTrace.nowMicros());
+                    }
+                }).build();
+        drain.start();
+        System.out.println("READY " + owner);
+        System.out.flush();
+        new CountDownLatch(1).await(); // until killed
+    }
+}

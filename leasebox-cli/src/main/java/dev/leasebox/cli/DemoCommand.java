@@ -1,0 +1,134 @@
+package dev.leasebox.cli;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.drain.DrainOptions;
+import dev.leasebox.drain.OutboxDrain;
+import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.jdbc.DatabaseKind;
+import dev.leasebox.cli.JdbcDataSources;
+import dev.leasebox.jdbc.JdbcOutboxStore;
+import dev.leasebox.jdbc.LeaseboxSchema;
+import dev.leasebox.lease.spi.EmbeddedCoordinator;
+import dev.leasebox.lease.spi.LeaseBackend;
+import dev.leasebox.lease.spi.LeaseBackendSettings;
+import dev.leasebox.lease.spi.LeaseBackends;
+import dev.leasebox.metrics.DrainMetrics;
+import dev.leasebox.metrics.MeteredLeaseManager;
+import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import dev.leasebox.lease.MonotonicClock;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+
+/**
+ * The zero-setup demo: an embedded H2 outbox, an embedded coordinator, three workers, one of them
+ * killed mid-run; its entries are reclaimed after their leases expire, with higher fences.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        header = "Run three workers on an embedded outbox and coordinator, kill one, and watch its entries reclaimed.",
+        description = {"Run three workers over an embedded H2 outbox and an embedded coordinator; kill one mid-run",
+                "and watch its entries being reclaimed with higher fences. Needs no server; under a minute."})
+final class DemoCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--backend", defaultValue = "zookeeper", paramLabel = "zookeeper|hazelcast",
+            description = "The embedded coordinator (default: ${DEFAULT-VALUE}).")
+    String backend;
+
+    @Option(names = "--entries", defaultValue = "10000", paramLabel = "N", description = "Entries to drain (default: ${DEFAULT-VALUE}).")
+    int entries;
+
+    @Option(names = "--workers", defaultValue = "3", paramLabel = "N", description = "Workers (default: ${DEFAULT-VALUE}).")
+    int workers;
+
+    @Option(names = "--lease-ttl", defaultValue = "5s", converter = DurationConverter.class, paramLabel = "DURATION",
+            description = "Lease duration (default: ${DEFAULT-VALUE}).")
+    Duration leaseTtl;
+
+    @Option(names = "--emit-millis", defaultValue = "2", paramLabel = "MS", description = "Simulated provider latency per entry (default: ${DEFAULT-VALUE}).")
+    int emitMillis;
+
+    @Option(names = "--no-kill", description = "Do not kill a worker.")
+    boolean noKill;
+
+    @Override
+    public Integer call() throws Exception {
+        if (entries < 1 || workers < 2 && !noKill || workers < 1) {
+            throw new IllegalArgumentException("the demo needs --entries ≥ 1 and --workers ≥ 2 (or --no-kill)");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        LeaseBackend leaseBackend = LeaseBackends.named(backend);
+        Clock clock = MonotonicClock.system();
+        List<AutoCloseable> resources = new ArrayList<>();
+        try {
+            out.println("Starting an embedded " + backend + " coordinator and an H2 outbox...");
+            out.flush();
+            EmbeddedCoordinator coordinator = leaseBackend.startEmbedded(Map.of()).orElseThrow(() ->
+                    new IllegalArgumentException("the " + backend + " backend cannot run embedded; use --backend zookeeper or hazelcast"));
+            resources.add(coordinator);
+            HikariDataSource dataSource = JdbcDataSources.pooled("jdbc:h2:mem:leasebox-demo-" + UUID.randomUUID()
+                    + ";DB_CLOSE_DELAY=-1", "", "", workers * 2 + 2);
+            resources.add(dataSource);
+            DatabaseOptions database = new DatabaseOptions();
+            database.table = "leasebox_outbox";
+            new LeaseboxSchema(DatabaseKind.H2, database.tableName()).applyAll(dataSource);
+            EnqueueCommand.enqueue(dataSource, database, entries, 0, 64, "demo.event",
+                    new Progress(spec.commandLine().getErr(), "enqueue", entries));
+            spec.commandLine().getErr().println();
+
+            DemoLedger ledger = new DemoLedger();
+            DemoKillSwitch killSwitch = new DemoKillSwitch();
+            String victimOwner = noKill ? "" : "worker-2";
+            List<DemoWorker> crew = new ArrayList<>();
+            for (int i = 1; i <= workers; i++) {
+                String owner = "worker-" + i;
+                MeteredLeaseManager manager = new MeteredLeaseManager(leaseBackend.open(new LeaseBackendSettings(
+                        coordinator.address(), "leasebox-demo", leaseTtl, coordinator.clientOptions())), new SimpleMeterRegistry());
+                resources.add(manager);
+                JdbcOutboxStore store = JdbcOutboxStore.builder(dataSource).table(database.tableName()).localClock(clock)
+                        .candidateSpread(workers + 1).open();
+                DrainMetrics metrics = new DrainMetrics(new SimpleMeterRegistry());
+                OutboxDrain drain = OutboxDrain.builder()
+                        .store(LeasedOutboxClaimStore.open(store, manager, clock))
+                        .provider(envelope -> {
+                            if (owner.equals(victimOwner)) {
+                                killSwitch.onEmission();
+                            }
+                            ledger.emitted(envelope.entryId(), envelope.fence().orElse(0), owner);
+                            if (emitMillis > 0) {
+                                Thread.sleep(emitMillis); // the simulated provider's own latency, not synchronisation
+                            }
+                            return ProviderOutcome.delivered();
+                        })
+                        .options(DrainOptions.builder().owner(owner).batchSize(50).leaseDuration(leaseTtl).build())
+                        .clock(clock).listener(metrics).build();
+                crew.add(new DemoWorker(owner, drain, manager, metrics));
+            }
+            out.println("Draining " + String.format("%,d", entries) + " entries with " + workers + " workers through "
+                    + crew.get(0).manager().describe() + ", lease " + leaseTtl + "...");
+            out.flush();
+            DemoRun run = new DemoRun(crew, ledger, new OutboxReport(dataSource, database.tableName()), clock, entries,
+                    noKill ? null : crew.get(1), killSwitch, out);
+            return run.execute() ? CliErrors.EXIT_OK : CliErrors.EXIT_CHECK_FAILED;
+        } finally {
+            WorkerCommand.closeAll(resources);
+        }
+    }
+
+    /** One worker of the demo. */
+    record DemoWorker(String owner, OutboxDrain drain, MeteredLeaseManager manager, DrainMetrics metrics) {
+    }
+}

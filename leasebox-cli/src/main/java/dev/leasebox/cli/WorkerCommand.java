@@ -1,0 +1,309 @@
+package dev.leasebox.cli;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.Leasebox;
+import dev.leasebox.drain.DrainListener;
+import dev.leasebox.drain.DrainOptions;
+import dev.leasebox.drain.OutboxProvider;
+import dev.leasebox.drain.ProviderFailureLog;
+import dev.leasebox.cli.JdbcDataSources;
+import dev.leasebox.metrics.DrainMetrics;
+import dev.leasebox.metrics.MeteredLeaseManager;
+import dev.leasebox.cli.PrometheusEndpoint;
+import dev.leasebox.cli.ProviderSpec;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import dev.leasebox.outbox.ClaimRequest;
+import dev.leasebox.lease.MonotonicClock;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A worker: drains the outbox until SIGTERM (graceful: stop claiming, finish or release what it
+ * holds), or with {@code --exit-when-idle} until nothing is eligible or claimed by a live lease.
+ * Workers on different hosts need only the same JDBC URL, backend address and namespace.
+ */
+@Command(name = "worker", mixinStandardHelpOptions = true,
+        description = {"Drain the outbox: claim rows as fenced leases, emit them to the provider, record the outcome.",
+                "Runs until SIGTERM (graceful) or, with --exit-when-idle, until nothing is left to do."})
+final class WorkerCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    DatabaseOptions database;
+
+    @Mixin
+    BackendOptions backend;
+
+    @Mixin
+    GranularityOptions granularity;
+
+    @Mixin
+    ClaimPathOptions claimPath;
+
+    @Option(names = "--owner", paramLabel = "NAME", description = "This worker's name in claims (default: host-pid-random).")
+    String owner;
+
+    @Option(names = "--provider", paramLabel = "SPEC", defaultValue = "log", description = "Where entries go: " + ProviderSpec.FORMATS + " (default: ${DEFAULT-VALUE}).")
+    String provider;
+
+    @Option(names = "--lease-ttl", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+            description = "Lease duration, at least 1s, e.g. 30s or 1m30s; renewed every third of it while emitting (default: ${DEFAULT-VALUE}).")
+    Duration leaseTtl;
+
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "100", description = "Rows claimed per batch (default: ${DEFAULT-VALUE}).")
+    int batch;
+
+    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "1", description = "Claim loops (threads) in this worker (default: ${DEFAULT-VALUE}).")
+    int concurrency;
+
+    @Option(names = "--max-attempts", paramLabel = "N", defaultValue = "10", description = "Attempts before dead-lettering (default: ${DEFAULT-VALUE}).")
+    int maxAttempts;
+
+    @Option(names = "--candidate-spread", paramLabel = "N", defaultValue = "4",
+            description = "With an external backend, pick each batch at random among the oldest N batches' worth of rows, "
+                    + "so workers racing for leases mostly ask for different rows (default: ${DEFAULT-VALUE}).")
+    int candidateSpread;
+
+    @Option(names = "--exit-when-idle", description = "Exit once nothing is eligible or claimed by a live lease.")
+    boolean exitWhenIdle;
+
+    @Option(names = "--metrics-port", paramLabel = "PORT", description = "Serve Prometheus metrics on http://127.0.0.1:PORT/metrics.")
+    Integer metricsPort;
+
+    @Option(names = "--metrics-host", paramLabel = "HOST", defaultValue = "127.0.0.1", description = "Interface for --metrics-port (default: ${DEFAULT-VALUE}).")
+    String metricsHost;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        validateNumbers();
+        backend.validate();
+        granularity.validate();
+        claimPath.validate(backend.isDatabase());
+        if (granularity.isPartition() && !claimPath.isDefault()) {
+            throw new IllegalArgumentException("--claim-mode, --release-after-completion and --release-in-background are for row leases; "
+                    + "with --lease-granularity partition use --partition-claims lean|recorded");
+        }
+        ProviderSpec providerSpec = ProviderSpec.parse(provider);
+        DrainOptions.Builder optionsBuilder = DrainOptions.builder().batchSize(batch).leaseDuration(leaseTtl)
+                .concurrency(concurrency).maxAttempts(maxAttempts).whenAttemptsExhausted(granularity.attemptsExhausted());
+        if (owner != null) {
+            optionsBuilder.owner(owner);
+        }
+        DrainOptions options = optionsBuilder.build();
+        Clock clock = MonotonicClock.system();
+        List<AutoCloseable> resources = new ArrayList<>();
+        try {
+            PrometheusEndpoint endpoint = null;
+            MeterRegistry registry = new SimpleMeterRegistry();
+            if (metricsPort != null) {
+                endpoint = openEndpoint();
+                resources.add(endpoint);
+                registry = endpoint.registry();
+            }
+            database.poolSize = Math.max(database.poolSize, concurrency + 2);
+            HikariDataSource dataSource = database.open();
+            resources.add(dataSource);
+            Optional<MeteredLeaseManager> manager = backend.openManager(leaseTtl, registry);
+            manager.ifPresent(resources::add);
+            OutboxProvider emitter = providerSpec.open(clock, url -> {
+                HikariDataSource inbox = JdbcDataSources.pooled(url, "", "", concurrency + 1);
+                resources.add(inbox);
+                return inbox;
+            });
+            if (emitter instanceof AutoCloseable closeable) {
+                resources.add(closeable);
+            }
+            DrainMetrics metrics = new DrainMetrics(registry);
+            registerBacklogGauges(registry, new OutboxReport(dataSource, database.tableName()), clock);
+            PrintWriter err = spec.commandLine().getErr();
+            ProviderFailureLog failures = new ProviderFailureLog(line -> {
+                err.println("worker: " + line);
+                err.flush();
+            });
+            MeterRegistry meters = registry;
+            Leasebox.Builder builder = Leasebox.drain(dataSource).table(database.tableName()).provider(emitter)
+                    .options(options).clock(clock).listener(DrainListener.all(metrics, failures))
+                    .decorateInTableLeases(inTable -> new MeteredLeaseManager(inTable, meters))
+                    .onRegistryConflict(why -> {
+                        stoppedBecause = why;
+                        done.countDown();
+                    });
+            if (manager.isPresent()) {
+                builder.leases(manager.get()).coordinator(backend.backend, backend.address(), backend.namespace)
+                        .candidateWindow(claimPath.candidateOverAsk(), candidateSpread);
+            }
+            granularity.configure(builder);
+            if (!granularity.isPartition() && manager.isPresent()) {
+                builder.claimMode(claimPath.claimMode()).releaseAfterCompletion(claimPath.releaseAfterCompletion())
+                        .releaseInBackground(claimPath.releaseInBackground());
+            }
+            Leasebox drain = builder.build();
+            resources.add(drain);
+            out.println("leasebox worker " + options.owner() + ": draining " + database.tableName() + " at "
+                    + JdbcDataSources.redact(database.jdbcUrl) + " through " + drain.describe()
+                    + ", provider " + providerSpec.kind() + ", batch " + batch + ", lease " + DurationConverter.format(leaseTtl)
+                    + (endpoint == null ? "" : ", metrics on http://" + metricsHost + ":" + endpoint.port() + "/metrics"));
+            out.flush();
+            return runUntilDone(drain, metrics, failures, new OutboxReport(dataSource, database.tableName()), clock, out);
+        } finally {
+            closeAll(resources);
+            cleanedUp.countDown();
+        }
+    }
+
+    /** The shortest --lease-ttl: renewals every third of it are round trips that must fit well inside it. */
+    static final Duration MIN_LEASE_TTL = Duration.ofSeconds(1);
+
+    /** The numeric options, each checked in the words of its flag before anything is opened. */
+    private void validateNumbers() {
+        CliErrors.requireBetween("--batch", batch, 1, ClaimRequest.MAX_BATCH_SIZE);
+        CliErrors.requireBetween("--concurrency", concurrency, 1, DrainOptions.MAX_CONCURRENCY);
+        CliErrors.requireBetween("--max-attempts", maxAttempts, 1, Integer.MAX_VALUE);
+        CliErrors.requireBetween("--candidate-spread", candidateSpread, 1, 1000);
+        if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
+            throw new IllegalArgumentException("--metrics-port must be between 0 and 65535 (0 picks a free port), was " + metricsPort);
+        }
+        if (leaseTtl.compareTo(MIN_LEASE_TTL) < 0) {
+            throw new IllegalArgumentException("--lease-ttl " + DurationConverter.format(leaseTtl) + " is too short: use at least "
+                    + DurationConverter.format(MIN_LEASE_TTL) + " (it is renewed every third of it, a round trip each time)");
+        }
+    }
+
+    private PrometheusEndpoint openEndpoint() {
+        try {
+            return new PrometheusEndpoint(metricsHost, metricsPort);
+        } catch (UncheckedIOException e) {
+            String why = e.getCause() instanceof BindException ? "is in use" : "cannot be served: " + e.getCause().getMessage();
+            throw new IllegalArgumentException("--metrics-port " + metricsPort + ": " + metricsHost + ":" + metricsPort + " " + why
+                    + "; choose another port, or 0 for a free one", e);
+        }
+    }
+
+    /** Counted down once every resource is closed: a SIGTERM's shutdown hook waits for it (slots released, group left). */
+    private final CountDownLatch cleanedUp = new CountDownLatch(1);
+    /** Counted down when the worker should stop: SIGTERM, idle, or a claim-style conflict. */
+    private final CountDownLatch done = new CountDownLatch(1);
+    /** Why the worker stopped on its own, when it was a claim-style conflict. */
+    private volatile String stoppedBecause;
+
+    private int runUntilDone(Leasebox drain, DrainMetrics metrics, ProviderFailureLog failures, OutboxReport report,
+                             Clock clock, PrintWriter out)
+            throws InterruptedException {
+        Thread hook = new Thread(() -> {
+            drain.engine().close();
+            done.countDown();
+            try {
+                // the JVM exits when the hooks end: let the main thread release slots and leave the group first
+                cleanedUp.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "leasebox-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "leasebox-worker-ticker");
+            t.setDaemon(true);
+            return t;
+        });
+        long started = System.nanoTime();
+        try {
+            drain.start();
+            ticker.scheduleAtFixedRate(() -> {
+                double seconds = (System.nanoTime() - started) / 1e9;
+                out.printf("worker: %s (%.0f rows/s)%n", totals(metrics), metrics.deliveredTotal() / Math.max(seconds, 1e-9));
+                out.flush();
+            }, 10, 10, TimeUnit.SECONDS);
+            if (exitWhenIdle) {
+                ticker.scheduleWithFixedDelay(() -> {
+                    try {
+                        if (report.outstanding(clock.instant()) == 0) {
+                            done.countDown();
+                        }
+                    } catch (Exception e) {
+                        out.println("worker: idle check failed, will retry: " + CliErrors.oneLine(e));
+                    }
+                }, 500, 500, TimeUnit.MILLISECONDS);
+            }
+            done.await();
+            drain.engine().close();
+            failures.flush();
+            if (stoppedBecause != null) {
+                throw new IllegalStateException(stoppedBecause);
+            }
+            out.printf("worker %s stopped: %s%n", drain.options().owner(), totals(metrics));
+            out.flush();
+            return CliErrors.EXIT_OK;
+        } finally {
+            ticker.shutdownNow();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running: it closes the drain itself
+            }
+        }
+    }
+
+    /** Delivered, failed provider attempts, dead letters and refused stale completions, so far. */
+    static String totals(DrainMetrics metrics) {
+        return String.format(java.util.Locale.ROOT, "delivered %,d, failed attempts %,d, dead-lettered %,d, stale completions refused %,d",
+                metrics.deliveredTotal(), metrics.failedTotal(), metrics.deadLetteredTotal(), metrics.refusedTotal());
+    }
+
+    /**
+     * The backlog gauges. Micrometer holds a gauge's object weakly unless told otherwise; nothing else
+     * refers to {@code report}, so the gauges hold it strongly or they turn NaN at the next collection.
+     */
+    static void registerBacklogGauges(MeterRegistry registry, OutboxReport report, Clock clock) {
+        Gauge.builder("leasebox.backlog", report, r -> {
+                    try {
+                        return r.outstanding(clock.instant());
+                    } catch (Exception e) {
+                        return Double.NaN;
+                    }
+                }).strongReference(true)
+                .description("Entries a worker could act on now: pending, retrying or deferred and due, or under a live claim (NaN: the query failed)")
+                .register(registry);
+        Gauge.builder("leasebox.oldest.pending.age.seconds", report, r -> {
+                    try {
+                        return r.oldestPendingCreatedAt().map(t -> Duration.between(t, clock.instant()).toMillis() / 1000.0)
+                                .orElse(0.0);
+                    } catch (Exception e) {
+                        return Double.NaN;
+                    }
+                }).strongReference(true)
+                .description("Age of the oldest entry still waiting for delivery, 0 when none (NaN: the query failed)")
+                .register(registry);
+    }
+
+    static void closeAll(List<AutoCloseable> resources) {
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            try {
+                resources.get(i).close();
+            } catch (Exception e) {
+                // closing on the way out: the first failure was already reported
+            }
+        }
+    }
+}

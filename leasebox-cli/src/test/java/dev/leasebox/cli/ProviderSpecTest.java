@@ -1,0 +1,26 @@
+package dev.leasebox.cli;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ProviderSpecTest {
+
+    @Test
+    void parsesEveryKind() {
+        assertThat(ProviderSpec.parse("log")).isEqualTo(new ProviderSpec("log", ""));
+        assertThat(ProviderSpec.parse("noop")).isEqualTo(new ProviderSpec("noop", ""));
+        assertThat(ProviderSpec.parse("jdbc-inbox:jdbc:postgresql://h/db?a=b"))
+                .isEqualTo(new ProviderSpec("jdbc-inbox", "jdbc:postgresql://h/db?a=b"));
+        assertThat(ProviderSpec.parse("http:http://127.0.0.1:8080/in")).isEqualTo(new ProviderSpec("http", "http://127.0.0.1:8080/in"));
+        assertThat(ProviderSpec.parse("rabbitmq:amqp://g:g@127.0.0.1:5672/events").target()).isEqualTo("amqp://g:g@127.0.0.1:5672/events");
+    }
+
+    @Test
+    void refusesUnknownKindsMissingTargetsAndStrayTargets() {
+        assertThatThrownBy(() -> ProviderSpec.parse("kafka:x")).hasMessageContaining("unknown provider 'kafka:x'");
+        assertThatThrownBy(() -> ProviderSpec.parse("http:")).hasMessageContaining("provider 'http' needs a target");
+        assertThatThrownBy(() -> ProviderSpec.parse("log:x")).hasMessageContaining("provider 'log' takes no target");
+    }
+}

@@ -1,0 +1,420 @@
+package dev.leasebox;
+
+import dev.leasebox.drain.DrainListener;
+import dev.leasebox.drain.DrainOptions;
+import dev.leasebox.drain.OutboxDrain;
+import dev.leasebox.drain.OutboxProvider;
+import dev.leasebox.jdbc.ClaimStyleRegistry;
+import dev.leasebox.jdbc.ClaimStyleRegistry.ClaimStyle;
+import dev.leasebox.jdbc.JdbcLeaseManager;
+import dev.leasebox.jdbc.JdbcOutboxStore;
+import dev.leasebox.jdbc.JdbcSlotStore;
+import dev.leasebox.jdbc.JdbcWorkerGroup;
+import dev.leasebox.jdbc.TableName;
+import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.MonotonicClock;
+import dev.leasebox.outbox.OutboxClaimStore;
+import dev.leasebox.outbox.leased.ClaimMode;
+import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
+import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
+import dev.leasebox.outbox.partition.PartitionClaims;
+import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
+
+import javax.sql.DataSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+
+/**
+ * The library's entry point: a drain of one outbox table, built from a {@link DataSource}.
+ *
+ * <pre>{@code
+ * Leasebox drain = Leasebox.drain(dataSource)          // the outbox table lives here
+ *         .leases(redisLeaseManager)                    // omit to claim in the database itself
+ *         .provider(myProvider)
+ *         .options(DrainOptions.builder().concurrency(4).build())
+ *         .build();
+ * drain.start();   // claim loops run until close()
+ * ...
+ * drain.close();   // stops claiming, finishes or releases what it holds, closes what it opened
+ * }</pre>
+ *
+ * <p>Without {@link Builder#leases}, rows are claimed in the database ({@code FOR UPDATE SKIP LOCKED}
+ * on PostgreSQL) and the claim token comes from a database sequence. With a {@link LeaseManager}
+ * (ZooKeeper, Redis, Hazelcast, or any implementation of the SPI), each row (or, with
+ * {@link Granularity#PARTITION}, each slot of the table) is leased from it and the lease's fence is
+ * the claim token every completion is checked against.
+ *
+ * <p>A built drain joins the table's claim-style registry (V4): a worker whose claims cannot exclude
+ * the table's live workers (lean claims beside recorded ones, or lean claims through another
+ * coordinator) is refused at {@link Builder#build()} with one line saying which. What the drain
+ * opened itself (the JDBC store, the in-table lease manager of partition leases, the slot keeper,
+ * the registration) is closed by {@link #close()}; the {@link DataSource}, the {@link LeaseManager}
+ * and the provider belong to the caller.
+ */
+public final class Leasebox implements AutoCloseable {
+
+    /** What one lease covers. */
+    public enum Granularity {
+        /** One lease per claimed row (the default). */
+        ROW,
+        /** One lease per slot of the table (V3); the rows of held slots are claimed in the database. */
+        PARTITION
+    }
+
+    private final OutboxDrain drain;
+    private final OutboxClaimStore claimStore;
+    private final List<AutoCloseable> resources;
+    private final String description;
+
+    private Leasebox(OutboxDrain drain, OutboxClaimStore claimStore, List<AutoCloseable> resources, String description) {
+        this.drain = drain;
+        this.claimStore = claimStore;
+        this.resources = resources;
+        this.description = description;
+    }
+
+    /** Starts building a drain of the outbox table in {@code dataSource}. */
+    public static Builder drain(DataSource dataSource) {
+        return new Builder(dataSource);
+    }
+
+    /** Starts the claim loops; they run until {@link #close()}. */
+    public void start() {
+        drain.start();
+    }
+
+    /**
+     * Stops claiming, lets claims in flight finish or releases them, then closes what the drain opened,
+     * in reverse order. Safe to call more than once.
+     */
+    @Override
+    public void close() {
+        drain.close();
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            try {
+                resources.get(i).close();
+            } catch (Exception e) {
+                // closing on the way out: every resource gets its chance
+            }
+        }
+        resources.clear();
+    }
+
+    /** The engine, for {@link OutboxDrain#runOnce()} and {@link OutboxDrain#drainUntilIdle(int)} in tests and jobs. */
+    public OutboxDrain engine() {
+        return drain;
+    }
+
+    /** The claim store the drain claims through. */
+    public OutboxClaimStore claimStore() {
+        return claimStore;
+    }
+
+    /** The options the drain runs with (owner, batch, lease duration, …). */
+    public DrainOptions options() {
+        return drain.options();
+    }
+
+    /** How this drain claims, in one line: granularity, claim mode, lease manager. */
+    public String describe() {
+        return description;
+    }
+
+    /** Builds a {@link Leasebox}; every setting has a default except the provider. */
+    public static final class Builder {
+        private final DataSource dataSource;
+        private TableName table = TableName.parse("outbox");
+        private LeaseManager leases;
+        private String coordinatorName;
+        private String coordinatorAddress;
+        private String coordinatorNamespace;
+        private Granularity granularity = Granularity.ROW;
+        private ClaimMode claimMode;
+        private boolean ordered;
+        private Integer expectedSlots;
+        private ReleaseAfterCompletion releaseAfterCompletion = ReleaseAfterCompletion.ALWAYS;
+        private boolean releaseInBackground;
+        private int candidateOverAsk = 2;
+        private int candidateSpread = 4;
+        private OutboxProvider provider;
+        private DrainOptions options = DrainOptions.defaults();
+        private Clock clock = MonotonicClock.system();
+        private DrainListener listener;
+        private UnaryOperator<LeaseManager> decorateInTableLeases = UnaryOperator.identity();
+        private UnaryOperator<OutboxClaimStore> decorateClaimStore = UnaryOperator.identity();
+        private boolean joinRegistry = true;
+        private Consumer<String> onRegistryConflict = why -> { };
+
+        private Builder(DataSource dataSource) {
+            this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        }
+
+        /** The outbox table, {@code name} or {@code schema.name} (default {@code outbox}). */
+        public Builder table(String name) {
+            this.table = TableName.parse(name);
+            return this;
+        }
+
+        /** The outbox table. */
+        public Builder table(TableName name) {
+            this.table = Objects.requireNonNull(name, "table");
+            return this;
+        }
+
+        /**
+         * Leases rows (or slots) from {@code manager} instead of claiming them in the database. The
+         * manager stays the caller's: the drain does not close it.
+         */
+        public Builder leases(LeaseManager manager) {
+            this.leases = Objects.requireNonNull(manager, "manager");
+            return this;
+        }
+
+        /**
+         * Names the coordinator behind {@link #leases} for the table's claim-style registry: lean workers
+         * share a table only with lean workers of the same backend, address and namespace. Without it, the
+         * manager's {@link LeaseManager#describe()} is the name, so lean workers whose managers describe
+         * themselves differently are refused as strangers (the safe side).
+         */
+        public Builder coordinator(String backend, String address, String namespace) {
+            this.coordinatorName = Objects.requireNonNull(backend, "backend");
+            this.coordinatorAddress = Objects.requireNonNull(address, "address");
+            this.coordinatorNamespace = Objects.requireNonNull(namespace, "namespace");
+            return this;
+        }
+
+        /** Row leases (default) or partition leases over the table's slots. */
+        public Builder granularity(Granularity granularity) {
+            this.granularity = Objects.requireNonNull(granularity, "granularity");
+            return this;
+        }
+
+        /**
+         * Recorded claims write each claim to its row before emitting; lean claims write nothing before
+         * emitting and check the lease's fence in the completion (see {@link ClaimMode}). Default:
+         * recorded for row leases, lean for partition leases. The database claims (no {@link #leases}
+         * and row granularity) are always recorded.
+         */
+        public Builder claimMode(ClaimMode mode) {
+            this.claimMode = Objects.requireNonNull(mode, "mode");
+            return this;
+        }
+
+        /** With partition leases: emit each partition key's entries one at a time, in id order. */
+        public Builder ordered(boolean ordered) {
+            this.ordered = ordered;
+            return this;
+        }
+
+        /** With partition leases: the slot count the table must have (checked at build). */
+        public Builder expectSlots(int slots) {
+            this.expectedSlots = slots;
+            return this;
+        }
+
+        /** Row leases through {@link #leases}: which leases to release after completion (default: always). */
+        public Builder releaseAfterCompletion(ReleaseAfterCompletion release) {
+            this.releaseAfterCompletion = Objects.requireNonNull(release, "release");
+            return this;
+        }
+
+        /** Row leases through {@link #leases}: release completed batches' leases from a background thread. */
+        public Builder releaseInBackground(boolean inBackground) {
+            this.releaseInBackground = inBackground;
+            return this;
+        }
+
+        /**
+         * Row leases through {@link #leases}: the candidate window. Ask for {@code overAsk} times a batch's
+         * rows (1..10, default 2) picked at random among the oldest {@code spread} batches' worth
+         * (1..1000, default 4), so that workers racing for leases mostly ask for different rows.
+         */
+        public Builder candidateWindow(int overAsk, int spread) {
+            if (overAsk < 1 || overAsk > 10) {
+                throw new IllegalArgumentException("candidate over-ask must be in 1..10, was " + overAsk);
+            }
+            if (spread < 1 || spread > 1000) {
+                throw new IllegalArgumentException("candidate spread must be in 1..1000, was " + spread);
+            }
+            this.candidateOverAsk = overAsk;
+            this.candidateSpread = spread;
+            return this;
+        }
+
+        /** Where entries go. Required. */
+        public Builder provider(OutboxProvider provider) {
+            this.provider = Objects.requireNonNull(provider, "provider");
+            return this;
+        }
+
+        /** Batch, concurrency, lease duration, attempts, owner… (default {@link DrainOptions#defaults()}). */
+        public Builder options(DrainOptions options) {
+            this.options = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /** The clock of local deadlines (default: monotonic); expiry in the table is judged by the database. */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** Told of every cycle, claim, emission and completion (metrics, logs). */
+        public Builder listener(DrainListener listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /** Wraps the lease manager the drain opens itself (partition leases without {@link #leases}), e.g. to meter it. */
+        public Builder decorateInTableLeases(UnaryOperator<LeaseManager> decorator) {
+            this.decorateInTableLeases = Objects.requireNonNull(decorator, "decorator");
+            return this;
+        }
+
+        /**
+         * Wraps the claim store the drain claims through (tracing, auditing, fault injection in tests). The
+         * wrapper must forward every call; it sees claims and completions exactly as the engine makes them.
+         */
+        public Builder decorateClaimStore(UnaryOperator<OutboxClaimStore> decorator) {
+            this.decorateClaimStore = Objects.requireNonNull(decorator, "decorator");
+            return this;
+        }
+
+        /**
+         * Called, from a background thread, when this worker's registration in the table's claim-style
+         * registry is lost to a worker it cannot share the table with; the drain should stop. Default:
+         * nothing.
+         */
+        public Builder onRegistryConflict(Consumer<String> onConflict) {
+            this.onRegistryConflict = Objects.requireNonNull(onConflict, "onConflict");
+            return this;
+        }
+
+        /**
+         * Skips the claim-style registry. Only for tests and benchmarks that own the table: a fleet that
+         * mixes claim styles is then not refused.
+         */
+        public Builder withoutClaimStyleRegistry() {
+            this.joinRegistry = false;
+            return this;
+        }
+
+        /** Opens the store and the claim path and registers the worker; nothing runs until {@link Leasebox#start()}. */
+        public Leasebox build() {
+            if (provider == null) {
+                throw new IllegalStateException("Leasebox.drain(…) needs a provider: call .provider(…) with where entries go");
+            }
+            boolean partition = granularity == Granularity.PARTITION;
+            ClaimMode mode = claimMode != null ? claimMode : partition ? ClaimMode.LEAN : ClaimMode.RECORDED;
+            if (!partition && leases == null && mode != ClaimMode.RECORDED) {
+                throw new IllegalStateException("lean claims need a lease manager (.leases(…)) or partition leases: "
+                        + "the database backend claims in the row itself");
+            }
+            if (partition && (releaseAfterCompletion != ReleaseAfterCompletion.ALWAYS || releaseInBackground)) {
+                throw new IllegalStateException("releaseAfterCompletion and releaseInBackground are for row leases; "
+                        + "partition leases keep their slots until the worker stops");
+            }
+            if (!partition && (ordered || expectedSlots != null)) {
+                throw new IllegalStateException("ordered and expectSlots need partition leases: "
+                        + ".granularity(Leasebox.Granularity.PARTITION)");
+            }
+            List<AutoCloseable> resources = new ArrayList<>();
+            try {
+                JdbcOutboxStore jdbc = JdbcOutboxStore.builder(dataSource).table(table).localClock(clock)
+                        .useClaimLeases(true).candidateSpread(leases == null ? 1 : candidateSpread).open();
+                OutboxClaimStore claims = partition ? openPartitioned(jdbc, mode, resources) : openRows(jdbc, mode);
+                if (claims instanceof AutoCloseable closeable && claims != jdbc) {
+                    resources.add(closeable);
+                }
+                if (joinRegistry) {
+                    resources.add(ClaimStyleRegistry.join(dataSource, jdbc, options.owner(), claimStyle(mode),
+                            registrationValidity(options.leaseDuration()), onRegistryConflict));
+                }
+                OutboxDrain.Builder engine = OutboxDrain.builder().store(decorateClaimStore.apply(claims)).provider(provider).options(options)
+                        .clock(clock);
+                if (listener != null) {
+                    engine.listener(listener);
+                }
+                return new Leasebox(engine.build(), claims, resources, describe(mode));
+            } catch (RuntimeException e) {
+                for (int i = resources.size() - 1; i >= 0; i--) {
+                    try {
+                        resources.get(i).close();
+                    } catch (Exception suppressed) {
+                        e.addSuppressed(suppressed);
+                    }
+                }
+                throw e;
+            }
+        }
+
+        private OutboxClaimStore openRows(JdbcOutboxStore jdbc, ClaimMode mode) {
+            if (leases == null) {
+                return jdbc;
+            }
+            return LeasedOutboxClaimStore.builder(jdbc, leases, clock).claimMode(mode)
+                    .releaseAfterCompletion(releaseAfterCompletion).releaseInBackground(releaseInBackground)
+                    .candidateOverAsk(candidateOverAsk).open();
+        }
+
+        private OutboxClaimStore openPartitioned(JdbcOutboxStore jdbc, ClaimMode mode, List<AutoCloseable> resources) {
+            JdbcSlotStore slotStore = JdbcSlotStore.open(dataSource, jdbc, clock);
+            if (expectedSlots != null && expectedSlots != slotStore.slotCount()) {
+                throw new IllegalArgumentException("the table " + jdbc.table() + " has " + slotStore.slotCount()
+                        + " slots (fixed when V3 was applied), not " + expectedSlots);
+            }
+            LeaseManager manager = leases;
+            if (manager == null) {
+                LeaseManager inTable = decorateInTableLeases.apply(
+                        JdbcLeaseManager.builder(dataSource).table(jdbc.table()).localClock(clock).open());
+                resources.add(inTable);
+                manager = inTable;
+            }
+            Duration ttl = options.leaseDuration();
+            return PartitionedOutboxClaimStore.open(jdbc, slotStore, manager, new JdbcWorkerGroup(dataSource, jdbc, clock),
+                    options.owner(), ttl, PartitionedOutboxClaimStore.defaultTickInterval(ttl), ordered,
+                    mode == ClaimMode.LEAN ? PartitionClaims.LEAN : PartitionClaims.RECORDED, clock);
+        }
+
+        private ClaimStyle claimStyle(ClaimMode mode) {
+            String granularityName = granularity.name().toLowerCase(Locale.ROOT);
+            if (mode == ClaimMode.RECORDED) {
+                return ClaimStyle.recorded("recorded " + granularityName + " claims through "
+                        + (leases == null ? "the database backend" : backendName()));
+            }
+            if (leases == null) {
+                return ClaimStyle.lean(granularityName, "database", "the table's _leases", "-");
+            }
+            return ClaimStyle.lean(granularityName, backendName(),
+                    Optional.ofNullable(coordinatorAddress).orElse(leases.describe()),
+                    Optional.ofNullable(coordinatorNamespace).orElse("-"));
+        }
+
+        private String backendName() {
+            return coordinatorName != null ? coordinatorName : leases.getClass().getSimpleName();
+        }
+
+        private String describe(ClaimMode mode) {
+            String how = granularity == Granularity.PARTITION
+                    ? "partition leases, " + mode.name().toLowerCase(Locale.ROOT) + " claims" + (ordered ? ", ordered per key" : "")
+                    : "row leases" + (leases == null ? "" : ", claim mode " + mode.name().toLowerCase(Locale.ROOT)
+                    + ", release after completion " + releaseAfterCompletion.name().toLowerCase(Locale.ROOT).replace('_', '-')
+                    + (releaseInBackground ? " in the background" : ""));
+            return (leases == null ? "database (FOR UPDATE SKIP LOCKED / optimistic claims)" : leases.describe())
+                    + " (" + how + ")";
+        }
+    }
+
+    /** A registration outlives three lease durations (at least 3s): a worker that died without leaving blocks no longer. */
+    static Duration registrationValidity(Duration leaseTtl) {
+        Duration three = leaseTtl.multipliedBy(3);
+        return three.compareTo(Duration.ofSeconds(3)) < 0 ? Duration.ofSeconds(3) : three;
+    }
+}

@@ -1,0 +1,27 @@
+package dev.leasebox.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+/** Pools for the store's tests: what a service hands the library, HikariCP with auto-commit on. */
+public final class TestDataSources {
+
+    private TestDataSources() {
+    }
+
+    public static HikariDataSource pooled(String jdbcUrl, String user, String password, int maxPoolSize) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl);
+        if (!user.isEmpty()) {
+            config.setUsername(user);
+        }
+        if (!password.isEmpty()) {
+            config.setPassword(password);
+        }
+        config.setMaximumPoolSize(maxPoolSize);
+        config.setAutoCommit(true);
+        config.setConnectionTimeout(5_000);
+        config.setInitializationFailTimeout(1);
+        return new HikariDataSource(config);
+    }
+}
