@@ -85,11 +85,15 @@ public final class RedisLeaseManager implements LeaseManager {
     private final List<LeaseLossListener> listeners = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
-    private RedisLeaseManager(RedisLeaseConfig config, Clock clock, UnifiedJedis redis) {
+    /** Whether {@link #close()} closes {@link #redis}: false for a client the caller handed in. */
+    private final boolean ownsClient;
+
+    private RedisLeaseManager(RedisLeaseConfig config, Clock clock, UnifiedJedis redis, boolean ownsClient) {
         this.config = config;
         this.clock = clock;
         this.keys = new RedisKeys(config.namespace());
         this.redis = redis;
+        this.ownsClient = ownsClient;
     }
 
     /**
@@ -105,7 +109,24 @@ public final class RedisLeaseManager implements LeaseManager {
         } catch (JedisException e) {
             throw failure(config, "connect", e);
         }
-        RedisLeaseManager manager = new RedisLeaseManager(config, clock, redis);
+        return started(new RedisLeaseManager(config, clock, redis, true));
+    }
+
+    /**
+     * A manager on a client the caller already has ({@code RedisClient}, {@code RedisSentinelClient}, any
+     * {@link UnifiedJedis} on one Redis primary), leasing under {@code namespace}; {@link #close()} leaves the
+     * client open. {@code address} names the server in messages and logs (e.g. {@code redis://10.0.0.5:6379}).
+     * Checks the client with a {@code PING} and caches the scripts, failing with one line naming the address.
+     */
+    public static RedisLeaseManager using(UnifiedJedis client, String address, String namespace) {
+        Objects.requireNonNull(client, "client");
+        RedisLeaseConfig config = RedisLeaseConfig.builder().uri(Objects.requireNonNull(address, "address"))
+                .namespace(Objects.requireNonNull(namespace, "namespace")).build();
+        return started(new RedisLeaseManager(config, dev.leasebox.lease.MonotonicClock.system(), client, false));
+    }
+
+    private static RedisLeaseManager started(RedisLeaseManager manager) {
+        UnifiedJedis redis = manager.redis;
         try {
             manager.call("PING", redis::ping);
             for (LeaseScript script : LeaseScript.values()) {
@@ -115,7 +136,9 @@ public final class RedisLeaseManager implements LeaseManager {
                 });
             }
         } catch (RuntimeException e) {
-            redis.close();
+            if (manager.ownsClient) {
+                redis.close();
+            }
             throw e;
         }
         log.info("Started {}", manager.describe());
@@ -245,7 +268,9 @@ public final class RedisLeaseManager implements LeaseManager {
     public void close() {
         if (!closed) {
             closed = true;
-            redis.close();
+            if (ownsClient) {
+                redis.close();
+            }
         }
     }
 
