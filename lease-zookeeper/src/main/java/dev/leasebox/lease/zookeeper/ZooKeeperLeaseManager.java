@@ -137,9 +137,13 @@ public final class ZooKeeperLeaseManager implements LeaseManager {
     });
     private volatile boolean closed;
 
-    private ZooKeeperLeaseManager(ZooKeeperLeaseConfig config, CuratorFramework curator, List<ACL> acl) {
+    /** Whether {@link #close()} closes {@link #curator}: false for a client the caller handed in. */
+    private final boolean ownsClient;
+
+    private ZooKeeperLeaseManager(ZooKeeperLeaseConfig config, CuratorFramework curator, List<ACL> acl, boolean ownsClient) {
         this.config = config;
         this.curator = curator;
+        this.ownsClient = ownsClient;
         LeasePaths paths = new LeasePaths(config.namespace());
         this.batches = new LeaseBatches(paths, acl, config.clock(), config.localClock(), config.maxClockSkew(),
                 config.operationTimeout(), config.connectString(), held, this::reportLoss);
@@ -163,6 +167,29 @@ public final class ZooKeeperLeaseManager implements LeaseManager {
         config.digest().ifPresent(digest -> builder.authorization("digest", digest.getBytes(StandardCharsets.UTF_8)));
         CuratorFramework curator = builder.build();
         curator.start();
+        return started(config, curator, acl, true);
+    }
+
+    /**
+     * A manager on a Curator client the caller already runs (started, on the ensemble of
+     * {@code config.connectString()}, which then only names it in messages); {@link #close()} releases this
+     * manager's leases and leaves the group but leaves the client open. The client's session timeout is the
+     * one that counts (the config's is only compared with it, with a warning when they differ); its ACL
+     * provider and authorization are the caller's to set.
+     */
+    public static ZooKeeperLeaseManager using(CuratorFramework client, ZooKeeperLeaseConfig config) {
+        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(config, "config");
+        if (client.getState() != org.apache.curator.framework.imps.CuratorFrameworkState.STARTED) {
+            throw new IllegalArgumentException("the Curator client for " + config.connectString()
+                    + " is " + client.getState() + ": start it before handing it to the lease manager");
+        }
+        List<ACL> acl = config.digest().isPresent() ? ZooDefs.Ids.CREATOR_ALL_ACL : ZooDefs.Ids.OPEN_ACL_UNSAFE;
+        return started(config, client, acl, false);
+    }
+
+    private static ZooKeeperLeaseManager started(ZooKeeperLeaseConfig config, CuratorFramework curator, List<ACL> acl,
+                                                 boolean ownsClient) {
         try {
             if (!curator.blockUntilConnected((int) config.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new LeaseManagerException("ZooKeeper ensemble at " + config.connectString() + " is not reachable within "
@@ -172,24 +199,30 @@ public final class ZooKeeperLeaseManager implements LeaseManager {
             createIfAbsent(curator, paths.root());
             createIfAbsent(curator, paths.incarnationsRoot());
         } catch (LeaseManagerException e) {
-            curator.close();
+            closeIfOwned(curator, ownsClient);
             throw e;
         } catch (InterruptedException e) {
-            curator.close();
+            closeIfOwned(curator, ownsClient);
             Thread.currentThread().interrupt();
             throw new LeaseManagerException("interrupted while connecting to ZooKeeper at " + config.connectString(), e);
         } catch (Exception e) {
-            curator.close();
+            closeIfOwned(curator, ownsClient);
             throw new LeaseManagerException("could not prepare /" + config.namespace() + "/leases and /incarnations on ZooKeeper at "
                     + config.connectString() + ": " + e + " (check leasebox.zookeeper.digest and the ACLs)", e);
         }
-        ZooKeeperLeaseManager manager = new ZooKeeperLeaseManager(config, curator, acl);
+        ZooKeeperLeaseManager manager = new ZooKeeperLeaseManager(config, curator, acl, ownsClient);
         manager.warnIfSessionTimeoutDiffers();
         curator.getConnectionStateListenable().addListener((client, state) -> manager.connectionChanged(state),
                 manager.connectionEvents);
         manager.membership.start();
         log.info("{} started", manager.describe());
         return manager;
+    }
+
+    private static void closeIfOwned(CuratorFramework curator, boolean ownsClient) {
+        if (ownsClient) {
+            curator.close();
+        }
     }
 
     private static void createIfAbsent(CuratorFramework curator, String path) throws Exception {
@@ -295,8 +328,21 @@ public final class ZooKeeperLeaseManager implements LeaseManager {
         }
         closed = true;
         membership.close();
-        // Closing the session deletes every lease node this manager holds, at once.
-        curator.close();
+        if (ownsClient) {
+            // Closing the session deletes every lease node this manager holds, at once.
+            curator.close();
+        } else {
+            // The session is the caller's and outlives this manager: delete this manager's nodes one batch.
+            List<Lease> leases = held.snapshot().stream().map(HeldLeases.Held::lease).toList();
+            if (!leases.isEmpty() && curator.getZookeeperClient().isConnected()) {
+                try {
+                    batches.release(zooKeeper(), leases);
+                } catch (RuntimeException e) {
+                    log.warn("Could not release {} leases on close of {}; they end with the caller's session", leases.size(),
+                            describe(), e);
+                }
+            }
+        }
         held.removeAll();
         connectionEvents.shutdownNow();
     }
