@@ -1,51 +1,50 @@
 package dev.leasebox.cli;
 
-import dev.leasebox.provider.HttpProvider;
-import dev.leasebox.provider.JdbcInboxProvider;
-import dev.leasebox.provider.LogProvider;
-import dev.leasebox.rabbitmq.RabbitMqProvider;
-
 import dev.leasebox.drain.OutboxProvider;
-import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.provider.ProviderFactory;
 
 import javax.sql.DataSource;
-import java.net.URI;
 import java.time.Clock;
-import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
- * A provider named on the command line: {@code log}, {@code noop}, {@code jdbc-inbox:JDBC_URL},
- * {@code http:URL} or {@code rabbitmq:AMQP_URI/EXCHANGE}.
+ * A provider named on the command line, {@code NAME[:TARGET]}: {@code log}, {@code noop},
+ * {@code jdbc-inbox:JDBC_URL}, {@code http:URL}, {@code rabbitmq:amqp://…/EXCHANGE}, or the name of any
+ * {@link ProviderFactory} a jar on the class path registers.
  *
  * @param kind   the provider's name
  * @param target what follows the first colon (empty for {@code log} and {@code noop})
  */
 public record ProviderSpec(String kind, String target) {
 
-    /** What {@link #parse} accepts, for help texts and errors. */
-    public static final String FORMATS = "log | noop | jdbc-inbox:JDBC_URL | http:URL | rabbitmq:amqp://USER:PASS@HOST:PORT[/VHOST]/EXCHANGE";
+    /** The built-in formats, for help texts. */
+    public static final String FORMATS = "log | noop | jdbc-inbox:JDBC_URL | http:URL | rabbitmq:amqp://USER:PASS@HOST:PORT[/VHOST]/EXCHANGE"
+            + " | NAME:TARGET of a provider jar on the class path";
 
     public ProviderSpec {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(target, "target");
     }
 
-    /** Parses a spec; fails with one line listing the accepted formats. */
+    /** Parses a spec against the providers on the class path; fails with one line listing them. */
     public static ProviderSpec parse(String spec) {
         Objects.requireNonNull(spec, "spec");
         String trimmed = spec.trim();
         int colon = trimmed.indexOf(':');
         String kind = colon < 0 ? trimmed : trimmed.substring(0, colon);
         String target = colon < 0 ? "" : trimmed.substring(colon + 1);
-        boolean needsTarget = switch (kind) {
-            case "log", "noop" -> false;
-            case "jdbc-inbox", "http", "rabbitmq" -> true;
-            default -> throw new IllegalArgumentException("unknown provider '" + spec + "': use " + FORMATS);
-        };
+        ProviderFactory factory = factories().get(kind);
+        if (factory == null) {
+            throw new IllegalArgumentException("unknown provider '" + spec + "': use " + available());
+        }
+        boolean needsTarget = !factory.targetFormat().isEmpty();
         if (needsTarget && target.isBlank()) {
-            throw new IllegalArgumentException("provider '" + kind + "' needs a target: use " + FORMATS);
+            throw new IllegalArgumentException("provider '" + kind + "' needs a target: " + kind + ":" + factory.targetFormat());
         }
         if (!needsTarget && !target.isEmpty()) {
             throw new IllegalArgumentException("provider '" + kind + "' takes no target, was given '" + target + "'");
@@ -58,19 +57,25 @@ public record ProviderSpec(String kind, String target) {
      * error messages). Fails at once, with the address, when the target cannot be reached.
      */
     public OutboxProvider open(Clock clock, Function<String, DataSource> dataSources) {
-        switch (kind) {
-            case "log":
-                return new LogProvider(System.out);
-            case "noop":
-                return envelope -> ProviderOutcome.delivered();
-            case "jdbc-inbox":
-                return new JdbcInboxProvider(dataSources.apply(target));
-            case "http":
-                return new HttpProvider(URI.create(target), Duration.ofSeconds(10), clock);
-            case "rabbitmq":
-                return new RabbitMqProvider(target, Duration.ofSeconds(10));
-            default:
-                throw new IllegalStateException("unreachable: " + kind);
+        ProviderFactory factory = factories().get(kind);
+        if (factory == null) {
+            throw new IllegalArgumentException("unknown provider '" + kind + "': use " + available());
         }
+        return factory.open(target, new ProviderFactory.Context(clock, dataSources));
+    }
+
+    /** Every provider on the class path by name; the first registration of a name wins. */
+    static Map<String, ProviderFactory> factories() {
+        Map<String, ProviderFactory> byName = new TreeMap<>();
+        for (ProviderFactory factory : ServiceLoader.load(ProviderFactory.class)) {
+            byName.putIfAbsent(factory.name(), factory);
+        }
+        return byName;
+    }
+
+    private static String available() {
+        return factories().values().stream()
+                .map(f -> f.targetFormat().isEmpty() ? f.name() : f.name() + ":" + f.targetFormat())
+                .collect(Collectors.joining(" | "));
     }
 }

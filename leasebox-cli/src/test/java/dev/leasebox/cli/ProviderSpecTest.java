@@ -19,8 +19,16 @@ class ProviderSpecTest {
 
     @Test
     void refusesUnknownKindsMissingTargetsAndStrayTargets() {
-        assertThatThrownBy(() -> ProviderSpec.parse("kafka:x")).hasMessageContaining("unknown provider 'kafka:x'");
+        assertThatThrownBy(() -> ProviderSpec.parse("nosuch:x")).hasMessageContaining("unknown provider 'nosuch:x'")
+                .hasMessageContaining("http:URL").hasMessageContaining("rabbitmq:amqp://");
         assertThatThrownBy(() -> ProviderSpec.parse("http:")).hasMessageContaining("provider 'http' needs a target");
         assertThatThrownBy(() -> ProviderSpec.parse("log:x")).hasMessageContaining("provider 'log' takes no target");
+    }
+
+    @Test
+    void aProviderJarOnTheClassPathIsFoundByItsName() {
+        // registered by this module's test resources, as a user's own provider jar would register it
+        assertThat(ProviderSpec.parse("echo:anything")).isEqualTo(new ProviderSpec("echo", "anything"));
+        assertThat(ProviderSpec.parse("echo:anything").open(java.time.Clock.systemUTC(), url -> null)).isNotNull();
     }
 }
