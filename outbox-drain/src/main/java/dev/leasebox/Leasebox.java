@@ -35,14 +35,8 @@ import java.util.function.UnaryOperator;
  * The library's entry point: a drain of one outbox table, built from a {@link DataSource}.
  *
  * <pre>{@code
- * Leasebox drain = Leasebox.drain(dataSource)          // the outbox table lives here
- *         .leases(redisLeaseManager)                    // omit to claim in the database itself
- *         .provider(myProvider)
- *         .options(DrainOptions.builder().concurrency(4).build())
- *         .build();
- * drain.start();   // claim loops run until close()
- * ...
- * drain.close();   // stops claiming, finishes or releases what it holds, closes what it opened
+ * Leasebox drain = Leasebox.drain(dataSource).leases(redisLeaseManager).provider(myProvider).build();
+ * drain.start();   // claim loops run until drain.close()
  * }</pre>
  *
  * <p>Without {@link Builder#leases}, rows are claimed in the database ({@code FOR UPDATE SKIP LOCKED}
@@ -84,7 +78,6 @@ public final class Leasebox implements AutoCloseable {
     public static Builder drain(DataSource dataSource) {
         return new Builder(dataSource);
     }
-
     /** Starts the claim loops; they run until {@link #close()}. */
     public void start() {
         drain.start();
@@ -100,14 +93,13 @@ public final class Leasebox implements AutoCloseable {
         for (int i = resources.size() - 1; i >= 0; i--) {
             try {
                 resources.get(i).close();
-            } catch (Exception e) {
-                // closing on the way out: every resource gets its chance
+            } catch (Exception e) { // closing on the way out: every resource gets its chance
             }
         }
         resources.clear();
     }
 
-    /** The engine, for {@link OutboxDrain#runOnce()} and {@link OutboxDrain#drainUntilIdle(int)} in tests and jobs. */
+    /** The engine: {@link OutboxDrain#runOnce()} and {@link OutboxDrain#drainUntilIdle(int)} for jobs and tests. */
     public OutboxDrain engine() {
         return drain;
     }
@@ -116,12 +108,10 @@ public final class Leasebox implements AutoCloseable {
     public OutboxClaimStore claimStore() {
         return claimStore;
     }
-
     /** The options the drain runs with (owner, batch, lease duration, …). */
     public DrainOptions options() {
         return drain.options();
     }
-
     /** How this drain claims, in one line: granularity, claim mode, lease manager. */
     public String describe() {
         return description;
@@ -158,8 +148,7 @@ public final class Leasebox implements AutoCloseable {
 
         /** The outbox table, {@code name} or {@code schema.name} (default {@code outbox}). */
         public Builder table(String name) {
-            this.table = TableName.parse(name);
-            return this;
+            return table(TableName.parse(name));
         }
 
         /** The outbox table. */
@@ -322,8 +311,7 @@ public final class Leasebox implements AutoCloseable {
                         + "partition leases keep their slots until the worker stops");
             }
             if (!partition && (ordered || expectedSlots != null)) {
-                throw new IllegalStateException("ordered and expectSlots need partition leases: "
-                        + ".granularity(Leasebox.Granularity.PARTITION)");
+                throw new IllegalStateException("ordered and expectSlots need .granularity(Leasebox.Granularity.PARTITION)");
             }
             List<AutoCloseable> resources = new ArrayList<>();
             try {
@@ -335,13 +323,11 @@ public final class Leasebox implements AutoCloseable {
                 }
                 if (joinRegistry) {
                     resources.add(ClaimStyleRegistry.join(dataSource, jdbc, options.owner(), claimStyle(mode),
-                            registrationValidity(options.leaseDuration()), onRegistryConflict));
+                            ClaimStyleRegistry.validityFor(options.leaseDuration()), onRegistryConflict));
                 }
                 OutboxDrain.Builder engine = OutboxDrain.builder().store(decorateClaimStore.apply(claims)).provider(provider).options(options)
                         .clock(clock);
-                if (listener != null) {
-                    engine.listener(listener);
-                }
+                Optional.ofNullable(listener).ifPresent(engine::listener);
                 return new Leasebox(engine.build(), claims, resources, describe(mode));
             } catch (RuntimeException e) {
                 for (int i = resources.size() - 1; i >= 0; i--) {
@@ -410,11 +396,5 @@ public final class Leasebox implements AutoCloseable {
             return (leases == null ? "database (FOR UPDATE SKIP LOCKED / optimistic claims)" : leases.describe())
                     + " (" + how + ")";
         }
-    }
-
-    /** A registration outlives three lease durations (at least 3s): a worker that died without leaving blocks no longer. */
-    static Duration registrationValidity(Duration leaseTtl) {
-        Duration three = leaseTtl.multipliedBy(3);
-        return three.compareTo(Duration.ofSeconds(3)) < 0 ? Duration.ofSeconds(3) : three;
     }
 }

@@ -1,7 +1,5 @@
 package dev.leasebox.outbox;
 
-import dev.leasebox.outbox.ClaimSelection;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

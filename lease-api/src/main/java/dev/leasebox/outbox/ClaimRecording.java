@@ -1,7 +1,5 @@
 package dev.leasebox.outbox;
 
-import dev.leasebox.outbox.OutboxClaim;
-
 import java.util.List;
 
 /**

@@ -1,13 +1,5 @@
 package dev.leasebox.outbox;
 
-import dev.leasebox.outbox.ClaimCompletion;
-import dev.leasebox.outbox.ClaimSelection;
-import dev.leasebox.outbox.Completion;
-import dev.leasebox.outbox.CompletionOutcome;
-import dev.leasebox.outbox.OutboxClaim;
-import dev.leasebox.outbox.OutboxEntry;
-import dev.leasebox.outbox.OutboxStore;
-
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;

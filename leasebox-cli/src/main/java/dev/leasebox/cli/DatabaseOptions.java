@@ -1,7 +1,6 @@
 package dev.leasebox.cli;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.leasebox.cli.JdbcDataSources;
 import dev.leasebox.jdbc.TableName;
 import picocli.CommandLine.Option;
 

@@ -1,12 +1,11 @@
 package dev.leasebox.cli;
 
+import dev.leasebox.Leasebox;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxDrain;
 import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.jdbc.DatabaseKind;
-import dev.leasebox.cli.JdbcDataSources;
-import dev.leasebox.jdbc.JdbcOutboxStore;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import dev.leasebox.lease.spi.LeaseBackend;
@@ -14,7 +13,6 @@ import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.metrics.DrainMetrics;
 import dev.leasebox.metrics.MeteredLeaseManager;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -98,11 +96,9 @@ final class DemoCommand implements Callable<Integer> {
                 MeteredLeaseManager manager = new MeteredLeaseManager(leaseBackend.open(new LeaseBackendSettings(
                         coordinator.address(), "leasebox-demo", leaseTtl, coordinator.clientOptions())), new SimpleMeterRegistry());
                 resources.add(manager);
-                JdbcOutboxStore store = JdbcOutboxStore.builder(dataSource).table(database.tableName()).localClock(clock)
-                        .candidateSpread(workers + 1).open();
                 DrainMetrics metrics = new DrainMetrics(new SimpleMeterRegistry());
-                OutboxDrain drain = OutboxDrain.builder()
-                        .store(LeasedOutboxClaimStore.open(store, manager, clock))
+                Leasebox worker = Leasebox.drain(dataSource).table(database.tableName()).leases(manager)
+                        .candidateWindow(2, workers + 1)
                         .provider(envelope -> {
                             if (owner.equals(victimOwner)) {
                                 killSwitch.onEmission();
@@ -115,6 +111,8 @@ final class DemoCommand implements Callable<Integer> {
                         })
                         .options(DrainOptions.builder().owner(owner).batchSize(50).leaseDuration(leaseTtl).build())
                         .clock(clock).listener(metrics).build();
+                resources.add(worker);
+                OutboxDrain drain = worker.engine();
                 crew.add(new DemoWorker(owner, drain, manager, metrics));
             }
             out.println("Draining " + String.format("%,d", entries) + " entries with " + workers + " workers through "

@@ -1,7 +1,6 @@
 package dev.leasebox.outbox;
 
 import dev.leasebox.outbox.inmemory.InMemoryOutboxStore;
-import dev.leasebox.outbox.ClaimGrant;
 import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.api.Test;
 

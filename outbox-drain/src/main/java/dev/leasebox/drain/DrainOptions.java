@@ -6,7 +6,6 @@ import dev.leasebox.outbox.ClaimRequest;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.HexFormat;
-import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**

@@ -98,6 +98,15 @@ public final class ClaimStyleRegistry implements AutoCloseable {
     }
 
     /**
+     * How long a worker's registration lives without renewal: three lease durations, at least 3 s, so that a
+     * worker that died without leaving blocks the table no longer than that.
+     */
+    public static Duration validityFor(Duration leaseTtl) {
+        Duration three = leaseTtl.multipliedBy(3);
+        return three.compareTo(Duration.ofSeconds(3)) < 0 ? Duration.ofSeconds(3) : three;
+    }
+
+    /**
      * Registers {@code owner}'s style on {@code rows}' table and keeps it registered until {@link #close}.
      *
      * @param validity   how long a registration lives without renewal (renewed every third of it)

@@ -1,11 +1,8 @@
 package dev.leasebox.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
-import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.contract.FencedOutboxStoreContract;
 import dev.leasebox.outbox.FencedOutboxStore;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -4,7 +4,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.contract.OutboxClaimStoreContract;
-import dev.leasebox.outbox.FencedOutboxStore;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import dev.leasebox.testkit.MutableClock;
 

@@ -8,7 +8,6 @@ import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.EmissionStatus;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.testkit.FreePorts;
 import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

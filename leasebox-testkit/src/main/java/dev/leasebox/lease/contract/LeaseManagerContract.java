@@ -2,7 +2,6 @@ package dev.leasebox.lease.contract;
 
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseLoss;
-import dev.leasebox.lease.LeaseLossListener;
 import dev.leasebox.lease.LeaseManager;
 import org.junit.jupiter.api.Test;
 

@@ -1,0 +1,92 @@
+package dev.leasebox.jdbc;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.Leasebox;
+import dev.leasebox.drain.DrainOptions;
+import dev.leasebox.drain.OutboxProvider;
+import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
+import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.outbox.leased.ClaimMode;
+import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The entry point as a service uses it, on an in-memory H2 outbox. */
+class LeaseboxOnH2Test {
+
+    private HikariDataSource ds;
+    private TableName table;
+    private final Set<Long> delivered = ConcurrentHashMap.newKeySet();
+    private final OutboxProvider provider = envelope -> {
+        delivered.add(envelope.entryId());
+        return ProviderOutcome.delivered();
+    };
+
+    @BeforeEach
+    void openDatabase() {
+        ds = H2TestDatabase.newDatabase();
+        table = TestTables.fresh(ds, DatabaseKind.H2, H2TestDatabase.SCHEMA);
+        OutboxWriter writer = OutboxWriter.of(DatabaseKind.H2, table, Clock.systemUTC());
+        for (int i = 0; i < 30; i++) {
+            writer.enqueue(ds, OutboxMessage.of("t", ("" + i).getBytes(StandardCharsets.UTF_8)));
+        }
+    }
+
+    @AfterEach
+    void closeDatabase() {
+        ds.close();
+    }
+
+    @Test
+    void withoutLeasesTheDrainClaimsInTheDatabaseAndDeliversEveryEntry() {
+        try (Leasebox drain = Leasebox.drain(ds).table(table).provider(provider)
+                .options(DrainOptions.builder().batchSize(7).build()).build()) {
+            drain.engine().drainUntilIdle(20);
+            assertThat(drain.claimStore()).isInstanceOf(JdbcOutboxStore.class);
+            assertThat(drain.describe()).startsWith("database");
+        }
+        assertThat(delivered).hasSize(30);
+    }
+
+    @Test
+    void withALeaseManagerRowsAreLeasedFromIt() {
+        try (InMemoryLeaseManager leases = new InMemoryLeaseManager(Clock.systemUTC());
+             Leasebox drain = Leasebox.drain(ds).table(table).leases(leases).provider(provider).build()) {
+            drain.engine().drainUntilIdle(20);
+            assertThat(drain.claimStore()).isInstanceOf(LeasedOutboxClaimStore.class);
+            assertThat(drain.describe()).contains("claim mode recorded");
+        }
+        assertThat(delivered).hasSize(30);
+    }
+
+    @Test
+    void aDrainWithoutAProviderOrWithLeanDatabaseClaimsIsRefusedSayingWhatToDo() {
+        assertThatThrownBy(() -> Leasebox.drain(ds).table(table).build())
+                .hasMessageContaining("needs a provider: call .provider(");
+        assertThatThrownBy(() -> Leasebox.drain(ds).table(table).provider(provider).claimMode(ClaimMode.LEAN).build())
+                .hasMessageContaining("lean claims need a lease manager");
+        assertThatThrownBy(() -> Leasebox.drain(ds).table(table).provider(provider).ordered(true).build())
+                .hasMessageContaining("Granularity.PARTITION");
+    }
+
+    @Test
+    void aLeanWorkerIsRefusedBesideALiveRecordedOne() {
+        try (InMemoryLeaseManager leases = new InMemoryLeaseManager(Clock.systemUTC());
+             Leasebox recorded = Leasebox.drain(ds).table(table).provider(provider).build()) {
+            assertThat(recorded.options().owner()).isNotBlank();
+            assertThatThrownBy(() -> Leasebox.drain(ds).table(table).leases(leases).claimMode(ClaimMode.LEAN)
+                    .coordinator("memory", "here", "ns").provider(provider).build())
+                    .isInstanceOf(JdbcOutboxException.class);
+        }
+    }
+}
