@@ -5,6 +5,7 @@ import picocli.CommandLine;
 import dev.leasebox.jdbc.MissingClaimColumnsException;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -77,6 +78,11 @@ public final class LeaseboxMain {
         for (CommandExtension extension : java.util.ServiceLoader.load(CommandExtension.class)) {
             commandLine.addSubcommand(extension.name(), extension.newCommand());
         }
+        OptionSections.install(commandLine.getSubcommands().get("worker"), List.of("--jdbc-url", "--table", "--backend",
+                        "--zookeeper", "--redis", "--hazelcast", "--namespace", "--provider", "--concurrency", "--batch",
+                        "--lease-ttl", "--lease-granularity", "--exit-when-idle", "--metrics-port", "--owner", "--help",
+                        "--version"),
+                "%nTuning (the defaults suit most fleets):%n");
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         commandLine.setExecutionStrategy(parseResult -> {
             // "leasebox nosuch --help" would print the top-level help and succeed: an unknown word is an error first

@@ -225,6 +225,22 @@ class CommandLineErrorsTest {
     }
 
     @Test
+    void theWorkersHelpShowsWhatMostUsersNeedFirstAndTheTuningOptionsAfter() {
+        CliRun help = CliRun.of("worker", "--help");
+        assertThat(help.exitCode()).isZero();
+        String out = help.out();
+        String options = out.substring(out.indexOf("\n  ", out.indexOf("Usage:") + 1)); // after the synopsis
+        options = options.substring(options.indexOf("--jdbc-url") - 1);
+        int tuning = options.indexOf("Tuning (the defaults suit most fleets):");
+        assertThat(tuning).as(out).isPositive();
+        assertThat(options.indexOf("--backend=")).isPositive().isLessThan(tuning);
+        assertThat(options.indexOf("--provider=")).isPositive().isLessThan(tuning);
+        assertThat(options.indexOf("--candidate-over-ask")).isGreaterThan(tuning);
+        assertThat(options.indexOf("--release-in-background")).isGreaterThan(tuning);
+        assertThat(options.split("--candidate-spread", -1)).as("each option documented once").hasSize(2);
+    }
+
+    @Test
     void aLeaseTtlTooShortToRenewIsRefused() {
         CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--lease-ttl", "200ms");
         assertThat(run.exitCode()).isEqualTo(2);
