@@ -17,7 +17,6 @@ import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
-import dev.leasebox.outbox.partition.PartitionClaims;
 import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
 
 import javax.sql.DataSource;
@@ -366,7 +365,7 @@ public final class Leasebox implements AutoCloseable {
             Duration ttl = options.leaseDuration();
             return PartitionedOutboxClaimStore.open(jdbc, slotStore, manager, new JdbcWorkerGroup(dataSource, jdbc, clock),
                     options.owner(), ttl, PartitionedOutboxClaimStore.defaultTickInterval(ttl), ordered,
-                    mode == ClaimMode.LEAN ? PartitionClaims.LEAN : PartitionClaims.RECORDED, clock);
+                    mode, clock);
         }
 
         private ClaimStyle claimStyle(ClaimMode mode) {

@@ -9,14 +9,13 @@ import dev.leasebox.jdbc.JdbcOutboxStore;
 import dev.leasebox.jdbc.JdbcSlotStore;
 import dev.leasebox.jdbc.JdbcWorkerGroup;
 import dev.leasebox.jdbc.LeaseboxSchema;
-import dev.leasebox.outbox.partition.PartitionClaims;
+import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.OutboxClaimStore;
-import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 
@@ -44,12 +43,12 @@ final class BenchCell {
     record Settings(Duration warmup, Duration window, Duration leaseTtl, int candidateSpread,
                     ReleasingLeaseManager.Mode release, boolean durableClaimRecords, ClaimMode claimMode,
                     ReleaseAfterCompletion releaseAfterCompletion, long historyRows, boolean partition,
-                    PartitionClaims partitionClaims, int candidateOverAsk) {
+                    ClaimMode partitionClaims, int candidateOverAsk) {
 
         Settings(Duration warmup, Duration window, Duration leaseTtl, int candidateSpread,
                  ReleasingLeaseManager.Mode release, boolean durableClaimRecords) {
             this(warmup, window, leaseTtl, candidateSpread, release, durableClaimRecords, ClaimMode.RECORDED,
-                    ReleaseAfterCompletion.ALWAYS, 0, false, PartitionClaims.LEAN, 2);
+                    ReleaseAfterCompletion.ALWAYS, 0, false, ClaimMode.LEAN, 2);
         }
 
         String variant() {
@@ -199,7 +198,7 @@ final class BenchCell {
     /** The backend's name in the report: {@code redis}, or {@code redis/partition} with partition leases. */
     String label() {
         return settings.partition()
-                ? backend + "/partition" + (settings.partitionClaims() == PartitionClaims.LEAN ? "-lean" : "") : backend;
+                ? backend + "/partition" + (settings.partitionClaims() == ClaimMode.LEAN ? "-lean" : "") : backend;
     }
 
     /** Ticks the workers' slot keepers until every slot is held and every worker holds some (partition cells). */

@@ -276,10 +276,10 @@ public final class BenchCommand implements Callable<Integer> {
         return claimRecords.equals("durable");
     }
 
-    private dev.leasebox.outbox.partition.PartitionClaims partitionClaimMode() {
+    private ClaimMode partitionClaimMode() {
         return switch (partitionClaims) {
-            case "recorded" -> dev.leasebox.outbox.partition.PartitionClaims.RECORDED;
-            case "lean" -> dev.leasebox.outbox.partition.PartitionClaims.LEAN;
+            case "recorded" -> ClaimMode.RECORDED;
+            case "lean" -> ClaimMode.LEAN;
             default -> throw new IllegalArgumentException("--partition-claims must be recorded or lean, was '" + partitionClaims + "'");
         };
     }

@@ -3,7 +3,6 @@ package dev.leasebox.cli;
 import dev.leasebox.Leasebox;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.partition.PartitionClaims;
 import picocli.CommandLine.Option;
 
 import java.util.Locale;
@@ -69,10 +68,10 @@ public final class GranularityOptions {
         claimMode();
     }
 
-    public PartitionClaims claimMode() {
+    public ClaimMode claimMode() {
         return switch (partitionClaims.toLowerCase(Locale.ROOT)) {
-            case "recorded" -> PartitionClaims.RECORDED;
-            case "lean" -> PartitionClaims.LEAN;
+            case "recorded" -> ClaimMode.RECORDED;
+            case "lean" -> ClaimMode.LEAN;
             default -> throw new IllegalArgumentException("unknown --partition-claims '" + partitionClaims
                     + "': use recorded or lean");
         };
@@ -93,7 +92,7 @@ public final class GranularityOptions {
             return;
         }
         builder.granularity(Leasebox.Granularity.PARTITION).ordered(ordered)
-                .claimMode(claimMode() == PartitionClaims.LEAN ? ClaimMode.LEAN : ClaimMode.RECORDED);
+                .claimMode(claimMode());
         if (slots != null) {
             builder.expectSlots(slots);
         }

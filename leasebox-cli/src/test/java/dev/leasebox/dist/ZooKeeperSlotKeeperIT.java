@@ -14,7 +14,7 @@ import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.outbox.partition.PartitionClaims;
+import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -48,7 +48,7 @@ class ZooKeeperSlotKeeperIT {
                 "slot-keeper-it", TTL, zooKeeper.clientOptions()));
         PartitionedOutboxClaimStore store = PartitionedOutboxClaimStore.open(rows, slots, manager,
                 new JdbcWorkerGroup(DB.ds(), rows, rows.localClock()), "w", TTL, Duration.ofSeconds(10), false,
-                PartitionClaims.LEAN, rows.localClock());
+                ClaimMode.LEAN, rows.localClock());
         try {
             for (int i = 0; i < 8; i++) {
                 rows.enqueue(OutboxMessage.of("t", new byte[] {1}).withIdempotencyKey("k" + i + "-" + table.table()));

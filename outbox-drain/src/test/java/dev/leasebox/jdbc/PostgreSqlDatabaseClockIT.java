@@ -1,5 +1,7 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.outbox.leased.ClaimMode;
+
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.outbox.ClaimRequest;

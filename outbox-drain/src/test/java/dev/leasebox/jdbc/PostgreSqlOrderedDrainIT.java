@@ -7,7 +7,7 @@ import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
 import dev.leasebox.outbox.EmissionStatus;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.outbox.partition.PartitionClaims;
+import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
 import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -50,7 +50,7 @@ class PostgreSqlOrderedDrainIT {
         return byName;
     }
 
-    private List<String> drain(DrainOptions.AttemptsExhausted policy, PartitionClaims mode, JdbcOutboxStore rows) {
+    private List<String> drain(DrainOptions.AttemptsExhausted policy, ClaimMode mode, JdbcOutboxStore rows) {
         InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
         List<String> emitted = Collections.synchronizedList(new ArrayList<>());
         try (PartitionedOutboxClaimStore store = PartitionedOutboxClaimStore.open(rows, JdbcSlotStore.open(DB.ds(), rows, clock),
@@ -75,8 +75,8 @@ class PostgreSqlOrderedDrainIT {
     }
 
     @ParameterizedTest
-    @EnumSource(PartitionClaims.class)
-    void aDeadLetteredHeadLetsItsKeyMoveOnAndNeverHeldTheOtherKeyBack(PartitionClaims mode) {
+    @EnumSource(ClaimMode.class)
+    void aDeadLetteredHeadLetsItsKeyMoveOnAndNeverHeldTheOtherKeyBack(ClaimMode mode) {
         JdbcOutboxStore rows = freshStore();
         Map<String, OutboxEntry> e = enqueueTwoKeys(rows);
         List<String> emitted = drain(DrainOptions.AttemptsExhausted.DEAD_LETTER, mode, rows);
@@ -91,8 +91,8 @@ class PostgreSqlOrderedDrainIT {
     }
 
     @ParameterizedTest
-    @EnumSource(PartitionClaims.class)
-    void keepRetryingHoldsTheKeyBackForAsLongAsItsHeadFails(PartitionClaims mode) {
+    @EnumSource(ClaimMode.class)
+    void keepRetryingHoldsTheKeyBackForAsLongAsItsHeadFails(ClaimMode mode) {
         JdbcOutboxStore rows = freshStore();
         Map<String, OutboxEntry> e = enqueueTwoKeys(rows);
         List<String> emitted = drain(DrainOptions.AttemptsExhausted.KEEP_RETRYING, mode, rows);

@@ -12,7 +12,7 @@ import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.outbox.partition.PartitionClaims;
+import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
 import dev.leasebox.outbox.partition.SlotGrant;
 import dev.leasebox.outbox.partition.SlotOutboxStore;
@@ -254,7 +254,7 @@ class PostgreSqlPartitionLeasesIT {
 
     private PartitionedOutboxClaimStore open(String owner, InMemoryLeaseManager manager, JdbcWorkerGroup group, Duration tick) {
         PartitionedOutboxClaimStore store = PartitionedOutboxClaimStore.open(rows, slots, manager, group, owner, TTL, tick,
-                false, PartitionClaims.RECORDED, clock);
+                false, ClaimMode.RECORDED, clock);
         closing.add(store);
         return store;
     }
@@ -274,7 +274,7 @@ class PostgreSqlPartitionLeasesIT {
     void leanClaimsWriteNothingBeforeTheCompletionWhichCarriesTheSlotFence() {
         InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
         PartitionedOutboxClaimStore lean = PartitionedOutboxClaimStore.open(rows, slots, manager,
-                new JdbcWorkerGroup(DB.ds(), rows, clock), "w", TTL, Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
+                new JdbcWorkerGroup(DB.ds(), rows, clock), "w", TTL, Duration.ofSeconds(10), false, ClaimMode.LEAN, clock);
         closing.add(lean);
         OutboxEntry e = enqueue("lean", 0);
         List<OutboxClaim> claims = lean.claim(ClaimSelection.ELIGIBLE, request("w", 10));
@@ -318,7 +318,7 @@ class PostgreSqlPartitionLeasesIT {
         }
         InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
         PartitionedOutboxClaimStore lean = PartitionedOutboxClaimStore.open(rows, slots, manager,
-                new JdbcWorkerGroup(DB.ds(), rows, clock), "w", TTL, Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
+                new JdbcWorkerGroup(DB.ds(), rows, clock), "w", TTL, Duration.ofSeconds(10), false, ClaimMode.LEAN, clock);
         closing.add(lean);
         List<OutboxClaim> claims = lean.claim(ClaimSelection.ELIGIBLE, request("w", 100));
         assertThat(claims).hasSize(40);
@@ -335,7 +335,7 @@ class PostgreSqlPartitionLeasesIT {
     void aLeanClaimSkipsARowMarkedAboveItsGrantAndTheSlotIsGrantedAgainAboveTheMark() throws Exception {
         InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
         PartitionedOutboxClaimStore lean = PartitionedOutboxClaimStore.open(rows, slots, manager,
-                new JdbcWorkerGroup(DB.ds(), rows, clock), "w", TTL, Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
+                new JdbcWorkerGroup(DB.ds(), rows, clock), "w", TTL, Duration.ofSeconds(10), false, ClaimMode.LEAN, clock);
         closing.add(lean);
         OutboxEntry marked = enqueue("marked", 0);
         int slot = LeaseSlots.slotOf("marked", marked.id(), 16);
@@ -358,7 +358,7 @@ class PostgreSqlPartitionLeasesIT {
         InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
         JdbcWorkerGroup group = new JdbcWorkerGroup(DB.ds(), rows, clock);
         PartitionedOutboxClaimStore w1 = PartitionedOutboxClaimStore.open(rows, slots, manager, group, "w1", TTL,
-                Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
+                Duration.ofSeconds(10), false, ClaimMode.LEAN, clock);
         closing.add(w1);
         for (int i = 0; i < 64; i++) {
             enqueue("k" + i, 0);
@@ -368,7 +368,7 @@ class PostgreSqlPartitionLeasesIT {
         assertThat(w1.keeper().heldSlots()).hasSize(16);
 
         PartitionedOutboxClaimStore w2 = PartitionedOutboxClaimStore.open(rows, slots, manager, group, "w2", TTL,
-                Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
+                Duration.ofSeconds(10), false, ClaimMode.LEAN, clock);
         closing.add(w2);
         tickAll(List.of(w1, w2));
         tickAll(List.of(w1, w2));
@@ -393,7 +393,7 @@ class PostgreSqlPartitionLeasesIT {
     void concurrentClaimLoopsOfOneLeanWorkerNeverReadTheSameRow() throws Exception {
         InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
         PartitionedOutboxClaimStore lean = PartitionedOutboxClaimStore.open(rows, slots, manager,
-                new JdbcWorkerGroup(DB.ds(), rows, clock), "w", TTL, Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
+                new JdbcWorkerGroup(DB.ds(), rows, clock), "w", TTL, Duration.ofSeconds(10), false, ClaimMode.LEAN, clock);
         closing.add(lean);
         for (int i = 0; i < 400; i++) {
             enqueue("k" + i, 0);
@@ -428,7 +428,7 @@ class PostgreSqlPartitionLeasesIT {
         // (a starved renewal) and writes nothing for it; the row must not stay in flight forever
         InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
         PartitionedOutboxClaimStore lean = PartitionedOutboxClaimStore.open(rows, slots, manager,
-                new JdbcWorkerGroup(DB.ds(), rows, clock), "w", TTL, Duration.ofSeconds(10), true, PartitionClaims.LEAN, clock);
+                new JdbcWorkerGroup(DB.ds(), rows, clock), "w", TTL, Duration.ofSeconds(10), true, ClaimMode.LEAN, clock);
         closing.add(lean);
         OutboxEntry head = enqueue("abandoned", 0);
         enqueue("abandoned", 1);
@@ -483,7 +483,7 @@ class PostgreSqlPartitionLeasesIT {
             }
         };
         PartitionedOutboxClaimStore w1 = PartitionedOutboxClaimStore.open(rows, slowReads, manager, group, "w1", TTL,
-                Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
+                Duration.ofSeconds(10), false, ClaimMode.LEAN, clock);
         closing.add(w1);
         for (int i = 0; i < 64; i++) {
             enqueue("k" + i, 0);
@@ -494,7 +494,7 @@ class PostgreSqlPartitionLeasesIT {
                     () -> w1.claim(ClaimSelection.ELIGIBLE, request("w1", 100)));
             assertThat(reading.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
             PartitionedOutboxClaimStore w2 = PartitionedOutboxClaimStore.open(rows, slots, manager, group, "w2", TTL,
-                    Duration.ofSeconds(10), false, PartitionClaims.LEAN, clock);
+                    Duration.ofSeconds(10), false, ClaimMode.LEAN, clock);
             closing.add(w2);
             Thread[] ticker = new Thread[1];
             java.util.concurrent.Future<?> tick = threads.submit(() -> {

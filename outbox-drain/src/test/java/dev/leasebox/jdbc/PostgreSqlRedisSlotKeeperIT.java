@@ -10,7 +10,7 @@ import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.outbox.partition.PartitionClaims;
+import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
 import dev.leasebox.outbox.partition.SlotGrant;
 import dev.leasebox.testkit.FreePorts;
@@ -76,8 +76,8 @@ class PostgreSqlRedisSlotKeeperIT {
     }
 
     @ParameterizedTest
-    @EnumSource(PartitionClaims.class)
-    void aLostSlotIsDroppedAndItsRefusedReplacementIsGrantedAgainAboveTheSlotsMark(PartitionClaims mode) throws Exception {
+    @EnumSource(ClaimMode.class)
+    void aLostSlotIsDroppedAndItsRefusedReplacementIsGrantedAgainAboveTheSlotsMark(ClaimMode mode) throws Exception {
         LeaseManager manager = LeaseBackends.named("redis").open(new LeaseBackendSettings(redis, namespace, TTL, Map.of()));
         closing.add(manager);
         PartitionedOutboxClaimStore store = PartitionedOutboxClaimStore.open(rows, slots, manager,

@@ -1,5 +1,7 @@
 package dev.leasebox.chaos.check;
 
+import dev.leasebox.outbox.leased.ClaimMode;
+
 import dev.leasebox.chaos.history.FaultEvent;
 import dev.leasebox.chaos.history.HistoryEvent;
 

@@ -2,7 +2,6 @@ package dev.leasebox.chaos.harness;
 
 import dev.leasebox.cli.GranularityOptions;
 import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.partition.PartitionClaims;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -76,7 +75,7 @@ public record Granularity(String leaseGranularity, boolean ordered, String parti
 
     /** Partition leases with lean claims: rows are read, emitted and completed under the slot grant's fence. */
     public boolean isLeanPartition() {
-        return isPartition() && options().claimMode() == PartitionClaims.LEAN;
+        return isPartition() && options().claimMode() == ClaimMode.LEAN;
     }
 
     /** How many partition keys the workload uses. */

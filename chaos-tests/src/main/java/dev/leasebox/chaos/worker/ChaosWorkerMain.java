@@ -16,7 +16,6 @@ import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
-import dev.leasebox.outbox.partition.PartitionClaims;
 import dev.leasebox.provider.JdbcInboxProvider;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -158,7 +157,7 @@ public final class ChaosWorkerMain implements Callable<Integer> {
                     .idlePolling(Duration.ofMillis(20), Duration.ofMillis(200))
                     .shutdownTimeout(Duration.ofSeconds(3)).build();
             CountDownLatch stopped = new CountDownLatch(1);
-            boolean leanPartitions = granularity.isPartition() && granularity.claimMode() == PartitionClaims.LEAN;
+            boolean leanPartitions = granularity.isPartition() && granularity.claimMode() == ClaimMode.LEAN;
             JdbcOutboxStore rows = JdbcOutboxStore.builder(dataSource).table(tableName).localClock(clock)
                     .useClaimLeases(true).open();
             // Built as leasebox worker builds it, through the library's entry point; the history recorder (and, for

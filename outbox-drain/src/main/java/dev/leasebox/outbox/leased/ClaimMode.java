@@ -63,6 +63,15 @@ import java.util.Locale;
  *       holder's unexpired recorded claim.</li>
  * </ul>
  * Every duplicate carries the same idempotency key; providers that honour it collapse them.
+ *
+ * <h2>With partition leases</h2>
+ * The same two modes apply to the rows of a worker's slots ({@code PartitionedOutboxClaimStore}):
+ * recorded claims write owner, expiry and token on a batch's rows in one statement before anything is
+ * emitted; lean claims (the default for partition leases) write nothing before the emission, the slot
+ * lease being the claim, and complete with one statement that checks the slot's recorded grant and the
+ * row's high-water mark. A stale holder's lean completion is refused once a newer grant of the slot is
+ * registered, which the newer holder does before it reads a row. A row is never emitted under a grant
+ * whose fence is below the row's high-water mark. See docs/partitions.md.
  */
 public enum ClaimMode {
     /** A claim record is written before anything is emitted; completions are checked against it. */

@@ -1,5 +1,7 @@
 package dev.leasebox.outbox.partition;
 
+import dev.leasebox.outbox.leased.ClaimMode;
+
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.outbox.ClaimCompletion;
 import dev.leasebox.outbox.ClaimRequest;
@@ -30,7 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * the row store's, unchanged: a stale holder's completion is refused by token exactly as in row
  * mode. A worker that holds no slot yet (just started, or rebalancing) claims nothing.
  *
- * <p>With {@link PartitionClaims#LEAN}, nothing is written before the emission: rows of held slots
+ * <p>With {@link ClaimMode#LEAN}, nothing is written before the emission: rows of held slots
  * are read, emitted under the slot grant's fence (never a row whose fence high-water mark is above that
  * fence: such a row was marked by another writer, no completion under the grant could land, and the slot is
  * granted again above the mark, see {@link SlotLeaseKeeper#regrant}; a mark equal to the fence is this
@@ -54,7 +56,7 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
     private final SlotOutboxStore slots;
     private final SlotLeaseKeeper keeper;
     private final boolean ordered;
-    private final PartitionClaims mode;
+    private final ClaimMode mode;
     private final Clock clock;
     /** Lean mode: the rows this worker is emitting, by id, with their slots and claim deadlines. */
     private final Map<Long, InFlight> inFlight = new ConcurrentHashMap<>();
@@ -72,7 +74,7 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
     private final Object leanReads = new Object();
 
     private PartitionedOutboxClaimStore(OutboxClaimStore rows, SlotOutboxStore slots, SlotLeaseKeeper keeper, boolean ordered,
-                                        PartitionClaims mode, Duration leaseTtl, Clock clock) {
+                                        ClaimMode mode, Duration leaseTtl, Clock clock) {
         super(rows);
         this.abandonedAfter = leaseTtl;
         this.slots = slots;
@@ -98,17 +100,17 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
      */
     public static PartitionedOutboxClaimStore open(OutboxClaimStore rows, SlotOutboxStore slots, LeaseManager manager,
                                                    WorkerGroup group, String owner, Duration leaseTtl, Duration tickInterval,
-                                                   boolean ordered, PartitionClaims mode, Clock clock) {
+                                                   boolean ordered, ClaimMode mode, Clock clock) {
         Objects.requireNonNull(rows, "rows");
         Objects.requireNonNull(mode, "mode");
         SlotLeaseKeeper keeper = new SlotLeaseKeeper(slots, manager, group, owner, leaseTtl, tickInterval,
                 rows::highestFenceHighWater, clock);
         PartitionedOutboxClaimStore store = new PartitionedOutboxClaimStore(rows, slots, keeper, ordered, mode, leaseTtl, clock);
-        if (mode == PartitionClaims.LEAN) {
+        if (mode == ClaimMode.LEAN) {
             keeper.setSlotsInUse(store::hasRowsInFlight, store.leanReads);
             log.warn("Lean partition claims through {}: rows in flight carry no claim, so only the slot lease excludes "
                     + "other workers; if the coordinator loses its data, rows in flight are emitted twice at once "
-                    + "(recorded claims do not allow it; see PartitionClaims)", manager.describe());
+                    + "(recorded claims do not allow it; see ClaimMode)", manager.describe());
         }
         keeper.start();
         return store;
@@ -121,7 +123,7 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
 
     @Override
     public List<OutboxClaim> claim(ClaimSelection selection, ClaimRequest request) {
-        if (mode == PartitionClaims.RECORDED) {
+        if (mode == ClaimMode.RECORDED) {
             List<SlotGrant> grants = keeper.validGrants();
             return grants.isEmpty() ? List.of() : slots.claimInSlots(selection, request, grants, ordered);
         }
@@ -174,7 +176,7 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
 
     @Override
     public List<CompletionOutcome> completeAll(List<ClaimCompletion> completions) {
-        if (mode == PartitionClaims.RECORDED) {
+        if (mode == ClaimMode.RECORDED) {
             return super.completeAll(completions);
         }
         List<SlotOutboxStore.SlotCompletion> known = new ArrayList<>();
@@ -209,7 +211,7 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
 
     @Override
     public List<OutboxClaim> renewClaims(List<OutboxClaim> claims, Duration leaseDuration) {
-        if (mode == PartitionClaims.RECORDED) {
+        if (mode == ClaimMode.RECORDED) {
             return super.renewClaims(claims, leaseDuration);
         }
         List<OutboxClaim> held = new ArrayList<>();
@@ -232,7 +234,7 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
         return inFlight.size();
     }
 
-    public PartitionClaims mode() {
+    public ClaimMode mode() {
         return mode;
     }
 
