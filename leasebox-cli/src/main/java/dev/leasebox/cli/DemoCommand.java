@@ -2,6 +2,7 @@ package dev.leasebox.cli;
 
 import dev.leasebox.Leasebox;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxDrain;
 import dev.leasebox.drain.ProviderOutcome;
@@ -110,7 +111,7 @@ final class DemoCommand implements Callable<Integer> {
                             return ProviderOutcome.delivered();
                         })
                         .options(DrainOptions.builder().owner(owner).batchSize(50).leaseDuration(leaseTtl).build())
-                        .clock(clock).listener(metrics).build();
+                        .clock(clock).listener(DrainListener.all(metrics, ledger.lossesOf(owner))).build();
                 resources.add(worker);
                 OutboxDrain drain = worker.engine();
                 crew.add(new DemoWorker(owner, drain, manager, metrics));

@@ -103,6 +103,17 @@ final class OutboxReport {
         return claims;
     }
 
+    /** A row's status and fence high-water mark. */
+    record FenceMark(String status, long fenceHighWater) {
+    }
+
+    /** Every row's status and fence high-water mark, by entry id. */
+    Map<Long, FenceMark> fenceMarks() throws SQLException {
+        Map<Long, FenceMark> marks = new LinkedHashMap<>();
+        query("fence_marks.sql", List.of(), rs -> marks.put(rs.getLong(1), new FenceMark(rs.getString(2), rs.getLong(3))));
+        return marks;
+    }
+
     /** Terminal rows that still carry a claim token (must be 0). */
     long terminalWithClaim() throws SQLException {
         long[] count = new long[1];
