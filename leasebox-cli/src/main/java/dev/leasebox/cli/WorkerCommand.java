@@ -194,8 +194,11 @@ final class WorkerCommand implements Callable<Integer> {
                     case NEW, RUNNING -> Optional.empty();
                     case STOPPING, CLOSED -> Optional.of("the worker is stopping");
                 });
-                endpoint.probe("/ready", () -> drain.engine().state() == dev.leasebox.drain.OutboxDrain.State.RUNNING
-                        ? readiness.problem() : Optional.of("the worker is " + drain.engine().state().name().toLowerCase(java.util.Locale.ROOT)));
+                endpoint.probe("/ready", () -> switch (drain.engine().state()) {
+                    case RUNNING -> readiness.problem();
+                    case NEW -> Optional.of("the worker is starting");
+                    case STOPPING, CLOSED -> Optional.of("the worker is stopping");
+                });
             }
             out.println("leasebox worker " + options.owner() + ": draining " + database.tableName() + " at "
                     + JdbcDataSources.redact(database.jdbcUrl) + " through " + drain.describe()
