@@ -137,4 +137,18 @@ abstract class OperationsCommandsScenarios {
             return rs.getLong(1);
         }
     }
+
+    @Test
+    void statusJsonCountsWhatTheOperationsLeave() {
+        deadLetters(3, "order");
+        CliRun status = CliRun.of("status", "--jdbc-url", url, "--json");
+        assertThat(status.exitCode()).as(status.err()).isZero();
+        assertThat(status.out()).contains("\"DEAD_LETTERED\":3").contains("\"total\":3")
+                .contains("\"oldest_pending_age_seconds\":null").contains("\"live_claims\":0")
+                .containsPattern("\"recent_dead_letters\":\\[\\{\"id\":\\d+,\"idempotency_key\":\"[^\"]+\",\"attempts\":1,")
+                .doesNotContain("slots_by_holder");
+        assertThat(CliRun.of("redrive", "--jdbc-url", url, "--all").exitCode()).isZero();
+        assertThat(CliRun.of("status", "--jdbc-url", url, "--json").out()).contains("\"PENDING\":3")
+                .containsPattern("\"oldest_pending_age_seconds\":\\d+,").contains("\"recent_dead_letters\":[]");
+    }
 }

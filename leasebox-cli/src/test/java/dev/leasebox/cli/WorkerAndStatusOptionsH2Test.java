@@ -167,4 +167,30 @@ class WorkerAndStatusOptionsH2Test {
                 URI.create("http://127.0.0.1:" + endpoint.port() + path)).build(), HttpResponse.BodyHandlers.ofString());
         return r.statusCode() + " " + r.body().strip();
     }
+
+    @Test
+    void aFailingRetentionPassIsLoggedAndTheNextOneTriesAgain() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        try (HikariDataSource ds = JdbcDataSources.pooled(url, "", "", 1)) {
+            RetentionTask task = new RetentionTask(ds, TableName.DEFAULT, Duration.ofDays(7), Duration.ofMinutes(5),
+                    new PrintWriter(out, true), new PrintWriter(err, true));
+            task.run(); // no table yet: logged, not thrown
+            task.run();
+            assertThat(err.toString().lines()).hasSize(2).allSatisfy(line -> assertThat(line)
+                    .startsWith("worker: retention purge of leasebox_outbox failed, will retry in 5m: "));
+            new LeaseboxSchema(DatabaseKind.H2, TableName.DEFAULT).applyAll(ds);
+            assertThat(CliRun.of("enqueue", "--jdbc-url", url, "--count", "3").exitCode()).isZero();
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                s.executeUpdate("update leasebox_outbox set status = 'DELIVERED', "
+                        + "delivered_at = dateadd(day, -8, current_timestamp) where id < 3");
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+            task.run();
+            assertThat(out.toString().strip())
+                    .isEqualTo("worker: retention purged 2 rows from leasebox_outbox (delivered, older than 7d)");
+            assertThat(err.toString().lines()).hasSize(2);
+        }
+    }
 }
