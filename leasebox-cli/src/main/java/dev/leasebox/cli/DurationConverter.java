@@ -9,12 +9,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Durations as people write them: {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}, compounds such as
- * {@code 1m30s} (largest unit first), or ISO-8601 {@code PT30S}.
+ * Durations as people write them: {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}, {@code 7d}, compounds such
+ * as {@code 1m30s} (largest unit first), or ISO-8601 {@code PT30S}.
  */
 final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
 
-    private static final Pattern COMPOUND = Pattern.compile("(?:(\\d+)\\s*h)?\\s*(?:(\\d+)\\s*m(?!s))?\\s*(?:(\\d+)\\s*s)?\\s*(?:(\\d+)\\s*ms)?");
+    private static final Pattern COMPOUND = Pattern.compile("(?:(\\d+)\\s*d)?\\s*(?:(\\d+)\\s*h)?\\s*(?:(\\d+)\\s*m(?!s))?\\s*(?:(\\d+)\\s*s)?\\s*(?:(\\d+)\\s*ms)?");
 
     @Override
     public Duration convert(String value) {
@@ -30,7 +30,8 @@ final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
             return "0s";
         }
         StringBuilder text = new StringBuilder();
-        append(text, d.toHours(), "h");
+        append(text, d.toDays(), "d");
+        append(text, d.toHoursPart(), "h");
         append(text, d.toMinutesPart(), "m");
         append(text, d.toSecondsPart(), "s");
         append(text, d.toMillisPart(), "ms");
@@ -57,8 +58,8 @@ final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         if (!text.isEmpty() && m.matches()) {
             try {
                 Duration d = Duration.ZERO;
-                d = d.plusHours(number(m.group(1))).plusMinutes(number(m.group(2)));
-                d = d.plusSeconds(number(m.group(3))).plusMillis(number(m.group(4)));
+                d = d.plusDays(number(m.group(1))).plusHours(number(m.group(2))).plusMinutes(number(m.group(3)));
+                d = d.plusSeconds(number(m.group(4))).plusMillis(number(m.group(5)));
                 return d;
             } catch (ArithmeticException e) {
                 throw new CommandLine.TypeConversionException("'" + value + "' is too long a duration");
@@ -68,7 +69,7 @@ final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
             return Duration.parse(value.trim().toUpperCase(Locale.ROOT));
         } catch (DateTimeParseException e) {
             throw new CommandLine.TypeConversionException("'" + value
-                    + "' is not a duration: write e.g. 500ms, 30s, 2m, 1m30s, 1h or PT30S");
+                    + "' is not a duration: write e.g. 500ms, 30s, 2m, 1m30s, 1h, 7d or PT30S");
         }
     }
 }

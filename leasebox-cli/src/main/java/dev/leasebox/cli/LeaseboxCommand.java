@@ -20,6 +20,8 @@ import picocli.CommandLine.ScopeType;
                 EnqueueCommand.class,
                 WorkerCommand.class,
                 StatusCommand.class,
+                RedriveCommand.class,
+                PurgeCommand.class,
                 CoordinatorCommands.ZooKeeperServer.class,
                 CoordinatorCommands.HazelcastMember.class
         })

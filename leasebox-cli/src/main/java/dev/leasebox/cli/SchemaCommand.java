@@ -108,7 +108,7 @@ final class SchemaCommand implements Callable<Integer> {
      * 0: no table; 1: the table without claim columns; 2: with them; 3: with lease slots too; 4: with the
      * claim-style registry too.
      */
-    private static int appliedVersion(Connection connection, TableName table) throws SQLException {
+    static int appliedVersion(Connection connection, TableName table) throws SQLException {
         int columns = appliedColumns(connection, table);
         if (columns == 3 && tableExists(connection, new TableName(table.schema(), table.table() + "_claim_styles"))) {
             return 4;

@@ -91,6 +91,31 @@ final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--metrics-host", paramLabel = "HOST", defaultValue = "127.0.0.1", description = "Interface for --metrics-port (default: ${DEFAULT-VALUE}).")
     String metricsHost;
 
+    @Option(names = "--backoff-initial", paramLabel = "DURATION", defaultValue = "1s", converter = DurationConverter.class,
+            description = "Retry backoff: the delay ceiling after the first failed attempt (default: ${DEFAULT-VALUE}).")
+    Duration backoffInitial;
+
+    @Option(names = "--backoff-multiplier", paramLabel = "X", defaultValue = "2",
+            description = "Retry backoff: how much the ceiling grows per failed attempt, 1 to 100 (default: ${DEFAULT-VALUE}).")
+    double backoffMultiplier;
+
+    @Option(names = "--backoff-cap", paramLabel = "DURATION", defaultValue = "5m", converter = DurationConverter.class,
+            description = "Retry backoff: the largest ceiling (default: ${DEFAULT-VALUE}).")
+    Duration backoffCap;
+
+    @Option(names = "--backoff-jitter", paramLabel = "FRACTION", defaultValue = "1.0",
+            description = "Retry backoff: each delay is drawn from [ceiling * (1 - FRACTION), ceiling]; 1.0 spreads retries "
+                    + "from 0 to the ceiling, 0 waits exactly the ceiling (default: ${DEFAULT-VALUE}).")
+    double backoffJitter;
+
+    @Option(names = "--retain-delivered", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Delete DELIVERED rows delivered longer ago than this, e.g. 7d, in the background (as leasebox purge).")
+    Duration retainDelivered;
+
+    @Option(names = "--retention-interval", paramLabel = "DURATION", defaultValue = "5m", converter = DurationConverter.class,
+            description = "With --retain-delivered: how often to purge, the first time at start (default: ${DEFAULT-VALUE}).")
+    Duration retentionInterval;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -104,7 +129,8 @@ final class WorkerCommand implements Callable<Integer> {
         }
         ProviderSpec providerSpec = ProviderSpec.parse(provider);
         DrainOptions.Builder optionsBuilder = DrainOptions.builder().batchSize(batch).leaseDuration(leaseTtl)
-                .concurrency(concurrency).maxAttempts(maxAttempts).whenAttemptsExhausted(granularity.attemptsExhausted());
+                .concurrency(concurrency).maxAttempts(maxAttempts).whenAttemptsExhausted(granularity.attemptsExhausted())
+                .backoff(backoffInitial, backoffMultiplier, backoffCap, backoffJitter);
         if (owner != null) {
             optionsBuilder.owner(owner);
         }
@@ -158,12 +184,28 @@ final class WorkerCommand implements Callable<Integer> {
             }
             Leasebox drain = builder.build();
             resources.add(drain);
+            if (endpoint != null) {
+                Readiness readiness = new Readiness(dataSource, database.tableName(), backend.backend,
+                        Readiness.addresses(backend.backend, backend.isDatabase() ? "" : backend.address()));
+                endpoint.probe("/health", () -> switch (drain.engine().state()) {
+                    case NEW, RUNNING -> Optional.empty();
+                    case STOPPING, CLOSED -> Optional.of("the worker is stopping");
+                });
+                endpoint.probe("/ready", () -> switch (drain.engine().state()) {
+                    case RUNNING -> readiness.problem();
+                    case NEW -> Optional.of("the worker is starting");
+                    case STOPPING, CLOSED -> Optional.of("the worker is stopping");
+                });
+            }
             out.println("leasebox worker " + options.owner() + ": draining " + database.tableName() + " at "
                     + JdbcDataSources.redact(database.jdbcUrl) + " through " + drain.describe()
                     + ", provider " + providerSpec.kind() + ", batch " + batch + ", lease " + DurationConverter.format(leaseTtl)
-                    + (endpoint == null ? "" : ", metrics on http://" + metricsHost + ":" + endpoint.port() + "/metrics"));
+                    + (endpoint == null ? "" : ", metrics on http://" + metricsHost + ":" + endpoint.port()
+                    + "/metrics (probes /health, /ready)")
+                    + (retainDelivered == null ? "" : ", retaining delivered rows " + DurationConverter.format(retainDelivered)));
             out.flush();
-            return runUntilDone(drain, metrics, failures, new OutboxReport(dataSource, database.tableName()), clock, out);
+            return runUntilDone(drain, metrics, failures, new OutboxReport(dataSource, database.tableName()), clock, out,
+                    dataSource, err);
         } finally {
             closeAll(resources);
             cleanedUp.countDown();
@@ -181,6 +223,26 @@ final class WorkerCommand implements Callable<Integer> {
         CliErrors.requireBetween("--candidate-spread", candidateSpread, 1, 1000);
         if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
             throw new IllegalArgumentException("--metrics-port must be between 0 and 65535 (0 picks a free port), was " + metricsPort);
+        }
+        if (backoffInitial.toMillis() < 1) {
+            throw new IllegalArgumentException("--backoff-initial must be at least 1ms, was " + DurationConverter.format(backoffInitial));
+        }
+        if (backoffCap.compareTo(backoffInitial) < 0) {
+            throw new IllegalArgumentException("--backoff-cap " + DurationConverter.format(backoffCap) + " is below --backoff-initial "
+                    + DurationConverter.format(backoffInitial) + ": make the cap at least the initial delay");
+        }
+        if (!(backoffMultiplier >= 1 && backoffMultiplier <= dev.leasebox.drain.Backoff.MAX_MULTIPLIER)) {
+            throw new IllegalArgumentException("--backoff-multiplier must be between 1 and 100, was " + backoffMultiplier);
+        }
+        if (!(backoffJitter >= 0 && backoffJitter <= 1)) {
+            throw new IllegalArgumentException("--backoff-jitter must be between 0 and 1 (a fraction of each delay), was "
+                    + backoffJitter);
+        }
+        if (retainDelivered != null && (retainDelivered.isNegative() || retainDelivered.isZero())) {
+            throw new IllegalArgumentException("--retain-delivered must be positive, e.g. 7d, was " + DurationConverter.format(retainDelivered));
+        }
+        if (retentionInterval.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("--retention-interval must be at least 1s, was " + DurationConverter.format(retentionInterval));
         }
         if (leaseTtl.compareTo(MIN_LEASE_TTL) < 0) {
             throw new IllegalArgumentException("--lease-ttl " + DurationConverter.format(leaseTtl) + " is too short: use at least "
@@ -206,7 +268,7 @@ final class WorkerCommand implements Callable<Integer> {
     private volatile String stoppedBecause;
 
     private int runUntilDone(Leasebox drain, DrainMetrics metrics, ProviderFailureLog failures, OutboxReport report,
-                             Clock clock, PrintWriter out)
+                             Clock clock, PrintWriter out, HikariDataSource dataSource, PrintWriter err)
             throws InterruptedException {
         Thread hook = new Thread(() -> {
             drain.engine().close();
@@ -224,9 +286,18 @@ final class WorkerCommand implements Callable<Integer> {
             t.setDaemon(true);
             return t;
         });
+        ScheduledExecutorService retention = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "leasebox-retention");
+            t.setDaemon(true);
+            return t;
+        });
         long started = System.nanoTime();
         try {
             drain.start();
+            if (retainDelivered != null) {
+                RetentionTask task = new RetentionTask(dataSource, database.tableName(), retainDelivered, retentionInterval, out, err);
+                retention.scheduleWithFixedDelay(task, 0, retentionInterval.toMillis(), TimeUnit.MILLISECONDS);
+            }
             ticker.scheduleAtFixedRate(() -> {
                 double seconds = (System.nanoTime() - started) / 1e9;
                 out.printf("worker: %s (%.0f rows/s)%n", totals(metrics), metrics.deliveredTotal() / Math.max(seconds, 1e-9));
@@ -254,6 +325,12 @@ final class WorkerCommand implements Callable<Integer> {
             return CliErrors.EXIT_OK;
         } finally {
             ticker.shutdownNow();
+            retention.shutdownNow();
+            try {
+                retention.awaitTermination(10, TimeUnit.SECONDS); // a batch in flight ends before the pool closes
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException shuttingDown) {

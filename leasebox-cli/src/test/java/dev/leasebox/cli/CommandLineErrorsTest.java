@@ -66,7 +66,7 @@ class CommandLineErrorsTest {
     void aBadDurationSaysHowToWriteOne() {
         CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--lease-ttl", "soon");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("'soon' is not a duration: write e.g. 500ms, 30s, 2m, 1m30s, 1h or PT30S");
+        assertThat(run.err()).contains("'soon' is not a duration: write e.g. 500ms, 30s, 2m, 1m30s, 1h, 7d or PT30S");
     }
 
     @Test

@@ -64,7 +64,7 @@ class CommandLineH2Test {
         CliRun status = CliRun.of("status", "--jdbc-url", url);
         assertThat(status.exitCode()).isZero();
         assertThat(status.out()).containsPattern("DELIVERED\\s+250").contains("(no claims)").contains("oldest pending: none")
-                .containsPattern("\\(never granted\\)\\s+256");
+                .doesNotContain("slot holder").doesNotContain("never granted");
     }
 
     @Test

@@ -35,6 +35,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param maxAttempts       emission attempts before a retryable failure is dead-lettered (default 10)
  * @param initialBackoff    the retry backoff's first ceiling (default 1 s)
  * @param maxBackoff        the retry backoff's cap (default 5 min)
+ * @param backoffMultiplier how much the retry backoff's ceiling grows per failed attempt (default 2; 1..100)
+ * @param backoffJitter     the fraction of the ceiling a retry delay may fall short of it (default 1.0, full
+ *                          jitter: anywhere in [0, ceiling]; 0: exactly the ceiling); see {@link Backoff}
  * @param concurrency       claim loops, each on its own thread, started by {@link OutboxDrain#start()} (default 1)
  * @param idlePollMin       the first wait after a cycle that found nothing (default 100 ms)
  * @param idlePollMax       the idle wait doubles up to this (default 5 s)
@@ -46,7 +49,7 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public record DrainOptions(boolean useClaimLeases, int batchSize, Duration leaseDuration, Duration renewalInterval,
                            Duration claimSafetyMargin, int maxAttempts, Duration initialBackoff, Duration maxBackoff,
-                           int concurrency, Duration idlePollMin, Duration idlePollMax, Duration shutdownTimeout,
+                           double backoffMultiplier, double backoffJitter, int concurrency, Duration idlePollMin, Duration idlePollMax, Duration shutdownTimeout,
                            String owner, AttemptsExhausted whenAttemptsExhausted) {
 
     public static final int MAX_CONCURRENCY = 256;
@@ -86,6 +89,9 @@ public record DrainOptions(boolean useClaimLeases, int batchSize, Duration lease
         check(initialBackoff.toMillis() >= 1, "initialBackoff must be at least 1ms, was " + initialBackoff);
         check(maxBackoff.compareTo(initialBackoff) >= 0,
                 "maxBackoff must be at least initialBackoff (" + initialBackoff + "), was " + maxBackoff);
+        check(backoffMultiplier >= 1.0 && backoffMultiplier <= Backoff.MAX_MULTIPLIER,
+                "backoffMultiplier must be in 1.." + (int) Backoff.MAX_MULTIPLIER + ", was " + backoffMultiplier);
+        check(backoffJitter >= 0.0 && backoffJitter <= 1.0, "backoffJitter must be in 0..1, was " + backoffJitter);
         check(concurrency >= 1 && concurrency <= MAX_CONCURRENCY,
                 "concurrency must be in 1.." + MAX_CONCURRENCY + ", was " + concurrency);
         check(isPositive(idlePollMin), "idlePollMin must be positive, was " + idlePollMin);
@@ -108,7 +114,7 @@ public record DrainOptions(boolean useClaimLeases, int batchSize, Duration lease
     public Builder toBuilder() {
         return new Builder().useClaimLeases(useClaimLeases).batchSize(batchSize).leaseDuration(leaseDuration)
                 .renewalInterval(renewalInterval).claimSafetyMargin(claimSafetyMargin).maxAttempts(maxAttempts)
-                .backoff(initialBackoff, maxBackoff).concurrency(concurrency).idlePolling(idlePollMin, idlePollMax)
+                .backoff(initialBackoff, backoffMultiplier, maxBackoff, backoffJitter).concurrency(concurrency).idlePolling(idlePollMin, idlePollMax)
                 .shutdownTimeout(shutdownTimeout).owner(owner).whenAttemptsExhausted(whenAttemptsExhausted);
     }
 
@@ -157,6 +163,8 @@ public record DrainOptions(boolean useClaimLeases, int batchSize, Duration lease
         private int maxAttempts = 10;
         private Duration initialBackoff = Duration.ofSeconds(1);
         private Duration maxBackoff = Duration.ofMinutes(5);
+        private double backoffMultiplier = Backoff.DEFAULT_MULTIPLIER;
+        private double backoffJitter = Backoff.DEFAULT_JITTER;
         private int concurrency = 1;
         private Duration idlePollMin = Duration.ofMillis(100);
         private Duration idlePollMax = Duration.ofSeconds(5);
@@ -201,10 +209,37 @@ public record DrainOptions(boolean useClaimLeases, int batchSize, Duration lease
             return this;
         }
 
-        /** The retry backoff: full jitter over {@code [0, min(cap, initial * 2^(attempt-1))]}. */
+        /**
+         * The retry backoff's first ceiling and cap (defaults 1 s and 5 min); the multiplier and jitter
+         * keep their values (defaults 2 and 1.0: full jitter over {@code [0, min(cap, initial * 2^(attempt-1))]}).
+         */
         public Builder backoff(Duration initial, Duration cap) {
             this.initialBackoff = initial;
             this.maxBackoff = cap;
+            return this;
+        }
+
+        /**
+         * The whole retry backoff: after failed attempt {@code n} a delay drawn from
+         * {@code [c * (1 - jitter), c]} where {@code c = min(cap, initial * multiplier^(n-1))}; see {@link Backoff}.
+         */
+        public Builder backoff(Duration initial, double multiplier, Duration cap, double jitter) {
+            this.initialBackoff = initial;
+            this.backoffMultiplier = multiplier;
+            this.maxBackoff = cap;
+            this.backoffJitter = jitter;
+            return this;
+        }
+
+        /** How much the retry backoff's ceiling grows per failed attempt (default 2). */
+        public Builder backoffMultiplier(double multiplier) {
+            this.backoffMultiplier = multiplier;
+            return this;
+        }
+
+        /** The fraction of the ceiling a retry delay may fall short of it (default 1.0, full jitter). */
+        public Builder backoffJitter(double jitter) {
+            this.backoffJitter = jitter;
             return this;
         }
 
@@ -242,7 +277,7 @@ public record DrainOptions(boolean useClaimLeases, int batchSize, Duration lease
             Duration margin = claimSafetyMargin != null ? claimSafetyMargin : LeaseRequest.defaultSafetyMargin(leaseDuration);
             Duration renewal = renewalInterval != null ? renewalInterval : leaseDuration.dividedBy(3);
             return new DrainOptions(useClaimLeases, batchSize, leaseDuration, renewal, margin, maxAttempts,
-                    initialBackoff, maxBackoff, concurrency, idlePollMin, idlePollMax, shutdownTimeout,
+                    initialBackoff, maxBackoff, backoffMultiplier, backoffJitter, concurrency, idlePollMin, idlePollMax, shutdownTimeout,
                     owner != null ? owner : defaultOwner(), whenAttemptsExhausted);
         }
     }

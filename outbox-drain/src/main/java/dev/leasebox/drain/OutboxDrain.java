@@ -82,7 +82,8 @@ public final class OutboxDrain implements AutoCloseable {
         this.renewals = newRenewalScheduler(options.owner());
         Emitter emitter = new Emitter(b.provider, b.classifier, listener);
         CompletionPolicy policy = new CompletionPolicy(options.maxAttempts(),
-                new Backoff(options.initialBackoff(), options.maxBackoff(), b.random), options.whenAttemptsExhausted());
+                new Backoff(options.initialBackoff(), options.backoffMultiplier(), options.maxBackoff(),
+                        options.backoffJitter(), b.random), options.whenAttemptsExhausted());
         if (options.useClaimLeases()) {
             this.cycle = new ClaimingCycle((OutboxClaimStore) b.store, options, b.clock, emitter, policy, listener,
                     renewals, this::stopRequested, () -> halted);

@@ -73,4 +73,54 @@ class BackoffTest {
         assertThat(new Backoff(INITIAL, CAP, highest).delayAfter(4)).isEqualTo(Duration.ofSeconds(8));
         assertThat(new Backoff(INITIAL, CAP, highest).delayAfter(30)).isEqualTo(CAP);
     }
+
+    @Test
+    void theMultiplierSetsTheGrowthOfTheCeiling() {
+        Backoff triple = new Backoff(Duration.ofMillis(500), 3.0, CAP, 0.0, new Random(3));
+        assertThat(triple.ceilingAfter(1)).isEqualTo(Duration.ofMillis(500));
+        assertThat(triple.ceilingAfter(2)).isEqualTo(Duration.ofMillis(1500));
+        assertThat(triple.ceilingAfter(4)).isEqualTo(Duration.ofMillis(13_500));
+        assertThat(triple.ceilingAfter(7)).isEqualTo(CAP);
+        assertThat(triple.ceilingAfter(Integer.MAX_VALUE)).isEqualTo(CAP);
+        Backoff gentle = new Backoff(INITIAL, 1.5, CAP, 0.0, new Random(3));
+        assertThat(gentle.ceilingAfter(3)).isEqualTo(Duration.ofMillis(2250));
+        Backoff constant = new Backoff(INITIAL, 1.0, CAP, 0.0, new Random(3));
+        assertThat(constant.ceilingAfter(50)).isEqualTo(INITIAL);
+    }
+
+    @Test
+    void noJitterWaitsExactlyTheCeiling() {
+        Backoff exact = new Backoff(INITIAL, 2.0, CAP, 0.0, new Random(3));
+        for (int attempt = 1; attempt <= 12; attempt++) {
+            assertThat(exact.delayAfter(attempt)).isEqualTo(exact.ceilingAfter(attempt));
+        }
+    }
+
+    @Test
+    void partialJitterDrawsFromTheTopFractionOfTheCeilingReproduciblyWithASeed() {
+        Backoff a = new Backoff(Duration.ofSeconds(10), 2.0, CAP, 0.2, new Random(42));
+        Backoff b = new Backoff(Duration.ofSeconds(10), 2.0, CAP, 0.2, new Random(42));
+        assertThat(a.floorAfter(1)).isEqualTo(Duration.ofSeconds(8));
+        assertThat(a.floorAfter(3)).isEqualTo(Duration.ofSeconds(32));
+        Set<Duration> seen = new HashSet<>();
+        for (int i = 0; i < 500; i++) {
+            Duration delay = a.delayAfter(3);
+            assertThat(delay).isBetween(Duration.ofSeconds(32), Duration.ofSeconds(40));
+            assertThat(b.delayAfter(3)).as("same seed, same draws").isEqualTo(delay);
+            seen.add(delay);
+        }
+        assertThat(seen).as("spread over the window").hasSizeGreaterThan(400);
+        assertThat(seen.stream().min(Duration::compareTo).orElseThrow()).isLessThan(Duration.ofSeconds(33));
+        assertThat(seen.stream().max(Duration::compareTo).orElseThrow()).isGreaterThan(Duration.ofSeconds(39));
+    }
+
+    @Test
+    void badSettingsAreRefusedNamingTheValue() {
+        assertThatThrownBy(() -> new Backoff(INITIAL, 0.5, CAP, 1.0, new Random(1)))
+                .hasMessage("backoff multiplier must be in 1..100, was 0.5");
+        assertThatThrownBy(() -> new Backoff(INITIAL, 2.0, CAP, 1.5, new Random(1)))
+                .hasMessage("backoff jitter must be in 0..1, was 1.5");
+        assertThatThrownBy(() -> new Backoff(INITIAL, Double.NaN, CAP, 1.0, new Random(1)))
+                .hasMessage("backoff multiplier must be in 1..100, was NaN");
+    }
 }

@@ -29,6 +29,8 @@ class DrainOptionsTest {
         assertThat(o.maxAttempts()).isEqualTo(10);
         assertThat(o.initialBackoff()).isEqualTo(Duration.ofSeconds(1));
         assertThat(o.maxBackoff()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(o.backoffMultiplier()).isEqualTo(2.0);
+        assertThat(o.backoffJitter()).isEqualTo(1.0);
         assertThat(o.concurrency()).isEqualTo(1);
         assertThat(o.idlePollMin()).isEqualTo(Duration.ofMillis(100));
         assertThat(o.idlePollMax()).isEqualTo(Duration.ofSeconds(5));
@@ -44,6 +46,10 @@ class DrainOptionsTest {
         assertThat(o.renewalInterval()).isEqualTo(Duration.ofSeconds(2));
         assertThat(o.claimSafetyMargin()).isEqualTo(Duration.ofMillis(600));
         assertThat(o.toBuilder().build()).isEqualTo(o);
+        DrainOptions tuned = o.toBuilder().backoff(Duration.ofMillis(200), 3.0, Duration.ofMinutes(1), 0.25).build();
+        assertThat(tuned.toBuilder().build()).isEqualTo(tuned);
+        assertThat(tuned.backoffMultiplier()).isEqualTo(3.0);
+        assertThat(tuned.backoffJitter()).isEqualTo(0.25);
     }
 
     @Test
@@ -58,6 +64,8 @@ class DrainOptionsTest {
         expectFailure(b -> b.claimSafetyMargin(Duration.ofSeconds(30)),
                 "DrainOptions.claimSafetyMargin must be in [0, leaseDuration=PT30S), was PT30S");
         expectFailure(b -> b.maxAttempts(0), "DrainOptions.maxAttempts must be at least 1, was 0");
+        expectFailure(b -> b.backoffMultiplier(0.9), "DrainOptions.backoffMultiplier must be in 1..100, was 0.9");
+        expectFailure(b -> b.backoffJitter(-0.1), "DrainOptions.backoffJitter must be in 0..1, was -0.1");
         expectFailure(b -> b.backoff(Duration.ofSeconds(2), Duration.ofSeconds(1)),
                 "DrainOptions.maxBackoff must be at least initialBackoff (PT2S), was PT1S");
         expectFailure(b -> b.backoff(Duration.ZERO, Duration.ofSeconds(1)),
