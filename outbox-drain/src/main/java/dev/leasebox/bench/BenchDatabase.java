@@ -32,6 +32,7 @@ final class BenchDatabase implements AutoCloseable {
     private final String schema;
     private final AtomicInteger tables = new AtomicInteger();
     private final int payloadBytes;
+    private int fillfactor;
 
     /** The payload of every row the bench writes unless told otherwise, in bytes. */
     static final int DEFAULT_PAYLOAD_BYTES = 200;
@@ -94,7 +95,16 @@ final class BenchDatabase implements AutoCloseable {
             scripts.apply(admin, 1, 2);
             scripts.apply(admin, 5, 5);
         }
+        if (fillfactor > 0) {
+            execute(admin, "ALTER TABLE " + table.qualified() + " SET (fillfactor = " + fillfactor + ")");
+        }
         return table;
+    }
+
+    /** Outbox tables get this fillfactor after their migrations; 0 (the default) leaves what the migrations set. */
+    BenchDatabase fillfactor(int percent) {
+        this.fillfactor = percent;
+        return this;
     }
 
     /** A fresh table of the bare-SQL baseline (baseline_create.sql), not a product table. */
