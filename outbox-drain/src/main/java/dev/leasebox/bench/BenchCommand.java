@@ -73,6 +73,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + "measure what that setting buys; the baseline's table keeps PostgreSQL's default.")
     int fillfactor;
 
+    @Option(names = "--warm-jvm", description = "Before the first round, run every backend's cell once in feeder mode "
+            + "with --warmup as its window and report nothing of it, so that no backend's first measured cell runs on a "
+            + "cold JVM (the run's first cell otherwise pays for class loading and compilation).")
+    boolean warmJvm;
+
     @Option(names = "--payload", paramLabel = "BYTES", defaultValue = "" + BenchDatabase.DEFAULT_PAYLOAD_BYTES,
             description = "Payload of every row, in bytes (default: ${DEFAULT-VALUE}).")
     int payload;
@@ -215,14 +220,18 @@ public final class BenchCommand implements Callable<Integer> {
                         + "(backlog mode: %d rows drained to the end), lease %d s, schema %s, %d CPUs, load average %s; "
                         + "external backends: claim mode %s, release after completion %s, release %s, claim records %s; "
                         + "payload %d bytes, outbox fillfactor %s; tables start with %d delivered rows and are VACUUM ANALYZEd "
-                        + "before each window%n",
+                        + "before each window%s%n",
                 String.join(",", backends), cells.size(), backends.size(), String.join("+", measuredModes), rounds,
                 warmup, seconds, backlog, leaseTtlSeconds, database.schema(),
                 Runtime.getRuntime().availableProcessors(), loadAverage(), claimMode, releaseAfterCompletion, release,
-                claimRecords, payload, fillfactor == 0 ? "as migrated" : Integer.toString(fillfactor), history);
+                claimRecords, payload, fillfactor == 0 ? "as migrated" : Integer.toString(fillfactor), history,
+                warmJvm ? "; one unreported cell per backend warms the JVM first" : "");
         out.flush();
         BenchReport report = new BenchReport();
         Instant started = Instant.now();
+        if (warmJvm) {
+            warmJvm(database, coordinators, cells.get(0), err);
+        }
         for (int round = 1; round <= rounds; round++) {
             for (int[] cell : cells) {
                 int spread = candidateSpread > 0 ? candidateSpread : cell[0] + 1;
@@ -266,6 +275,26 @@ public final class BenchCommand implements Callable<Integer> {
         report.results().stream().filter(r -> !r.checksHeld())
                 .forEach(r -> out.println("  " + r.backend() + " W=" + r.workers() + " B=" + r.batch() + ": " + r.checkFailures()));
         return 1;
+    }
+
+    /** One unreported feeder cell per backend, its window as long as the warm-up, to compile the paths first. */
+    private void warmJvm(BenchDatabase database, Map<String, BenchCoordinator> coordinators, int[] cell, PrintWriter err)
+            throws InterruptedException {
+        BenchCell.Settings settings = new BenchCell.Settings(Duration.ofSeconds(Math.min(warmup, 2)),
+                Duration.ofSeconds(Math.max(warmup, 1)), Duration.ofSeconds(leaseTtlSeconds),
+                candidateSpread > 0 ? candidateSpread : cell[0] + 1, releaseMode(), durableClaimRecords(),
+                ClaimMode.parse(claimMode), ReleaseAfterCompletion.parse(releaseAfterCompletion), Math.min(history, 1_000),
+                partition(), partitionClaimMode(), candidateOverAsk);
+        for (String backend : backends) {
+            err.println("warming the JVM with " + backend + " (not reported)");
+            err.flush();
+            if (backend.equals(BenchReport.BASELINE)) {
+                new BaselineCell(database, cell[0], cell[1], settings, 0, err).run();
+            } else {
+                new BenchCell(database, Optional.ofNullable(coordinators.get(backend)), backend, cell[0], cell[1], settings,
+                        err).run();
+            }
+        }
     }
 
     /** The 1-minute load average, as the report of every figure needs it on a shared machine. */
