@@ -16,11 +16,15 @@ import java.util.concurrent.TimeUnit;
  */
 final class BacklogFeeder implements AutoCloseable {
 
-    private final BenchDatabase database;
-    private final TableName table;
+    /** Appends rows numbered {@code first..last} to the table being fed. */
+    @FunctionalInterface
+    interface Filler {
+        void fill(long first, long last);
+    }
+
+    private final Filler filler;
     private final CompletionLedger ledger;
     private final long lowWater;
-    private final Clock clock;
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "leasebox-bench-feeder");
         t.setDaemon(true);
@@ -29,11 +33,13 @@ final class BacklogFeeder implements AutoCloseable {
     private long inserted; // only the scheduler thread writes after fillInitial()
 
     BacklogFeeder(BenchDatabase database, TableName table, CompletionLedger ledger, long lowWater, Clock clock) {
-        this.database = database;
-        this.table = table;
+        this((first, last) -> database.fill(table, first, last, clock.instant()), ledger, lowWater);
+    }
+
+    BacklogFeeder(Filler filler, CompletionLedger ledger, long lowWater) {
+        this.filler = filler;
         this.ledger = ledger;
         this.lowWater = lowWater;
-        this.clock = clock;
     }
 
     void fillInitial() {
@@ -49,7 +55,7 @@ final class BacklogFeeder implements AutoCloseable {
     }
 
     private void append(long rows) {
-        database.fill(table, inserted + 1, inserted + rows, clock.instant());
+        filler.fill(inserted + 1, inserted + rows);
         inserted += rows;
     }
 

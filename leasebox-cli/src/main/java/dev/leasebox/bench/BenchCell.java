@@ -85,6 +85,7 @@ final class BenchCell {
     private final int batch;
     private final Settings settings;
     private final PrintWriter progress;
+    private long backlog;
 
     BenchCell(BenchDatabase database, Optional<BenchCoordinator> coordinator, String backend, int workers, int batch,
               Settings settings, PrintWriter progress) {
@@ -95,6 +96,17 @@ final class BenchCell {
         this.batch = batch;
         this.settings = settings;
         this.progress = progress;
+    }
+
+    /**
+     * Drain-a-backlog mode: the table is seeded with {@code rows} PENDING rows (after its history) and
+     * nothing is inserted while the workers drain it; the window runs from the workers' start until every
+     * seeded row is finalized. 0 (the default): steady state, a feeder tops the backlog up through a window
+     * of fixed length after a warm-up.
+     */
+    BenchCell backlog(long rows) {
+        this.backlog = rows;
+        return this;
     }
 
     BenchResult run() throws InterruptedException {
@@ -108,11 +120,15 @@ final class BenchCell {
         List<OutboxDrain> drains = new ArrayList<>();
         String namespace = "bench-" + UUID.randomUUID().toString().substring(0, 8);
         String name = label();
-        String label = String.format(Locale.ROOT, "[%s W=%d B=%d]", name, workers, batch);
+        String label = String.format(Locale.ROOT, "[%s W=%d B=%d%s]", name, workers, batch, backlog > 0 ? " backlog" : "");
         List<PartitionedOutboxClaimStore> partitioned = new ArrayList<>();
         try {
             database.fillHistory(table, settings.historyRows(), clock.instant());
-            feeder.fillInitial();
+            if (backlog > 0) {
+                database.fill(table, 1, backlog, clock.instant());
+            } else {
+                feeder.fillInitial();
+            }
             database.analyze(table);
             for (int i = 1; i <= workers; i++) {
                 HikariDataSource pool = database.newPool(CONNECTIONS_PER_WORKER);
@@ -153,14 +169,25 @@ final class BenchCell {
                         .clock(clock).listener(ledger).build());
             }
             awaitBalanced(partitioned, label);
-            feeder.start();
-            drains.forEach(OutboxDrain::start);
-            pace(label + " warm-up", settings.warmup(), ledger);
-            long firstCompleted = ledger.completedTotal();
-            long windowStart = System.nanoTime();
-            latencies.start();
-            phases.start();
-            pace(label + " measuring", settings.window(), ledger);
+            long firstCompleted;
+            long windowStart;
+            if (backlog > 0) {
+                firstCompleted = 0;
+                latencies.start();
+                phases.start();
+                windowStart = System.nanoTime();
+                drains.forEach(OutboxDrain::start);
+                drainToTheEnd(label + " draining " + backlog + " rows", ledger, backlog);
+            } else {
+                feeder.start();
+                drains.forEach(OutboxDrain::start);
+                pace(label + " warm-up", settings.warmup(), ledger);
+                firstCompleted = ledger.completedTotal();
+                windowStart = System.nanoTime();
+                latencies.start();
+                phases.start();
+                pace(label + " measuring", settings.window(), ledger);
+            }
             latencies.stop();
             phases.stop();
             long windowNanos = System.nanoTime() - windowStart;
@@ -180,7 +207,7 @@ final class BenchCell {
                     ledger.refusedTotal(), coordinator.map(BenchCoordinator::description)
                     .orElse("database: FOR UPDATE SKIP LOCKED"),
                     coordinator.isPresent() ? settings.variant() : "database backend", phases.summary(),
-                    load < 0 ? Double.NaN : load);
+                    load < 0 ? Double.NaN : load).in(backlog > 0 ? BenchResult.BACKLOG : BenchResult.FEEDER, 1);
         } finally {
             feeder.close();
             drains.forEach(OutboxDrain::close);
@@ -223,8 +250,48 @@ final class BenchCell {
         progress.flush();
     }
 
+    /** How long a backlog may take to drain before the cell gives up on it. */
+    static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(15);
+
+    /**
+     * Waits until {@code ledger} counts {@code rows} completions (or {@link #DRAIN_TIMEOUT}), printing a progress
+     * line every two seconds; the backlog modes of the backends and of the baseline end their windows here.
+     */
+    static void drainToTheEnd(String what, CompletionLedger ledger, long rows, PrintWriter progress)
+            throws InterruptedException {
+        long start = System.nanoTime();
+        long nextLine = start + TimeUnit.SECONDS.toNanos(2);
+        long deadline = start + DRAIN_TIMEOUT.toNanos();
+        while (ledger.completedTotal() < rows) {
+            long now = System.nanoTime();
+            if (now >= deadline) {
+                progress.printf(Locale.ROOT, "%s: %,d of %,d rows after %s; stopping%n", what, ledger.completedTotal(), rows,
+                        DRAIN_TIMEOUT);
+                progress.flush();
+                return;
+            }
+            if (now >= nextLine) {
+                double seconds = (now - start) / 1e9;
+                progress.printf(Locale.ROOT, "%s %5.1f s: %,d rows (%,.0f rows/s)%n", what, seconds, ledger.completedTotal(),
+                        ledger.completedTotal() / seconds);
+                progress.flush();
+                nextLine += TimeUnit.SECONDS.toNanos(2);
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    private void drainToTheEnd(String what, CompletionLedger ledger, long rows) throws InterruptedException {
+        drainToTheEnd(what, ledger, rows, progress);
+    }
+
     /** Waits {@code length}, printing a progress line every two seconds (whole lines: library logs interleave). */
     private void pace(String what, Duration length, CompletionLedger ledger) throws InterruptedException {
+        pace(what, length, ledger, progress);
+    }
+
+    /** As {@link #pace(String, Duration, CompletionLedger)}, for any cell. */
+    static void pace(String what, Duration length, CompletionLedger ledger, PrintWriter progress) throws InterruptedException {
         CountDownLatch never = new CountDownLatch(1);
         long start = System.nanoTime();
         long end = start + length.toNanos();

@@ -23,14 +23,21 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code leasebox bench}: drains fresh PostgreSQL outbox tables with each backend in turn, in one run,
- * and reports rows finalized per second, claim latency percentiles and the ratio to the
- * {@code database} backend (FOR UPDATE SKIP LOCKED) measured at the same workers and batch in the same
- * run. Exit code 1 when an entry was finalized twice or the table disagrees with the completions.
+ * and reports rows finalized per second, claim latency percentiles and the ratios to the
+ * {@code database} backend (FOR UPDATE SKIP LOCKED) and to the {@code baseline} pseudo-backend (two bare
+ * statements on a minimal table, {@link BaselineCell}) measured at the same workers, batch and mode in
+ * the same round of the run. Two modes: steady state with a feeder topping the backlog up (the default),
+ * and {@code --backlog N}, a pre-seeded backlog drained to the end with nothing inserted meanwhile.
+ * Every table is VACUUM ANALYZEd before its window. Exit code 1 when an entry was finalized twice or
+ * the table disagrees with the completions.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         header = "Benchmark the backends against each other on one PostgreSQL outbox.",
         description = {"Benchmark the backends against each other on one PostgreSQL outbox, in one run: rows finalized",
-                "per second, claim latency percentiles, and the ratio to the database backend (FOR UPDATE SKIP LOCKED).",
+                "per second, claim latency percentiles, and the ratios to the database backend (FOR UPDATE SKIP LOCKED)",
+                "and to the baseline pseudo-backend (two bare SQL statements on a minimal table; add it to --backends).",
+                "Every table is VACUUM ANALYZEd before its window. Modes: a feeder keeps the backlog topped up (default),",
+                "or --backlog N drains N pre-seeded rows to the end; --rounds R repeats every cell R times, interleaved.",
                 "Coordinators not given by address are started here (ZooKeeper in-process, Hazelcast three CP members",
                 "in-process, Redis a redis-server child process) and share this machine's CPUs with the workers.",
                 "With --failover: the time from SIGKILL of a lease holder (a separate worker JVM) to another worker",
@@ -43,8 +50,37 @@ public final class BenchCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--backends", split = ",", paramLabel = "NAME", defaultValue = "database,redis,zookeeper,hazelcast",
-            description = "Backends to measure, in this order (default: ${DEFAULT-VALUE}).")
+            description = "Backends to measure, in this order (default: ${DEFAULT-VALUE}); 'baseline' is the bare-SQL "
+                    + "pseudo-backend, a measurement of what the database does alone.")
     List<String> backends;
+
+    @Option(names = "--backlog", paramLabel = "N", defaultValue = "0",
+            description = "Also measure draining a backlog: N rows pre-seeded, no feeder, the window lasting until every "
+                    + "one is finalized (default 0: steady-state feeder mode only).")
+    long backlog;
+
+    @Option(names = "--modes", split = ",", paramLabel = "feeder|backlog",
+            description = "The modes to measure (default: feeder, and backlog too when --backlog is given).")
+    List<String> modes;
+
+    @Option(names = "--rounds", paramLabel = "R", defaultValue = "1",
+            description = "Measure every cell R times, the backends interleaved (round r starts at the r-th backend); "
+                    + "the table shows medians (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--fillfactor", paramLabel = "PERCENT", defaultValue = "0",
+            description = "Set the outbox tables' fillfactor after their migrations (default 0: as V5 sets it, 50), to "
+                    + "measure what that setting buys; the baseline's table keeps PostgreSQL's default.")
+    int fillfactor;
+
+    @Option(names = "--warm-jvm", description = "Before the first round, run every backend's cell once in feeder mode "
+            + "with --warmup as its window and report nothing of it, so that no backend's first measured cell runs on a "
+            + "cold JVM (the run's first cell otherwise pays for class loading and compilation).")
+    boolean warmJvm;
+
+    @Option(names = "--payload", paramLabel = "BYTES", defaultValue = "" + BenchDatabase.DEFAULT_PAYLOAD_BYTES,
+            description = "Payload of every row, in bytes (default: ${DEFAULT-VALUE}).")
+    int payload;
 
     @Option(names = "--workers", paramLabel = "W", defaultValue = "4", description = "Drains, each its own pool and lease client (default: ${DEFAULT-VALUE}).")
     int workers;
@@ -146,9 +182,9 @@ public final class BenchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Map<String, BenchCoordinator> coordinators = new LinkedHashMap<>();
-        try (BenchDatabase database = BenchDatabase.open(jdbcUrl)) {
+        try (BenchDatabase database = BenchDatabase.open(jdbcUrl, payload).fillfactor(fillfactor)) {
             for (String backend : backends) {
-                if (!backend.equals(BenchReport.DATABASE)) {
+                if (!local(backend)) {
                     err.println("starting the " + backend + " coordinator...");
                     err.flush();
                     coordinators.put(backend, BenchCoordinator.start(backend, addressOf(backend), failover
@@ -179,29 +215,46 @@ public final class BenchCommand implements Callable<Integer> {
         } else {
             cells.add(new int[]{workers, batch});
         }
-        out.printf("leasebox bench: %s; %d cell(s) x %d backend(s), %d s warm-up + %d s window each, lease %d s, "
-                        + "schema %s, %d CPUs, load average %s; external backends: claim mode %s, release after "
-                        + "completion %s, release %s, claim records %s; tables start with %d delivered rows, then analyzed%n",
-                String.join(",", backends), cells.size(),
-                backends.size(), warmup, seconds, leaseTtlSeconds, database.schema(),
+        List<String> measuredModes = modes();
+        out.printf("leasebox bench: %s; %d cell(s) x %d backend(s) x %s x %d round(s), %d s warm-up + %d s window each "
+                        + "(backlog mode: %d rows drained to the end), lease %d s, schema %s, %d CPUs, load average %s; "
+                        + "external backends: claim mode %s, release after completion %s, release %s, claim records %s; "
+                        + "payload %d bytes, outbox fillfactor %s; tables start with %d delivered rows and are VACUUM ANALYZEd "
+                        + "before each window%s%n",
+                String.join(",", backends), cells.size(), backends.size(), String.join("+", measuredModes), rounds,
+                warmup, seconds, backlog, leaseTtlSeconds, database.schema(),
                 Runtime.getRuntime().availableProcessors(), loadAverage(), claimMode, releaseAfterCompletion, release,
-                claimRecords, history);
+                claimRecords, payload, fillfactor == 0 ? "as migrated" : Integer.toString(fillfactor), history,
+                warmJvm ? "; one unreported cell per backend warms the JVM first" : "");
         out.flush();
         BenchReport report = new BenchReport();
         Instant started = Instant.now();
-        for (int[] cell : cells) {
-            int spread = candidateSpread > 0 ? candidateSpread : cell[0] + 1;
-            BenchCell.Settings settings = new BenchCell.Settings(Duration.ofSeconds(warmup), Duration.ofSeconds(seconds),
-                    Duration.ofSeconds(leaseTtlSeconds), spread, releaseMode(), durableClaimRecords(),
-                    ClaimMode.parse(claimMode), ReleaseAfterCompletion.parse(releaseAfterCompletion), history, false,
-                    partitionClaimMode(), candidateOverAsk);
-            if (partition()) {
-                report.add(new BenchCell(database, Optional.empty(), BenchReport.DATABASE, cell[0], cell[1], settings, err).run());
-            }
-            for (String backend : backends) {
-                report.add(new BenchCell(database, Optional.ofNullable(coordinators.get(backend)), backend, cell[0],
-                        cell[1], settings.withPartition(partition()), err).run());
-                Files.writeString(csv, report.csv(), StandardCharsets.UTF_8); // a failure later keeps what was measured
+        if (warmJvm) {
+            warmJvm(database, coordinators, cells.get(0), err);
+        }
+        for (int round = 1; round <= rounds; round++) {
+            for (int[] cell : cells) {
+                int spread = candidateSpread > 0 ? candidateSpread : cell[0] + 1;
+                BenchCell.Settings settings = new BenchCell.Settings(Duration.ofSeconds(warmup), Duration.ofSeconds(seconds),
+                        Duration.ofSeconds(leaseTtlSeconds), spread, releaseMode(), durableClaimRecords(),
+                        ClaimMode.parse(claimMode), ReleaseAfterCompletion.parse(releaseAfterCompletion), history, false,
+                        partitionClaimMode(), candidateOverAsk);
+                for (String mode : measuredModes) {
+                    long rows = mode.equals(BenchResult.BACKLOG) ? backlog : 0;
+                    if (partition()) {
+                        report.add(new BenchCell(database, Optional.empty(), BenchReport.DATABASE, cell[0], cell[1], settings, err)
+                                .backlog(rows).run().in(mode, round));
+                    }
+                    for (int k = 0; k < backends.size(); k++) {
+                        String backend = backends.get((k + round - 1) % backends.size()); // interleaved: each round starts elsewhere
+                        BenchResult result = backend.equals(BenchReport.BASELINE)
+                                ? new BaselineCell(database, cell[0], cell[1], settings, rows, err).run()
+                                : new BenchCell(database, Optional.ofNullable(coordinators.get(backend)), backend, cell[0],
+                                        cell[1], settings.withPartition(partition()), err).backlog(rows).run();
+                        report.add(result.in(mode, round));
+                        Files.writeString(csv, report.csv(), StandardCharsets.UTF_8); // a failure later keeps what was measured
+                    }
+                }
             }
         }
         out.println();
@@ -222,6 +275,26 @@ public final class BenchCommand implements Callable<Integer> {
         report.results().stream().filter(r -> !r.checksHeld())
                 .forEach(r -> out.println("  " + r.backend() + " W=" + r.workers() + " B=" + r.batch() + ": " + r.checkFailures()));
         return 1;
+    }
+
+    /** One unreported feeder cell per backend, its window as long as the warm-up, to compile the paths first. */
+    private void warmJvm(BenchDatabase database, Map<String, BenchCoordinator> coordinators, int[] cell, PrintWriter err)
+            throws InterruptedException {
+        BenchCell.Settings settings = new BenchCell.Settings(Duration.ofSeconds(Math.min(warmup, 2)),
+                Duration.ofSeconds(Math.max(warmup, 1)), Duration.ofSeconds(leaseTtlSeconds),
+                candidateSpread > 0 ? candidateSpread : cell[0] + 1, releaseMode(), durableClaimRecords(),
+                ClaimMode.parse(claimMode), ReleaseAfterCompletion.parse(releaseAfterCompletion), Math.min(history, 1_000),
+                partition(), partitionClaimMode(), candidateOverAsk);
+        for (String backend : backends) {
+            err.println("warming the JVM with " + backend + " (not reported)");
+            err.flush();
+            if (backend.equals(BenchReport.BASELINE)) {
+                new BaselineCell(database, cell[0], cell[1], settings, 0, err).run();
+            } else {
+                new BenchCell(database, Optional.ofNullable(coordinators.get(backend)), backend, cell[0], cell[1], settings,
+                        err).run();
+            }
+        }
     }
 
     /** The 1-minute load average, as the report of every figure needs it on a shared machine. */
@@ -247,6 +320,24 @@ public final class BenchCommand implements Callable<Integer> {
         return options;
     }
 
+    /** Backends measured without a coordinator: the database backend and the bare-SQL baseline. */
+    private static boolean local(String backend) {
+        return backend.equals(BenchReport.DATABASE) || backend.equals(BenchReport.BASELINE);
+    }
+
+    /** The modes measured: --modes, else feeder, and backlog too when --backlog is given. */
+    List<String> modes() {
+        if (modes == null || modes.isEmpty()) {
+            return backlog > 0 ? List.of(BenchResult.FEEDER, BenchResult.BACKLOG) : List.of(BenchResult.FEEDER);
+        }
+        for (String mode : modes) {
+            check(mode.equals(BenchResult.FEEDER) || mode.equals(BenchResult.BACKLOG),
+                    "--modes takes feeder and backlog, was '" + mode + "'");
+        }
+        check(!modes.contains(BenchResult.BACKLOG) || backlog > 0, "--modes backlog needs --backlog N, the rows to drain");
+        return List.copyOf(new java.util.LinkedHashSet<>(modes));
+    }
+
     private Optional<String> addressOf(String backend) {
         switch (backend) {
             case "redis":
@@ -257,7 +348,7 @@ public final class BenchCommand implements Callable<Integer> {
                 return Optional.ofNullable(hazelcast);
             default:
                 throw new IllegalArgumentException("unknown backend '" + backend
-                        + "' in --backends: choose among database, redis, zookeeper, hazelcast");
+                        + "' in --backends: choose among database, baseline, redis, zookeeper, hazelcast");
         }
     }
 
@@ -301,16 +392,22 @@ public final class BenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--backends must name at least one backend");
         }
         for (String backend : backends) {
-            if (!backend.equals(BenchReport.DATABASE)) {
+            if (!local(backend)) {
                 addressOf(backend);
             }
         }
+        check(!(failover && backends.contains(BenchReport.BASELINE)), "--failover measures lease holders; drop baseline from --backends");
+        check(backlog >= 0 && backlog <= 100_000_000, "--backlog must be in 0..100000000, was " + backlog);
+        check(rounds >= 1 && rounds <= 20, "--rounds must be in 1..20, was " + rounds);
+        check(payload >= 16 && payload <= 100_000, "--payload must be in 16..100000 bytes, was " + payload);
+        check(fillfactor == 0 || fillfactor >= 10 && fillfactor <= 100, "--fillfactor must be in 10..100, was " + fillfactor);
+        modes();
         for (String key : backendOptions.keySet()) {
             int dot = key.indexOf('.');
             String prefix = dot > 0 ? key.substring(0, dot) : "";
-            check(dot > 0 && dot < key.length() - 1 && !prefix.equals(BenchReport.DATABASE) && backends.contains(prefix),
+            check(dot > 0 && dot < key.length() - 1 && !local(prefix) && backends.contains(prefix),
                     "--backend-option " + key + ": name it BACKEND.NAME=VALUE with BACKEND one of the external backends in "
-                            + "--backends " + backends.stream().filter(b -> !b.equals(BenchReport.DATABASE)).toList()
+                            + "--backends " + backends.stream().filter(b -> !local(b)).toList()
                             + ", e.g. hazelcast.rowLockBlock=128");
         }
         if (backends.stream().distinct().count() != backends.size()) {

@@ -31,15 +31,26 @@ final class BenchDatabase implements AutoCloseable {
     private final HikariDataSource admin;
     private final String schema;
     private final AtomicInteger tables = new AtomicInteger();
+    private final int payloadBytes;
+    private int fillfactor;
 
-    private BenchDatabase(String jdbcUrl, HikariDataSource admin, String schema) {
+    /** The payload of every row the bench writes unless told otherwise, in bytes. */
+    static final int DEFAULT_PAYLOAD_BYTES = 200;
+
+    private BenchDatabase(String jdbcUrl, HikariDataSource admin, String schema, int payloadBytes) {
         this.jdbcUrl = jdbcUrl;
         this.admin = admin;
         this.schema = schema;
+        this.payloadBytes = payloadBytes;
     }
 
-    /** Connects (failing with one line naming the URL) and creates the run's schema. */
+    /** Connects (failing with one line naming the URL) and creates the run's schema; rows of the default payload. */
     static BenchDatabase open(String jdbcUrl) {
+        return open(jdbcUrl, DEFAULT_PAYLOAD_BYTES);
+    }
+
+    /** As {@link #open(String)}, every row with a payload of {@code payloadBytes} bytes. */
+    static BenchDatabase open(String jdbcUrl, int payloadBytes) {
         if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
             throw new IllegalArgumentException("--jdbc-url must be a PostgreSQL URL (jdbc:postgresql://…), was '"
                     + JdbcDataSources.redact(jdbcUrl) + "': the bench compares against FOR UPDATE SKIP LOCKED");
@@ -53,7 +64,7 @@ final class BenchDatabase implements AutoCloseable {
             admin.close();
             throw e;
         }
-        return new BenchDatabase(jdbcUrl, admin, schema);
+        return new BenchDatabase(jdbcUrl, admin, schema, payloadBytes);
     }
 
     String schema() {
@@ -71,22 +82,89 @@ final class BenchDatabase implements AutoCloseable {
     }
 
     /**
-     * A fresh table with V1 and V2, as row leases need it, or with V3 too (partition leases). Row cells
-     * run without V3 so that the baseline pays nothing for a feature it does not use.
+     * A fresh table with V1, V2 and V5, as row leases need it, or with every migration (partition leases).
+     * Row cells run without V3 (the slot and key-order indexes) so that they pay nothing for a feature they
+     * do not use.
      */
     TableName freshTable(boolean withSlots) {
         TableName table = new TableName(schema, "outbox_" + tables.incrementAndGet());
-        new LeaseboxSchema(DatabaseKind.POSTGRESQL, table).apply(admin, 1, withSlots ? LeaseboxSchema.LATEST_VERSION : 2);
+        LeaseboxSchema scripts = new LeaseboxSchema(DatabaseKind.POSTGRESQL, table);
+        if (withSlots) {
+            scripts.apply(admin, 1, LeaseboxSchema.LATEST_VERSION);
+        } else {
+            scripts.apply(admin, 1, 2);
+            scripts.apply(admin, 5, 5);
+        }
+        if (fillfactor > 0) {
+            execute(admin, "ALTER TABLE " + table.qualified() + " SET (fillfactor = " + fillfactor + ")");
+        }
         return table;
+    }
+
+    /** Outbox tables get this fillfactor after their migrations; 0 (the default) leaves what the migrations set. */
+    BenchDatabase fillfactor(int percent) {
+        this.fillfactor = percent;
+        return this;
+    }
+
+    /** A fresh table of the bare-SQL baseline (baseline_create.sql), not a product table. */
+    TableName freshBaselineTable() {
+        TableName table = new TableName(schema, "baseline_" + tables.incrementAndGet());
+        for (String sql : statement("baseline_create.sql", table).replaceAll("(?m)^--.*$", "").split(";\\s*\\n")) {
+            if (!sql.isBlank()) {
+                execute(admin, sql);
+            }
+        }
+        return table;
+    }
+
+    /** Appends baseline rows numbered {@code first..last} with {@code status}, the payload of every bench row. */
+    void fillBaseline(TableName table, String status, long first, long last) {
+        try (Connection c = admin.getConnection(); PreparedStatement st = c.prepareStatement(statement("baseline_fill.sql", table))) {
+            st.setString(1, status);
+            st.setInt(2, payloadBytes);
+            st.setLong(3, first);
+            st.setLong(4, last);
+            st.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("Filling baseline table " + table + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** A baseline statement for {@code table}, its batch size written in. */
+    String baselineStatement(String name, TableName table, int batch) {
+        return statement(name, table).replace("${batch}", Integer.toString(batch));
+    }
+
+    /** Rows DELIVERED in a baseline table. */
+    long baselineDelivered(TableName table) {
+        try (Connection c = admin.getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*) FROM " + table.qualified() + " WHERE status = 'DELIVERED'")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Counting DELIVERED rows of " + table + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Drops a baseline table. */
+    void dropBaseline(TableName table) {
+        execute(admin, "DROP TABLE IF EXISTS " + table.qualified() + " CASCADE");
+        execute(admin, "DROP SEQUENCE IF EXISTS " + table.qualified() + "_token_seq");
+    }
+
+    int payloadBytes() {
+        return payloadBytes;
     }
 
     /** Appends PENDING entries numbered {@code first..last} (inclusive) in one statement. */
     void fill(TableName table, long first, long last, Instant createdAt) {
         String sql = statement("fill.sql", table);
         try (Connection c = admin.getConnection(); PreparedStatement st = c.prepareStatement(sql)) {
-            st.setString(1, createdAt.toString());
-            st.setLong(2, first);
-            st.setLong(3, last);
+            st.setInt(1, payloadBytes);
+            st.setString(2, createdAt.toString());
+            st.setLong(3, first);
+            st.setLong(4, last);
             st.executeUpdate();
         } catch (SQLException e) {
             throw new IllegalStateException("Filling bench table " + table + " failed: " + e.getMessage(), e);
@@ -100,9 +178,10 @@ final class BenchDatabase implements AutoCloseable {
         }
         try (Connection c = admin.getConnection();
              PreparedStatement st = c.prepareStatement(statement("fill_history.sql", table))) {
-            st.setString(1, at.toString());
+            st.setInt(1, payloadBytes);
             st.setString(2, at.toString());
-            st.setLong(3, rows);
+            st.setString(3, at.toString());
+            st.setLong(4, rows);
             st.executeUpdate();
         } catch (SQLException e) {
             throw new IllegalStateException("Filling the history of bench table " + table + " failed: " + e.getMessage(), e);
@@ -110,14 +189,13 @@ final class BenchDatabase implements AutoCloseable {
     }
 
     /**
-     * Gathers the planner's statistics of a freshly filled table, as autovacuum would have for a
-     * long-lived outbox: a cell lasts seconds, far less than autovacuum's one-minute naptime. On a
-     * never-analyzed table the planner reads every eligible row for the shared candidate and claim
-     * queries (a bitmap scan and a sort instead of the claim-candidate index in id order), which
-     * measured the planner's guess rather than the backends.
+     * VACUUM ANALYZE of a freshly filled table, as autovacuum would have done for a long-lived outbox (a
+     * cell lasts seconds, far less than autovacuum's one-minute naptime): the window then measures a table
+     * with statistics and a visibility map, the state that degraded the claim plans before V5, not a
+     * never-analyzed one.
      */
     void analyze(TableName table) {
-        execute(admin, "ANALYZE " + table.qualified());
+        execute(admin, "VACUUM ANALYZE " + table.qualified());
     }
 
     /** Rows DELIVERED in {@code table}. */
@@ -180,7 +258,8 @@ final class BenchDatabase implements AutoCloseable {
             if (in == null) {
                 throw new IllegalStateException("resource " + path + " is missing from the class path");
             }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("${table}", table.qualified());
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("${table}", table.qualified())
+                    .replace("${table_name}", table.table());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -3,20 +3,24 @@ package dev.leasebox.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
- * The results of one bench run and their ratios to the {@code database} backend measured at the same
- * workers and batch in the same run; renders them as CSV and as a text table.
+ * The results of one bench run and their ratios to the {@code database} backend and to the
+ * {@code baseline} pseudo-backend (the bare two statements, {@link BaselineCell}) measured at the same
+ * workers, batch and mode in the same round of the same run; renders them as CSV and as a text table
+ * (medians over the rounds when there are several).
  */
 final class BenchReport {
 
     static final String DATABASE = "database";
+    static final String BASELINE = "baseline";
 
     static final List<String> COLUMNS = List.of("backend", "workers", "batch", "rows_per_s", "ratio_to_database",
             "claim_p50_ms", "claim_p90_ms", "claim_p99_ms", "window_s", "rows_in_window", "claim_calls",
             "delivered_rows", "completions", "finalized_twice", "emitted_twice", "refused_completions", "coordinator", "variant",
-            "phase_ms", "load_1m");
+            "phase_ms", "load_1m", "ratio_to_baseline", "mode", "round");
 
     private final List<BenchResult> results = new ArrayList<>();
 
@@ -28,15 +32,20 @@ final class BenchReport {
         return List.copyOf(results);
     }
 
-    /** Rows/s of {@code r} over rows/s of the database backend at the same W and B; NaN when not measured. */
+    /** Rows/s of {@code r} over rows/s of the database backend in the same cell and round; NaN when not measured. */
     double ratioToDatabase(BenchResult r) {
-        return baseline(r.workers(), r.batch()).map(db -> Percentiles.ratio(r.rowsPerSecond(), db.rowsPerSecond()))
-                .orElse(Double.NaN);
+        return ratioTo(DATABASE, r);
     }
 
-    private Optional<BenchResult> baseline(int workers, int batch) {
-        return results.stream().filter(r -> r.backend().equals(DATABASE) && r.workers() == workers && r.batch() == batch)
-                .findFirst();
+    /** Rows/s of {@code r} over rows/s of the bare-SQL baseline in the same cell and round; NaN when not measured. */
+    double ratioToBaseline(BenchResult r) {
+        return ratioTo(BASELINE, r);
+    }
+
+    private double ratioTo(String reference, BenchResult r) {
+        return results.stream().filter(o -> o.backend().equals(reference) && o.workers() == r.workers()
+                        && o.batch() == r.batch() && o.mode().equals(r.mode()) && o.round() == r.round())
+                .findFirst().map(o -> Percentiles.ratio(r.rowsPerSecond(), o.rowsPerSecond())).orElse(Double.NaN);
     }
 
     /** Whether every cell's checks held. */
@@ -53,23 +62,46 @@ final class BenchReport {
                     number(r.claimP90Ms(), 3), number(r.claimP99Ms(), 3), number(r.windowSeconds(), 2),
                     Long.toString(r.rowsInWindow()), Long.toString(r.claimCalls()), Long.toString(r.deliveredRows()),
                     Long.toString(r.completions()), Long.toString(r.finalizedTwice()), Long.toString(r.emittedTwice()),
-                    Long.toString(r.refused()), r.coordinator(), r.variant(), r.phases(), number(r.load1m(), 2));
+                    Long.toString(r.refused()), r.coordinator(), r.variant(), r.phases(), number(r.load1m(), 2),
+                    number(ratioToBaseline(r), 3), r.mode(), Integer.toString(r.round()));
             out.append(String.join(",", fields.stream().map(BenchReport::csvField).toList())).append('\n');
         }
         return out.toString();
     }
 
-    /** The table printed at the end of a run, ratios first. */
+    /**
+     * The table printed at the end of a run, ratios first: one line per backend, mode and cell, with the
+     * median over the rounds of its rows/s, of its ratios (each taken within its round) and of its latencies.
+     */
     String table() {
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "%-10s %3s %5s %9s %10s %9s %9s %9s %8s%n", "backend", "W", "B",
-                "ratio", "rows/s", "p50 ms", "p90 ms", "p99 ms", "checks"));
+        out.append(String.format(Locale.ROOT, "%-18s %-7s %3s %5s %6s %9s %10s %10s %9s %9s %9s %8s%n", "backend", "mode",
+                "W", "B", "rounds", "vs db", "vs base", "rows/s", "p50 ms", "p90 ms", "p99 ms", "checks"));
+        Map<String, List<BenchResult>> groups = new LinkedHashMap<>();
         for (BenchResult r : results) {
-            out.append(String.format(Locale.ROOT, "%-10s %3d %5d %8sx %10.0f %9.2f %9.2f %9.2f %8s%n", r.backend(),
-                    r.workers(), r.batch(), number(ratioToDatabase(r), 2), r.rowsPerSecond(), r.claimP50Ms(),
-                    r.claimP90Ms(), r.claimP99Ms(), r.checksHeld() ? "ok" : "FAILED"));
+            groups.computeIfAbsent(r.backend() + "|" + r.mode() + "|" + r.workers() + "|" + r.batch(),
+                    k -> new ArrayList<>()).add(r);
+        }
+        for (List<BenchResult> g : groups.values()) {
+            BenchResult first = g.get(0);
+            out.append(String.format(Locale.ROOT, "%-18s %-7s %3d %5d %6d %8sx %9sx %10.0f %9.2f %9.2f %9.2f %8s%n",
+                    first.backend(), first.mode(), first.workers(), first.batch(), g.size(),
+                    number(median(g, this::ratioToDatabase), 2), number(median(g, this::ratioToBaseline), 2),
+                    median(g, BenchResult::rowsPerSecond), median(g, BenchResult::claimP50Ms),
+                    median(g, BenchResult::claimP90Ms), median(g, BenchResult::claimP99Ms),
+                    g.stream().allMatch(BenchResult::checksHeld) ? "ok" : "FAILED"));
         }
         return out.toString();
+    }
+
+    /** The median of {@code value} over {@code results} (the mean of the middle two for an even count); NaN values skipped. */
+    static double median(List<BenchResult> results, java.util.function.ToDoubleFunction<BenchResult> value) {
+        double[] values = results.stream().mapToDouble(value).filter(v -> !Double.isNaN(v)).sorted().toArray();
+        if (values.length == 0) {
+            return Double.NaN;
+        }
+        int mid = values.length / 2;
+        return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
     }
 
     /** A number with {@code decimals} places and a dot, or the empty field for NaN. */

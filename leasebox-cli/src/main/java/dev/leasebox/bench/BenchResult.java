@@ -22,11 +22,34 @@ package dev.leasebox.bench;
  *                       release-after-completion=always release=sync durable-claims" (the product defaults)
  * @param phases         mean time per call of each phase in the window, e.g. "candidates 2.10 ms, acquire 1.05 ms"
  * @param load1m         the machine's 1-minute load average at the end of the window (NaN when unknown)
+ * @param mode           {@code feeder} (steady state: a feeder keeps the backlog topped up through the window) or
+ *                       {@code backlog} (a pre-seeded backlog drained to the end, nothing inserted meanwhile)
+ * @param round          which round of the run measured it (rounds interleave the backends)
  */
 record BenchResult(String backend, int workers, int batch, double windowSeconds, long rowsInWindow,
                    double claimP50Ms, double claimP90Ms, double claimP99Ms, long claimCalls,
                    long deliveredRows, long completions, long finalizedTwice, long emittedTwice, long refused,
-                   String coordinator, String variant, String phases, double load1m) {
+                   String coordinator, String variant, String phases, double load1m, String mode, int round) {
+
+    static final String FEEDER = "feeder";
+    static final String BACKLOG = "backlog";
+
+    /** A feeder-mode result of the first round. */
+    BenchResult(String backend, int workers, int batch, double windowSeconds, long rowsInWindow,
+                double claimP50Ms, double claimP90Ms, double claimP99Ms, long claimCalls,
+                long deliveredRows, long completions, long finalizedTwice, long emittedTwice, long refused,
+                String coordinator, String variant, String phases, double load1m) {
+        this(backend, workers, batch, windowSeconds, rowsInWindow, claimP50Ms, claimP90Ms, claimP99Ms, claimCalls,
+                deliveredRows, completions, finalizedTwice, emittedTwice, refused, coordinator, variant, phases, load1m,
+                FEEDER, 1);
+    }
+
+    /** The same result, measured in {@code mode} in round {@code round}. */
+    BenchResult in(String mode, int round) {
+        return new BenchResult(backend, workers, batch, windowSeconds, rowsInWindow, claimP50Ms, claimP90Ms, claimP99Ms,
+                claimCalls, deliveredRows, completions, finalizedTwice, emittedTwice, refused, coordinator, variant, phases,
+                load1m, mode, round);
+    }
 
     /** Rows finalized per second in the steady window. */
     double rowsPerSecond() {

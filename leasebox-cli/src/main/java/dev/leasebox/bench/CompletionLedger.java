@@ -26,7 +26,12 @@ final class CompletionLedger implements DrainListener {
 
     @Override
     public void emitting(Envelope envelope) {
-        emissions.computeIfAbsent(envelope.entryId(), id -> new AtomicInteger()).incrementAndGet();
+        emitted(envelope.entryId());
+    }
+
+    /** Records one emission of {@code entryId}. */
+    void emitted(long entryId) {
+        emissions.computeIfAbsent(entryId, id -> new AtomicInteger()).incrementAndGet();
     }
 
     @Override

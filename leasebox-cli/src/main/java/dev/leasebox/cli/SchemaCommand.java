@@ -24,7 +24,8 @@ import java.util.concurrent.Callable;
 @Command(name = "schema", mixinStandardHelpOptions = true,
         header = "Print the outbox table's migration scripts, or apply the missing ones with --apply.",
         description = {"Print the outbox table's migration scripts (V1 creates the table, V2 adds the claim columns,",
-                "V3 adds partition leases: lease slots, worker membership, database-held leases),",
+                "V3 adds partition leases: lease slots, worker membership, database-held leases, V4 the claim-style",
+                "registry, V5 the claim-queue index that makes claims HOT updates),",
                 "or apply the missing ones to a database with --apply --jdbc-url URL."})
 final class SchemaCommand implements Callable<Integer> {
 
@@ -106,14 +107,31 @@ final class SchemaCommand implements Callable<Integer> {
 
     /**
      * 0: no table; 1: the table without claim columns; 2: with them; 3: with lease slots too; 4: with the
-     * claim-style registry too.
+     * claim-style registry too; 5: with the claim-queue index too (V5 replaced the claim-candidate index).
      */
     static int appliedVersion(Connection connection, TableName table) throws SQLException {
         int columns = appliedColumns(connection, table);
         if (columns == 3 && tableExists(connection, new TableName(table.schema(), table.table() + "_claim_styles"))) {
-            return 4;
+            return hasIndex(connection, table, table.table() + "_claim_queue") ? 5 : 4;
         }
         return columns;
+    }
+
+    private static boolean hasIndex(Connection connection, TableName table, String index) throws SQLException {
+        DatabaseMetaData metaData = connection.getMetaData();
+        String schema = table.schema().isEmpty() ? connection.getSchema() : table.schema();
+        for (String name : new String[]{table.table(), table.table().toUpperCase(Locale.ROOT)}) {
+            for (String s : new String[]{schema, schema == null ? null : schema.toUpperCase(Locale.ROOT)}) {
+                try (ResultSet indexes = metaData.getIndexInfo(null, s, name, false, true)) {
+                    while (indexes.next()) {
+                        if (index.equalsIgnoreCase(indexes.getString("INDEX_NAME"))) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     private static boolean tableExists(Connection connection, TableName table) throws SQLException {

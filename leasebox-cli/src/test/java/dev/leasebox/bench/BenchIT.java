@@ -62,6 +62,42 @@ class BenchIT {
     }
 
     @Test
+    void theBaselineAndTheBacklogModeShareOneCsvWithTheirRatios() throws Exception {
+        Path csv = dir.resolve("baseline.csv");
+        StringWriter out = new StringWriter();
+        CommandLine command = new CommandLine(new BenchCommand());
+        command.setOut(new PrintWriter(out));
+        command.setErr(new PrintWriter(new StringWriter()));
+        String jdbcUrl = System.getenv().getOrDefault("LEASEBOX_JDBC_URL", BenchCommand.DEFAULT_JDBC_URL);
+
+        int exit = command.execute("--backends", "database,baseline", "--workers", "2", "--batch", "10",
+                "--seconds", "1", "--warmup", "1", "--backlog", "500", "--history", "100", "--rounds", "2",
+                "--jdbc-url", jdbcUrl, "--csv", csv.toString());
+
+        assertThat(exit).as(out.toString()).isZero();
+        List<String> lines = Files.readAllLines(csv);
+        assertThat(lines).as("2 backends x 2 modes x 2 rounds").hasSize(1 + 8);
+        List<String> header = Arrays.asList(lines.get(0).split(","));
+        List<Map<String, String>> rows = lines.stream().skip(1).map(line -> row(header, line)).toList();
+        assertThat(rows).extracting(r -> r.get("backend") + "/" + r.get("mode") + "/" + r.get("round"))
+                .containsExactlyInAnyOrder("database/feeder/1", "baseline/feeder/1", "database/backlog/1", "baseline/backlog/1",
+                        "database/feeder/2", "baseline/feeder/2", "database/backlog/2", "baseline/backlog/2");
+        for (Map<String, String> row : rows) {
+            assertThat(row.get("finalized_twice")).isEqualTo("0");
+            assertThat(row.get("delivered_rows")).isEqualTo(row.get("completions"));
+            assertThat(row.get("ratio_to_baseline")).isNotEmpty();
+            assertThat(row.get("ratio_to_database")).isNotEmpty();
+            if (row.get("mode").equals("backlog")) {
+                assertThat(row.get("rows_in_window")).as("the whole backlog, drained").isEqualTo("500");
+            }
+            if (row.get("backend").equals("baseline")) {
+                assertThat(row.get("ratio_to_baseline")).isEqualTo("1.000");
+            }
+        }
+        assertThat(out.toString()).contains("VACUUM ANALYZEd before each window").contains("vs base");
+    }
+
+    @Test
     void aBackendOptionMustNameABackendBeingMeasured() {
         StringWriter err = new StringWriter();
         CommandLine command = new CommandLine(new BenchCommand());

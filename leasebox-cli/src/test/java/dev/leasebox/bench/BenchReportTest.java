@@ -45,7 +45,7 @@ class BenchReportTest {
         assertThat(lines[1]).startsWith("database,4,100,1000.0,1.000,1.250,2.500,10.000,10.00,10000,40,900,900,0,0,0,");
         assertThat(lines[2]).startsWith("redis,4,100,750.0,0.750,");
         assertThat(lines[2]).endsWith(",\"embedded redis, 127.0.0.1:1\",release=sync durable-claims,"
-                + "\"candidates 1.00 ms, acquire 0.50 ms\",2.25");
+                + "\"candidates 1.00 ms, acquire 0.50 ms\",2.25,,feeder,1");
         assertThat(lines[3]).as("no baseline: an empty ratio field").startsWith("zookeeper,8,10,100.0,,");
         for (String line : lines) {
             assertThat(line.replaceAll("\"[^\"]*\"", "x").split(",", -1)).hasSize(BenchReport.COLUMNS.size());

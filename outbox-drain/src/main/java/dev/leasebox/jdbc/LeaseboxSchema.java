@@ -25,6 +25,10 @@ import java.util.Objects;
  *       given), fixed when the script is applied.</li>
  *   <li>V4 adds the {@code _claim_styles} registry, which keeps workers whose claims cannot exclude each
  *       other off one table ({@link ClaimStyleRegistry}).</li>
+ *   <li>V5 replaces the claim-candidate index by the claim-queue index, keyed by id alone (PostgreSQL:
+ *       no column a claim writes is in any index, so claims are HOT updates), and sets the table's
+ *       fillfactor to 50 so that a claimed row's new version finds room on its page. On H2 it only
+ *       renames the index.</li>
  * </ul>
  */
 public final class LeaseboxSchema {
@@ -41,9 +45,10 @@ public final class LeaseboxSchema {
     static final String V2_FILE = "V2__add_claim_leases.sql";
     static final String V3_FILE = "V3__add_lease_slots.sql";
     static final String V4_FILE = "V4__add_claim_styles.sql";
+    static final String V5_FILE = "V5__lean_claim_queue.sql";
 
     /** The newest migration's version. */
-    public static final int LATEST_VERSION = 4;
+    public static final int LATEST_VERSION = 5;
 
     /** Lease slots created by V3 unless another count is given. */
     public static final int DEFAULT_SLOT_COUNT = 256;
@@ -76,7 +81,8 @@ public final class LeaseboxSchema {
 
     /** Every migration in order, placeholders substituted with the validated table name. */
     public List<Migration> migrations() {
-        return List.of(migration(1, V1_FILE), migration(2, V2_FILE), migration(3, V3_FILE), migration(4, V4_FILE));
+        return List.of(migration(1, V1_FILE), migration(2, V2_FILE), migration(3, V3_FILE), migration(4, V4_FILE),
+                migration(5, V5_FILE));
     }
 
     private Migration migration(int version, String file) {
@@ -98,7 +104,7 @@ public final class LeaseboxSchema {
         }
     }
 
-    /** Applies every migration (V1 to V4) to an empty schema. */
+    /** Applies every migration (V1 to V5) to an empty schema. */
     public void applyAll(DataSource dataSource) {
         apply(dataSource, 1, LATEST_VERSION);
     }

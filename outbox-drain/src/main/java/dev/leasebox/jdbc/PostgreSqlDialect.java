@@ -28,6 +28,8 @@ import java.util.function.Function;
  */
 public final class PostgreSqlDialect extends SqlDialect {
 
+    private final java.util.Map<Integer, String> claimStatements = new java.util.concurrent.ConcurrentHashMap<>();
+
     PostgreSqlDialect(TableName table) {
         super(DatabaseKind.POSTGRESQL, table);
     }
@@ -50,19 +52,36 @@ public final class PostgreSqlDialect extends SqlDialect {
     @Override
     List<OutboxEntry> claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
                                       Instant expiresAt, long leaseMillis, int limit) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql("claim_in_database"))) {
-            ps.setString(1, owner);
-            EntryRows.setInstant(ps, 2, now);
-            EntryRows.setInstant(ps, 3, expiresAt);
-            ps.setLong(4, leaseMillis);
-            int i = EntryRows.bindSelection(ps, 5, selection);
-            EntryRows.setInstant(ps, i++, now);
-            EntryRows.setInstant(ps, i++, now);
-            ps.setInt(i, limit);
+        try (PreparedStatement ps = c.prepareStatement(claimSql(limit))) {
+            bindClaimInDatabase(ps, selection, owner, now, expiresAt, leaseMillis);
             try (ResultSet rs = ps.executeQuery()) {
                 return EntryRows.readAll(rs, true);
             }
         }
+    }
+
+    /** Binds claim_in_database.sql's parameters (also used to EXPLAIN it in tests). */
+    void bindClaimInDatabase(PreparedStatement ps, ClaimSelection selection, String owner, Instant now,
+                             Instant expiresAt, long leaseMillis) throws SQLException {
+        ps.setString(1, owner);
+        EntryRows.setInstant(ps, 2, now);
+        EntryRows.setInstant(ps, 3, expiresAt);
+        ps.setLong(4, leaseMillis);
+        int i = EntryRows.bindSelection(ps, 5, selection);
+        EntryRows.setInstant(ps, i++, now);
+        EntryRows.setInstant(ps, i, now);
+    }
+
+    /**
+     * claim_in_database.sql for batches of {@code batch}: the batch size is written into the statement as a
+     * literal, so that every plan (a generic one included) expects a batch of rows and probes them by primary
+     * key; one statement text per batch size, cached (a drain uses one or two).
+     */
+    String claimSql(int batch) {
+        if (batch < 1) {
+            throw new IllegalArgumentException("batch must be positive, was " + batch);
+        }
+        return claimStatements.computeIfAbsent(batch, b -> sql("claim_in_database").replace("${batch}", Integer.toString(b)));
     }
 
     @Override

@@ -63,7 +63,7 @@ class PostgreSqlSchemaIT {
         LeaseboxSchema scripts = new LeaseboxSchema(DatabaseKind.POSTGRESQL, table);
         assertThat(scripts.migrations()).extracting(LeaseboxSchema.Migration::fileName)
                 .containsExactly("V1__create_leasebox_outbox.sql", "V2__add_claim_leases.sql", "V3__add_lease_slots.sql",
-                        "V4__add_claim_styles.sql");
+                        "V4__add_claim_styles.sql", "V5__lean_claim_queue.sql");
         assertThat(scripts.migrations()).allSatisfy(m -> assertThat(m.sql()).doesNotContain("${"));
 
         scripts.apply(ds, 1, 1);
@@ -81,6 +81,14 @@ class PostgreSqlSchemaIT {
                 .containsExactlyInAnyOrder("leasebox_outbox_id_seq", "leasebox_outbox_claim_token_seq");
         JdbcOutboxStore store = JdbcOutboxStore.builder(ds).table(table).open();
         assertThat(store.enqueue(OutboxMessage.of("t", new byte[0])).status()).isEqualTo(EmissionStatus.PENDING);
+        // V5 on a table that already had rows: the candidate index replaced, the fillfactor set
+        scripts.apply(ds, 3, LeaseboxSchema.LATEST_VERSION);
+        assertThat(query("SELECT indexdef FROM pg_indexes WHERE schemaname = '" + schema
+                + "' AND indexname IN ('leasebox_outbox_claim_candidates', 'leasebox_outbox_claim_queue')"))
+                .singleElement().asString().contains("leasebox_outbox_claim_queue").contains("(id) WHERE (status = ANY")
+                .doesNotContain("INCLUDE");
+        assertThat(query("SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid = '" + table + "'::regclass"))
+                .containsExactly("fillfactor=50");
     }
 
     @Test
@@ -96,11 +104,11 @@ class PostgreSqlSchemaIT {
             // status list in the SQL must prove the partial index's predicate without parameter values.
             st.execute("SET plan_cache_mode = force_generic_plan");
             st.execute("SET enable_seqscan = off");
-            String index = table.table() + "_claim_candidates";
+            String index = table.table() + "_claim_queue";
             assertThat(explainGeneric(st, dialect.sql("select_eligible"),
                     "'PENDING', 'DEFERRED', 'RETRYABLE_FAILURE', now(), now(), 10")).contains(index);
-            assertThat(explainGeneric(st, dialect.sql("claim_in_database"),
-                    "'w', NULL, NULL, 30000, 'PENDING', 'DEFERRED', 'RETRYABLE_FAILURE', NULL, NULL, 10"))
+            assertThat(explainGeneric(st, ((PostgreSqlDialect) dialect).claimSql(10),
+                    "'w', NULL, NULL, 30000, 'PENDING', 'DEFERRED', 'RETRYABLE_FAILURE', NULL, NULL"))
                     .contains(index).contains("LockRows");
         }
     }

@@ -8,7 +8,14 @@
 -- Time: every "now" parameter is NULL when the database's clock judges (the default: the statement
 -- uses now()), or an instant when the store was given an explicit clock (tests); a written expiry is
 -- that instant, or now() plus the lease duration in milliseconds.
--- Parameters: owner, claimed_at, claim_expires_at, lease ms, three statuses, now (due), now (expiry), limit.
+-- Plan (V5): the rows come from the claim-queue index (id order, finalized rows absent) and one
+-- primary-key probe each, whatever the table's statistics say. The literal status list proves the
+-- partial index's predicate; the row's own conditions sit in one CASE, so the planner neither
+-- estimates them from statistics nor prefers another index for them; the batch size is a literal
+-- (${batch}, substituted per batch size), because a LIMIT parameter makes a generic plan expect a
+-- tenth of the table and hash-join the whole table to it (80 ms for 100 rows of 100,000 after
+-- VACUUM ANALYZE, against 9 ms; PostgreSqlClaimPlanIT).
+-- Parameters: owner, claimed_at, claim_expires_at, lease ms, three statuses, now (due), now (expiry).
 UPDATE ${table} AS t
 SET claim_owner         = ?,
     claimed_at          = COALESCE(?::timestamptz, now()),
@@ -20,11 +27,12 @@ FROM (
     SELECT id, nextval('${table}_claim_token_seq') AS next_token
     FROM ${table}
     WHERE status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
-      AND status IN (?, ?, ?)
-      AND (next_attempt_at IS NULL OR next_attempt_at <= COALESCE(?::timestamptz, now()))
-      AND (claim_expires_at IS NULL OR claim_expires_at <= COALESCE(?::timestamptz, now()))
+      AND CASE WHEN status IN (?, ?, ?)
+                 AND (next_attempt_at IS NULL OR next_attempt_at <= COALESCE(?::timestamptz, now()))
+                 AND (claim_expires_at IS NULL OR claim_expires_at <= COALESCE(?::timestamptz, now()))
+               THEN TRUE ELSE FALSE END
     ORDER BY id
-    LIMIT ?
+    LIMIT ${batch}
     FOR UPDATE SKIP LOCKED
 ) AS c
 WHERE t.id = c.id

@@ -1,15 +1,16 @@
 -- The claim-candidate query of the leased claim path, ids only: the path asks the coordinator for
 -- leases by id and gets the rows themselves after the grant (record_claims.sql RETURNING, or
 -- select_eligible_by_ids.sql), so the window of candidates it chooses from (batch x candidate spread)
--- costs an id per row, not a row. Same predicate and order as select_eligible.sql, which the
--- claim-candidate index serves.
+-- costs an id per row, not a row. Same predicate, order and plan as select_eligible.sql, which the
+-- claim-queue index serves.
 -- "lapsed": the row still carries an expired claim (its holder died or lost it), which the
 -- candidate sample prefers (CandidateSample).
 -- Parameters: three statuses, now (due), now (claim expiry), limit.
 SELECT id, CASE WHEN claim_expires_at IS NULL THEN FALSE ELSE TRUE END AS lapsed FROM ${table}
 WHERE status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
-  AND status IN (?, ?, ?)
-  AND (next_attempt_at IS NULL OR next_attempt_at <= COALESCE(?::timestamptz, now()))
-  AND (claim_expires_at IS NULL OR claim_expires_at <= COALESCE(?::timestamptz, now()))
+  AND CASE WHEN status IN (?, ?, ?)
+             AND (next_attempt_at IS NULL OR next_attempt_at <= COALESCE(?::timestamptz, now()))
+             AND (claim_expires_at IS NULL OR claim_expires_at <= COALESCE(?::timestamptz, now()))
+           THEN TRUE ELSE FALSE END
 ORDER BY id
 LIMIT ?
