@@ -24,10 +24,21 @@ public final class JdbcUrls {
     }
 
     /**
-     * A one-line description of where {@code dataSource} connects, without password: the URL its
-     * connections report, or the data source's class when no connection can be had.
+     * A one-line description of where {@code dataSource} connects, without password: the URL the pool or
+     * driver's data source was configured with ({@code getJdbcUrl()} of HikariCP, {@code getUrl()} of the
+     * drivers' own), else the URL a connection reports, else the data source's class.
      */
     public static String describe(DataSource dataSource) {
+        for (String getter : new String[] {"getJdbcUrl", "getUrl"}) {
+            try {
+                Object url = dataSource.getClass().getMethod(getter).invoke(dataSource);
+                if (url instanceof String text && !text.isBlank()) {
+                    return redact(text);
+                }
+            } catch (ReflectiveOperationException | RuntimeException notThisKind) {
+                // not a getter this data source has: try the next way
+            }
+        }
         try (Connection c = dataSource.getConnection()) {
             return redact(c.getMetaData().getURL());
         } catch (SQLException | RuntimeException e) {
