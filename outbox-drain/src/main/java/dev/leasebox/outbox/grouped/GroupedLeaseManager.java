@@ -6,6 +6,7 @@ import dev.leasebox.lease.LeaseLossListener;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
+import dev.leasebox.lease.MonotonicClock;
 import dev.leasebox.lease.PeerRank;
 import dev.leasebox.outbox.leased.CandidateStripe;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
@@ -447,7 +448,7 @@ public final class GroupedLeaseManager implements LeaseManager {
     public static final class Builder {
         private final LeaseManager delegate;
         private final LeaseGrouping grouping;
-        private Clock clock = Clock.systemUTC();
+        private Clock clock = MonotonicClock.system();
         private Duration reapInterval;
 
         private Builder(LeaseManager delegate, LeaseGrouping grouping) {
@@ -460,7 +461,7 @@ public final class GroupedLeaseManager implements LeaseManager {
             this.reapInterval = Duration.ofMillis(Math.min(half, 250));
         }
 
-        /** The clock deadlines and lingers are judged by (default the system clock). */
+        /** The clock deadlines and lingers are judged by (default {@link MonotonicClock#system()}, the backends' own). */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;

@@ -57,7 +57,8 @@ public record LeaseGrouping(int block, int groups, Duration linger) {
             throw new IllegalArgumentException("rowLockBlock must be in [1, " + MAX_BLOCK + "] (1: a group per row), was " + block);
         }
         if (linger == null || linger.isNegative() || linger.compareTo(MAX_LINGER) > 0) {
-            throw new IllegalArgumentException("rowLockLinger must be in [0, " + MAX_LINGER.toMillis() + " ms], was " + linger);
+            throw new IllegalArgumentException("rowLockLinger must be in [0, " + MAX_LINGER.toMillis() + " ms], was "
+                    + (linger == null ? "null" : linger.toMillis() + " ms"));
         }
         if (groups == 0) {
             block = 1;

@@ -329,6 +329,10 @@ class GroupedLeaseManagerTest {
                 .hasMessage("option rowLockLinger expects a duration like 500ms or 1s (or 0), was '500'");
         assertThatThrownBy(() -> LeaseGrouping.forBackend("redis", java.util.Map.of("rowLockBlock", "0")))
                 .hasMessageContaining("rowLockBlock must be in [1, 1024]");
+        assertThatThrownBy(() -> LeaseGrouping.forBackend("redis", java.util.Map.of("rowLockLinger", "11s")))
+                .hasMessageContaining("rowLockLinger must be in [0, 10000 ms]").hasMessageContaining("was 11000 ms");
+        assertThatThrownBy(() -> LeaseGrouping.forBackend("redis", java.util.Map.of("rowLockSlots", "70000")))
+                .hasMessageContaining("must be in [0, 65536]").hasMessageContaining("was 70000");
         assertThatThrownBy(() -> LeaseGrouping.forBackend("redis", java.util.Map.of("rowLockSlots", "many")))
                 .hasMessage("option rowLockSlots expects a whole number, was 'many'");
     }
