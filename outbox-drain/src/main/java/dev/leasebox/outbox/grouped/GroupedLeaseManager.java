@@ -88,7 +88,7 @@ public final class GroupedLeaseManager implements LeaseManager {
         this.delegate = b.delegate;
         this.grouping = b.grouping;
         this.clock = b.clock;
-        delegate.addLeaseLossListener(new GroupLossForwarder());
+        delegate.addLeaseLossListener(new GroupLossForwarder(this));
         if (b.reapInterval.isZero()) {
             this.reaper = null;
         } else {
@@ -144,73 +144,14 @@ public final class GroupedLeaseManager implements LeaseManager {
         return granted;
     }
 
+    /**
+     * Renews each row's group lease, one delegate {@code renew} for all of them; a row is renewed with
+     * its group, to the group's new deadline. A group found lapsed or refused loses every row under it.
+     */
     @Override
     public List<Lease> renew(Collection<Lease> leases) {
         ensureOpen();
-        Instant now = clock.instant();
-        List<Lease> others = new ArrayList<>();
-        Map<String, List<Lease>> rowsByGroup = new LinkedHashMap<>();
-        Map<String, Lease> groupLeases = new LinkedHashMap<>();
-        List<Lease> refused = new ArrayList<>();
-        List<Lease> lapsed = new ArrayList<>();
-        List<Lease> lapsedGroups = new ArrayList<>();
-        synchronized (this) {
-            for (Lease row : leases) {
-                Optional<Long> id = LeasedOutboxClaimStore.entryIdOf(row.key());
-                if (id.isEmpty()) {
-                    others.add(row);
-                    continue;
-                }
-                GroupHold hold = holds.get(groupKey(id.get()));
-                if (hold != null && !hold.lease().isLocallyValid(now)) {
-                    holds.remove(hold.groupKey());
-                    lapsed.addAll(hold.removeAll());
-                    lapsedGroups.add(hold.lease());
-                    continue;
-                }
-                if (hold == null || !hold.holds(row) || !row.isLocallyValid(now)) {
-                    refused.add(row);
-                    continue;
-                }
-                rowsByGroup.computeIfAbsent(hold.groupKey(), g -> new ArrayList<>()).add(row);
-                groupLeases.put(hold.groupKey(), hold.lease());
-            }
-        }
-        report(lapsed, LeaseLoss.Cause.DEADLINE_PASSED, "its group lease was not renewed within its ttl");
-        releaseGroups(lapsedGroups);
-        refused.removeIf(row -> lapsed.stream().anyMatch(row::sameGrant));
-        report(refused, LeaseLoss.Cause.RENEWAL_REFUSED, "the row's group lease was released, lost or granted again");
-        List<Lease> renewed = new ArrayList<>(others.isEmpty() ? List.of() : delegate.renew(others));
-        if (groupLeases.isEmpty()) {
-            return renewed;
-        }
-        Map<String, Lease> renewedGroups = new HashMap<>();
-        delegate.renew(List.copyOf(groupLeases.values())).forEach(group -> renewedGroups.put(group.key(), group));
-        List<Lease> lost = new ArrayList<>();
-        synchronized (this) {
-            for (Map.Entry<String, List<Lease>> entry : rowsByGroup.entrySet()) {
-                GroupHold hold = holds.get(entry.getKey());
-                Lease group = renewedGroups.get(entry.getKey());
-                boolean same = hold != null && hold.fence() == groupLeases.get(entry.getKey()).fence();
-                if (group == null || !same) {
-                    if (same) {
-                        holds.remove(entry.getKey());
-                        lost.addAll(hold.removeAll());
-                    } else {
-                        lost.addAll(entry.getValue());
-                    }
-                    continue;
-                }
-                hold.renewed(group);
-                for (Lease row : entry.getValue()) {
-                    if (hold.holds(row)) {
-                        renewed.add(hold.extend(row));
-                    }
-                }
-            }
-        }
-        report(lost, LeaseLoss.Cause.RENEWAL_REFUSED, "the renewal of the rows' group lease was refused");
-        return renewed;
+        return new GroupedRenewal(this, leases).run();
     }
 
     @Override
@@ -306,7 +247,7 @@ public final class GroupedLeaseManager implements LeaseManager {
         }
     }
 
-    // --- state shared with GroupedAcquire, guarded by this manager's monitor ---
+    // --- state shared with GroupedAcquire, GroupedRenewal and GroupLossForwarder, guarded by this manager's monitor ---
 
     LeaseManager delegate() {
         return delegate;
@@ -327,6 +268,10 @@ public final class GroupedLeaseManager implements LeaseManager {
     /** Whether a group whose rows were all handed back stays held: as for a released row of it. */
     boolean lingersForGroupOf(String rowKey) {
         return LeasedOutboxClaimStore.entryIdOf(rowKey).map(id -> lingers(id, delegate.peerRank())).orElse(false);
+    }
+
+    List<LeaseLossListener> listeners() {
+        return listeners;
     }
 
     void report(List<Lease> lost, LeaseLoss.Cause cause, String detail) {
@@ -409,38 +354,6 @@ public final class GroupedLeaseManager implements LeaseManager {
     private void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("GroupedLeaseManager is closed: " + describe());
-        }
-    }
-
-    /** The delegate's losses of group leases, as the losses of their rows; other keys' losses as they are. */
-    private final class GroupLossForwarder implements LeaseLossListener {
-        @Override
-        public void leasesLost(LeaseLoss loss) {
-            List<Lease> lost = new ArrayList<>();
-            synchronized (GroupedLeaseManager.this) {
-                for (Lease lease : loss.leases()) {
-                    if (!lease.key().startsWith(GROUP_PREFIX)) {
-                        lost.add(lease);
-                        continue;
-                    }
-                    GroupHold hold = holds.get(lease.key());
-                    if (hold != null && hold.fence() == lease.fence()) {
-                        holds.remove(lease.key());
-                        lost.addAll(hold.removeAll());
-                    }
-                }
-            }
-            report(lost, loss.cause(), loss.detail());
-        }
-
-        @Override
-        public void connectionSuspended(String detail) {
-            listeners.forEach(l -> l.connectionSuspended(detail));
-        }
-
-        @Override
-        public void connectionRestored(String detail) {
-            listeners.forEach(l -> l.connectionRestored(detail));
         }
     }
 
