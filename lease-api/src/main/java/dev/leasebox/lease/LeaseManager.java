@@ -94,10 +94,12 @@ public interface LeaseManager extends AutoCloseable {
     }
 
     /**
-     * How many consecutive rows this manager leases under one coordinator lock: row keys
+     * How many consecutive rows this manager leases under one group lease: row keys
      * ({@code LeasedOutboxClaimStore.leaseKey(id)}) with the same {@code id / rowBlock()} that one
      * request asks for are granted with one round trip and share its fence. 1 (the default) when
-     * every row is leased on its own. The claim path then gives each worker a stripe of whole blocks
+     * every row is leased on its own. Only the drain's grouping strategy
+     * ({@code dev.leasebox.outbox.grouped.GroupedLeaseManager}) answers otherwise; backends keep the
+     * default. The claim path then gives each worker a stripe of whole blocks
      * ({@code CandidateStripe}), so that its candidates come in blocks and nobody else's rows share
      * its locks. A hint for choosing keys, like {@link #peerRank()}: the lease contract holds for every
      * key whatever the caller asks for.

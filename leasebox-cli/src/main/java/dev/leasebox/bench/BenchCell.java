@@ -14,7 +14,7 @@ import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
-import dev.leasebox.lease.spi.LeaseBackends;
+import dev.leasebox.outbox.grouped.LeaseGrouping;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
@@ -139,8 +139,8 @@ final class BenchCell {
                 OutboxClaimStore store = jdbc;
                 if (settings.partition()) {
                     LeaseManager manager = coordinator.isPresent()
-                            ? LeaseBackends.named(backend).open(new LeaseBackendSettings(coordinator.get().address(), namespace,
-                                    settings.leaseTtl(), coordinator.get().clientOptions()))
+                            ? LeaseGrouping.open(backend, new LeaseBackendSettings(coordinator.get().address(), namespace,
+                                    settings.leaseTtl(), coordinator.get().clientOptions()), clock)
                             : JdbcLeaseManager.builder(pool).table(table).localClock(clock).open();
                     resources.add(manager);
                     PartitionedOutboxClaimStore slots = PartitionedOutboxClaimStore.open(jdbc, JdbcSlotStore.open(pool, jdbc, clock),
@@ -151,8 +151,8 @@ final class BenchCell {
                     store = slots;
                 } else if (coordinator.isPresent()) {
                     BenchCoordinator c = coordinator.get();
-                    LeaseManager manager = new ReleasingLeaseManager(LeaseBackends.named(backend).open(
-                            new LeaseBackendSettings(c.address(), namespace, settings.leaseTtl(), c.clientOptions())),
+                    LeaseManager manager = new ReleasingLeaseManager(LeaseGrouping.open(backend,
+                            new LeaseBackendSettings(c.address(), namespace, settings.leaseTtl(), c.clientOptions()), clock),
                             settings.release(), phases);
                     resources.add(manager);
                     LeasedOutboxClaimStore leased = LeasedOutboxClaimStore.builder(new TimedFencedStore(jdbc, phases), manager, clock)

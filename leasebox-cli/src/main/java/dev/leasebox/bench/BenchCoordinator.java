@@ -3,6 +3,7 @@ package dev.leasebox.bench;
 import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
+import dev.leasebox.outbox.grouped.LeaseGrouping;
 
 import java.time.Duration;
 import java.util.Map;
@@ -74,8 +75,8 @@ record BenchCoordinator(String backend, String address, Map<String, String> clie
      * bench at once with the backend's own message, not after the database cell.
      */
     void checkClientOptions(Duration leaseTtl) {
-        LeaseBackends.named(backend).open(new LeaseBackendSettings(address,
-                "bench-check-" + UUID.randomUUID().toString().substring(0, 8), leaseTtl, clientOptions)).close();
+        LeaseGrouping.open(backend, new LeaseBackendSettings(address,
+                "bench-check-" + UUID.randomUUID().toString().substring(0, 8), leaseTtl, clientOptions), java.time.Clock.systemUTC()).close();
     }
 
     @Override

@@ -10,7 +10,7 @@ import dev.leasebox.cli.JdbcDataSources;
 import dev.leasebox.jdbc.JdbcOutboxStore;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
-import dev.leasebox.lease.spi.LeaseBackends;
+import dev.leasebox.outbox.grouped.LeaseGrouping;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
@@ -55,7 +55,7 @@ public final class FailoverWorker {
                 .candidateSpread(backend.equals(BenchReport.DATABASE) ? 1 : 4).open();
         FailoverTrace trace = new FailoverTrace(System.out);
         OutboxClaimStore store = backend.equals(BenchReport.DATABASE) ? jdbc : LeasedOutboxClaimStore.open(jdbc,
-                FailoverTrace.tracing(LeaseBackends.named(backend).open(new LeaseBackendSettings(args[3], args[4], ttl, options)),
+                FailoverTrace.tracing(LeaseGrouping.open(backend, new LeaseBackendSettings(args[3], args[4], ttl, options), clock),
                         trace), clock);
         CountDownLatch pacing = new CountDownLatch(1);
         OutboxDrain drain = OutboxDrain.builder().store(store)

@@ -3,11 +3,12 @@ package dev.leasebox.cli;
 import dev.leasebox.jdbc.JdbcOutboxStore;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseManagerException;
-import dev.leasebox.lease.spi.LeaseBackend;
+import dev.leasebox.lease.MonotonicClock;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.metrics.MeteredLeaseManager;
 import dev.leasebox.outbox.OutboxClaimStore;
+import dev.leasebox.outbox.grouped.LeaseGrouping;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import picocli.CommandLine.Option;
@@ -44,7 +45,8 @@ final class BackendOptions {
     String namespace;
 
     @Option(names = "--backend-option", paramLabel = "NAME=VALUE",
-            description = "A backend-specific setting (repeatable), e.g. sessionTimeout=10s.")
+            description = "A backend-specific setting (repeatable), e.g. sessionTimeout=10s; rowLockSlots=N, rowLockBlock=N and "
+                    + "rowLockLinger=500ms group rows under shared leases on any backend (on by default for hazelcast, rowLockSlots=0 turns it off).")
     Map<String, String> backendOptions = new LinkedHashMap<>();
 
     /** The coordinator address for the chosen backend, or a one-line error naming the option to give. */
@@ -97,10 +99,11 @@ final class BackendOptions {
         if (isDatabase()) {
             return Optional.empty();
         }
-        LeaseBackend lb = LeaseBackends.named(backend);
         LeaseManager manager;
         try {
-            manager = lb.open(new LeaseBackendSettings(address(), namespace, leaseTtl, backendOptions));
+            // rows grouped under shared leases where LeaseGrouping.forBackend says (hazelcast by default)
+            manager = LeaseGrouping.open(backend, new LeaseBackendSettings(address(), namespace, leaseTtl, backendOptions),
+                    MonotonicClock.system());
         } catch (LeaseManagerException e) {
             throw new LeaseManagerException(inCliTerms(backend, e.getMessage()), e);
         }

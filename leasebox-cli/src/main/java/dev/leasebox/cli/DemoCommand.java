@@ -14,6 +14,7 @@ import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.metrics.DrainMetrics;
 import dev.leasebox.metrics.MeteredLeaseManager;
+import dev.leasebox.outbox.grouped.LeaseGrouping;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -94,8 +95,8 @@ final class DemoCommand implements Callable<Integer> {
             List<DemoWorker> crew = new ArrayList<>();
             for (int i = 1; i <= workers; i++) {
                 String owner = "worker-" + i;
-                MeteredLeaseManager manager = new MeteredLeaseManager(leaseBackend.open(new LeaseBackendSettings(
-                        coordinator.address(), "leasebox-demo", leaseTtl, coordinator.clientOptions())), new SimpleMeterRegistry());
+                MeteredLeaseManager manager = new MeteredLeaseManager(LeaseGrouping.open(backend, new LeaseBackendSettings(
+                        coordinator.address(), "leasebox-demo", leaseTtl, coordinator.clientOptions()), clock), new SimpleMeterRegistry());
                 resources.add(manager);
                 DrainMetrics metrics = new DrainMetrics(new SimpleMeterRegistry());
                 Leasebox worker = Leasebox.drain(dataSource).table(database.tableName()).leases(manager)

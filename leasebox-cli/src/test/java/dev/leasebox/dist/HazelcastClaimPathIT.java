@@ -5,6 +5,7 @@ import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.OutboxClaim;
+import dev.leasebox.outbox.grouped.GroupedLeaseManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,16 +49,19 @@ class HazelcastClaimPathIT extends StripedClaimPathTests {
     }
 
     /**
-     * Row lock blocks end to end (docs/architecture.md §21): a worker's claim is granted a block at a
-     * time, so its 100 claims, drawn from the oldest 400 rows (at most 5 blocks of 128), carry one
-     * fence per block they fall in, not one per row.
+     * Grouped row leases end to end, the drain's default on Hazelcast (docs/architecture.md §21): a
+     * worker's claim is granted a group at a time, one FencedLock per group key, so its 100 claims,
+     * drawn from the oldest 400 rows (at most 5 blocks of 128), carry one fence per block they fall in,
+     * not one per row.
      */
     @Test
     void aClaimOfConsecutiveRowsIsGrantedABlockAtATime() {
         enqueue(400);
         Worker worker = worker();
         awaitPeers(List.of(worker), 1);
+        assertThat(worker.manager()).isInstanceOf(GroupedLeaseManager.class);
         assertThat(worker.manager().rowBlock()).isEqualTo(128);
+        assertThat(worker.manager().describe()).contains("4096 row groups of 128 rows");
 
         List<OutboxClaim> claims = worker.store().claim(ClaimSelection.ELIGIBLE, new ClaimRequest("w", 100, lease()));
 

@@ -7,16 +7,17 @@ import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.PostgreSqlTestServer;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.MonotonicClock;
 import dev.leasebox.lease.PeerRank;
 import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
-import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxMessage;
 import dev.leasebox.outbox.CandidateStripe;
+import dev.leasebox.outbox.grouped.LeaseGrouping;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -93,8 +94,9 @@ abstract class StripedClaimPathTests {
     protected Worker worker(boolean releaseInBackground) {
         HikariDataSource pool = PostgreSqlTestServer.dataSource(2);
         resources.add(pool);
-        LeaseManager manager = LeaseBackends.named(backend())
-                .open(new LeaseBackendSettings(coordinator().address(), namespace, lease(), coordinator().clientOptions()));
+        // as the CLI opens it: rows grouped where LeaseGrouping says (hazelcast by default)
+        LeaseManager manager = LeaseGrouping.open(backend(),
+                new LeaseBackendSettings(coordinator().address(), namespace, lease(), coordinator().clientOptions()), MonotonicClock.system());
         resources.add(manager);
         JdbcOutboxStore rows = JdbcOutboxStore.builder(pool).table(table).candidateSpread(4).open();
         LeasedOutboxClaimStore store = LeasedOutboxClaimStore.builder(rows, manager, Clock.systemUTC())

@@ -12,7 +12,7 @@ import dev.leasebox.jdbc.JdbcOutboxStore;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
-import dev.leasebox.lease.spi.LeaseBackends;
+import dev.leasebox.outbox.grouped.LeaseGrouping;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
@@ -143,8 +143,7 @@ public final class ChaosWorkerMain implements Callable<Integer> {
             Duration lease = Duration.ofMillis(leaseMillis);
             Optional<LeaseManager> manager = Optional.empty();
             if (!"database".equals(backend)) {
-                manager = Optional.of(LeaseBackends.named(backend)
-                        .open(new LeaseBackendSettings(address, namespace, lease, backendOptions)));
+                manager = Optional.of(LeaseGrouping.open(backend, new LeaseBackendSettings(address, namespace, lease, backendOptions), clock));
                 resources.add(manager.get());
             }
             OutboxProvider provider = new JdbcInboxProvider(dataSource);

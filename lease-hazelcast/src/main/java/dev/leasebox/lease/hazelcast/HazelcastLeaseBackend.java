@@ -21,15 +21,15 @@ import java.util.Set;
  * file). Options: {@code clusterName} (default {@code leasebox}), {@code user} and {@code password},
  * {@code sessionTtl} and {@code heartbeat} — the CP session settings the cluster runs with, which a
  * client cannot read (default 300s and 5s, Hazelcast's own defaults; the embedded members of
- * {@code leasebox hazelcast-member} and the demo use 10s and 1s); {@code rowLockSlots} (default 4096,
- * 0 for a lock per row; see {@link HazelcastLeaseConfig.Builder#rowLockSlots(int)}); {@code rowLockBlock}
- * (default 128, consecutive rows per slot; see {@link HazelcastLeaseConfig.Builder#rowLockBlock(int)}); {@code rowLockLinger}
- * (default 500ms, as {@code 250ms}, {@code 1s} or {@code 0}; see {@link HazelcastLeaseConfig.Builder#rowLockLinger(Duration)}); {@code peerRanks}
- * (default true; see {@link HazelcastLeaseConfig.Builder#peerRanks(boolean)}).
+ * {@code leasebox hazelcast-member} and the demo use 10s and 1s); {@code peerRanks}
+ * (default true; see {@link HazelcastLeaseConfig.Builder#peerRanks(boolean)}). The former
+ * {@code rowLockSlots}, {@code rowLockBlock} and {@code rowLockLinger} are refused here: they set the
+ * drain's row grouping now, which the drain takes out of the options before opening a backend.
  */
 public final class HazelcastLeaseBackend implements LeaseBackend {
 
-    private static final Set<String> OPTIONS = Set.of("clusterName", "user", "password", "sessionTtl", "heartbeat", "rowLockSlots", "rowLockBlock", "rowLockLinger", "peerRanks");
+    private static final Set<String> OPTIONS = Set.of("clusterName", "user", "password", "sessionTtl", "heartbeat", "peerRanks");
+    private static final Set<String> MOVED = Set.of("rowLockSlots", "rowLockBlock", "rowLockLinger");
 
     @Override
     public String name() {
@@ -44,6 +44,10 @@ public final class HazelcastLeaseBackend implements LeaseBackend {
     @Override
     public LeaseManager open(LeaseBackendSettings settings) {
         for (String option : settings.options().keySet()) {
+            if (MOVED.contains(option)) {
+                throw new IllegalArgumentException("hazelcast option " + option + " moved to the drain's grouped row leases "
+                        + "(dev.leasebox.outbox.grouped.LeaseGrouping), which the leasebox CLI, bench and chaos workers apply for any backend");
+            }
             if (!OPTIONS.contains(option)) {
                 throw new IllegalArgumentException("unknown hazelcast backend option '" + option + "': use " + OPTIONS);
             }
@@ -59,9 +63,6 @@ public final class HazelcastLeaseBackend implements LeaseBackend {
         settings.option("user").ifPresent(user -> builder.credentials(user, settings.option("password").orElse("")));
         Duration ttl = settings.option("sessionTtl").map(HazelcastLeaseBackend::seconds).orElse(Duration.ofSeconds(300));
         Duration heartbeat = settings.option("heartbeat").map(HazelcastLeaseBackend::seconds).orElse(Duration.ofSeconds(5));
-        settings.option("rowLockSlots").map(v -> count("rowLockSlots", v, "4096")).ifPresent(builder::rowLockSlots);
-        settings.option("rowLockBlock").map(v -> count("rowLockBlock", v, "128")).ifPresent(builder::rowLockBlock);
-        settings.option("rowLockLinger").map(v -> millis("rowLockLinger", v)).ifPresent(builder::rowLockLinger);
         settings.option("peerRanks").map(HazelcastLeaseBackend::onOff).ifPresent(builder::peerRanks);
         builder.cpSession(ttl, heartbeat).leaseTtl(settings.leaseTtl()).lockNamePrefix(settings.namespace() + ":");
         return HazelcastLeaseManager.start(builder.build());
@@ -73,33 +74,6 @@ public final class HazelcastLeaseBackend implements LeaseBackend {
             case "false", "off" -> false;
             default -> throw new IllegalArgumentException("hazelcast option peerRanks expects true or false, was '" + value + "'");
         };
-    }
-
-    private static int count(String option, String value, String example) {
-        try {
-            return Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("hazelcast option " + option + " expects a whole number like " + example + ", was '" + value + "'");
-        }
-    }
-
-    /** {@code 250ms}, {@code 2s} or {@code 0}. */
-    private static Duration millis(String option, String value) {
-        String v = value.trim().toLowerCase(java.util.Locale.ROOT);
-        try {
-            if (v.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
-            }
-            if (v.endsWith("s")) {
-                return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1)));
-            }
-            if (Long.parseLong(v) == 0) {
-                return Duration.ZERO;
-            }
-        } catch (NumberFormatException e) {
-            // the message below
-        }
-        throw new IllegalArgumentException("hazelcast option " + option + " expects a duration like 500ms or 1s (or 0), was '" + value + "'");
     }
 
     private static Duration seconds(String value) {

@@ -42,18 +42,7 @@ public final class HazelcastLeaseConfig {
     }
 
     static final Duration DEFAULT_SESSION_TTL = Duration.ofSeconds(300);
-    /** Default of {@link Builder#rowLockSlots(int)}. */
-    public static final int DEFAULT_ROW_LOCK_SLOTS = 4096;
-    /** Upper bound of {@link Builder#rowLockSlots(int)}. */
-    public static final int MAX_ROW_LOCK_SLOTS = 65_536;
-    /** Default of {@link Builder#rowLockBlock(int)}. */
-    public static final int DEFAULT_ROW_LOCK_BLOCK = 128;
-    /** Upper bound of {@link Builder#rowLockBlock(int)}. */
-    public static final int MAX_ROW_LOCK_BLOCK = 1_024;
-    /** Default of {@link Builder#rowLockLinger(Duration)}. */
-    public static final Duration DEFAULT_ROW_LOCK_LINGER = Duration.ofMillis(500);
-    /** Upper bound of {@link Builder#rowLockLinger(Duration)}. */
-    public static final Duration MAX_ROW_LOCK_LINGER = Duration.ofSeconds(10);
+
     static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(5);
 
     private final Mode mode;
@@ -70,9 +59,6 @@ public final class HazelcastLeaseConfig {
     private final String cpGroup;
     private final String lockNamePrefix;
     private final int ownerThreads;
-    private final int rowLockSlots;
-    private final int rowLockBlock;
-    private final Duration rowLockLinger;
     private final boolean peerRanks;
     private final Duration reapInterval;
     private final Clock clock;
@@ -96,9 +82,6 @@ public final class HazelcastLeaseConfig {
         this.cpGroup = b.cpGroup;
         this.lockNamePrefix = b.lockNamePrefix;
         this.ownerThreads = b.ownerThreads;
-        this.rowLockSlots = b.rowLockSlots;
-        this.rowLockBlock = b.rowLockBlock;
-        this.rowLockLinger = Objects.requireNonNull(b.rowLockLinger, "rowLockLinger");
         this.peerRanks = b.peerRanks;
         this.reapInterval = positive("reapInterval", b.reapInterval);
         this.clock = b.clock;
@@ -107,18 +90,6 @@ public final class HazelcastLeaseConfig {
         }
         if (ownerThreads < 1 || ownerThreads > 64) {
             throw new IllegalArgumentException("ownerThreads must be in [1, 64], was " + ownerThreads);
-        }
-        if (rowLockSlots < 0 || rowLockSlots > MAX_ROW_LOCK_SLOTS) {
-            throw new IllegalArgumentException("rowLockSlots must be in [0, " + MAX_ROW_LOCK_SLOTS
-                    + "] (0: a FencedLock per row, never freed), was " + rowLockSlots);
-        }
-        if (rowLockBlock < 1 || rowLockBlock > MAX_ROW_LOCK_BLOCK) {
-            throw new IllegalArgumentException("rowLockBlock must be in [1, " + MAX_ROW_LOCK_BLOCK
-                    + "] (1: a lock slot per row), was " + rowLockBlock);
-        }
-        if (rowLockLinger.isNegative() || rowLockLinger.compareTo(MAX_ROW_LOCK_LINGER) > 0) {
-            throw new IllegalArgumentException("rowLockLinger must be in [0, " + MAX_ROW_LOCK_LINGER.toMillis()
-                    + " ms] (0: unlock a row lock slot with its last row), was " + rowLockLinger.toMillis() + " ms");
         }
         if (cpGroup.isBlank() || cpGroup.contains("@")) {
             throw new IllegalArgumentException("cpGroup must be a non-blank CP group name without '@', was '" + cpGroup + "'");
@@ -237,28 +208,6 @@ public final class HazelcastLeaseConfig {
         return ownerThreads;
     }
 
-    /** How many FencedLocks the drain's row keys share; 0 when every row has a lock of its own. */
-    public int rowLockSlots() {
-        return rowLockSlots;
-    }
-
-    /**
-     * How many consecutive rows share one lock slot's grant: the configured {@link Builder#rowLockBlock(int)},
-     * or 1 when {@link #rowLockSlots()} is 0 (a lock per row).
-     */
-    public int rowLockBlock() {
-        return rowLockSlots == 0 ? 1 : rowLockBlock;
-    }
-
-    /**
-     * How long a row lock slot stays held after its last row's release: the configured
-     * {@link Builder#rowLockLinger(Duration)}, or zero when slots serve a row at a time
-     * ({@link #rowLockBlock()} 1), which leaves nothing for a lingering lock to grant.
-     */
-    public Duration rowLockLinger() {
-        return rowLockBlock() == 1 ? Duration.ZERO : rowLockLinger;
-    }
-
     /** Whether the manager keeps a peer entry and reports {@code peerRank()}. */
     public boolean peerRanks() {
         return peerRanks;
@@ -288,9 +237,6 @@ public final class HazelcastLeaseConfig {
         private String cpGroup = "default";
         private String lockNamePrefix = "leasebox/";
         private int ownerThreads = 32;
-        private int rowLockSlots = DEFAULT_ROW_LOCK_SLOTS;
-        private int rowLockBlock = DEFAULT_ROW_LOCK_BLOCK;
-        private Duration rowLockLinger = DEFAULT_ROW_LOCK_LINGER;
         private boolean peerRanks = true;
         private Duration reapInterval = Duration.ofMillis(250);
         private Clock clock = dev.leasebox.lease.MonotonicClock.system();
@@ -350,53 +296,41 @@ public final class HazelcastLeaseConfig {
         }
 
         /**
-         * How many FencedLocks the drain's row keys ({@code row-<id>}) share (default 4,096; at most
-         * 65,536): row {@code id} is leased under lock slot {@code (id / rowLockBlock) mod rowLockSlots}. A CP group
-         * keeps every FencedLock it ever created until destroyed, so a lock per row would grow its
-         * members' heaps by every row ever delivered; the slots bound them. Rows of one slot that one
-         * request asks for are granted together ({@link #rowLockBlock(int)}); a row of a slot held for
-         * other rows is not granted until the slot is freed, which the drain's oldest-first candidates,
-         * whose ids are close together, meet only across blocks far apart. Every other key (partition leases'
-         * {@code slot-<n>}, names of your own) keeps a lock of its own. 0 gives every row its own lock.
-         * Every manager of one lock name prefix and CP group must use the same value: the first records
-         * it in the CP group and later ones with another value are refused at start.
+         * Refused: rows are no longer grouped by this backend. The drain groups them for any backend
+         * ({@code dev.leasebox.outbox.grouped.LeaseGrouping}, its {@code groups}); the backend option
+         * {@code rowLockSlots=N} of the CLI, bench and chaos workers sets it there.
+         *
+         * @deprecated moved to {@code dev.leasebox.outbox.grouped.LeaseGrouping}
          */
+        @Deprecated
         public Builder rowLockSlots(int slots) {
-            this.rowLockSlots = slots;
-            return this;
+            throw moved("rowLockSlots", "groups");
         }
 
         /**
-         * How many consecutive rows share a lock slot (default 128, at most 1,024; 1 for a slot per
-         * row): rows {@code k*n .. k*n+n-1} map to one slot, and the rows of one block that one
-         * request asks for are granted with one {@code tryLock}, under one fence, so a claim of
-         * consecutive rows costs a Raft commit per block, not per row. The slot's lock is unlocked when
-         * the last of them is released or lapses; until then the block's other rows are not granted to
-         * anyone. The claim path gives each worker a stripe of whole blocks ({@code LeaseManager.rowBlock()}).
-         * Ignored (1) with {@code rowLockSlots(0)}. Recorded in the CP group with the slots: every
-         * manager of a prefix must use the same value.
+         * Refused: see {@link #rowLockSlots(int)}; replaced by {@code LeaseGrouping}'s {@code block}.
+         *
+         * @deprecated moved to {@code dev.leasebox.outbox.grouped.LeaseGrouping}
          */
+        @Deprecated
         public Builder rowLockBlock(int rows) {
-            this.rowLockBlock = rows;
-            return this;
+            throw moved("rowLockBlock", "block");
         }
 
         /**
-         * How long a row lock slot stays held after the last of its rows is released (default 500 ms,
-         * at most 10 s; zero unlocks it at once). While it lingers, a request for rows of its block
-         * that were never granted under its fence is granted them from the held lock, with no round
-         * trip; rows granted under it before (a retry) wait for a new fence. Releasing a block's last
-         * row then costs no round trip either: the owner thread unlocks the slot when the linger ends
-         * (within a {@link #reapInterval(Duration) reap interval}). The drain's claims take a worker's
-         * consecutive rows, so its next claim usually starts in the block its last one ended in: at a
-         * batch of 10 against blocks of 128, about twelve claims in thirteen cost no lock call at all. Other managers
-         * wait up to the linger for a block its holder has released. A manager that knows its peer rank
-         * lingers only the blocks of its own candidate stripe; a block it took as a helper is unlocked
-         * with its last row. Zero with {@code rowLockBlock(1)}.
+         * Refused: see {@link #rowLockSlots(int)}; replaced by {@code LeaseGrouping}'s {@code linger}.
+         *
+         * @deprecated moved to {@code dev.leasebox.outbox.grouped.LeaseGrouping}
          */
+        @Deprecated
         public Builder rowLockLinger(Duration linger) {
-            this.rowLockLinger = Objects.requireNonNull(linger, "rowLockLinger");
-            return this;
+            throw moved("rowLockLinger", "linger");
+        }
+
+        static UnsupportedOperationException moved(String option, String component) {
+            return new UnsupportedOperationException(option + " moved out of the Hazelcast backend, which now leases a FencedLock per key: "
+                    + "rows are grouped by the drain for any backend (dev.leasebox.outbox.grouped.LeaseGrouping." + component
+                    + ", backend option " + option + "=…)");
         }
 
         /**

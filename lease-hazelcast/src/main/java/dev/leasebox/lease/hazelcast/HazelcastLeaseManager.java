@@ -5,7 +5,6 @@ import com.hazelcast.spi.exception.DistributedObjectDestroyedException;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.core.LifecycleEvent;
-import com.hazelcast.cp.IAtomicLong;
 import com.hazelcast.cp.lock.FencedLock;
 import com.hazelcast.cp.lock.exception.LockOwnershipLostException;
 import dev.leasebox.lease.Lease;
@@ -15,7 +14,6 @@ import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.PeerRank;
-import dev.leasebox.outbox.CandidateStripe;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +40,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Leases held as Hazelcast CP Subsystem {@link FencedLock}s, in embedded-member or client mode: a
- * lock per key, except the drain's rows, which share lock slots and are granted a block at a time.
+ * lock per key. This manager knows nothing of what the keys stand for.
  *
  * <h2>The fence</h2>
  * A grant's fence is the value of {@link FencedLock#tryLockAndGetFence()}: the Raft log index at which
@@ -76,80 +74,45 @@ import java.util.concurrent.atomic.AtomicLong;
  * this instance's CP session and the owner thread, which a client keeps alive by heartbeating, and
  * a {@code tryLock} on that thread would re-enter it and return the fence of the earlier grant. So:
  * <ul>
- *   <li>Such a lock, whether its unlock came from a release, a lapse, the end of a linger or a trim,
- *       is kept as leaked ({@link LeakedLock}) and none of its keys is granted by this manager while
- *       it is; a release does not count its lease released.</li>
+ *   <li>Such a lock, whether its unlock came from a release, a lapse or a trim, is kept as leaked
+ *       ({@link LeakedLock}) and its key is not granted by this manager while it is; a release does
+ *       not count its lease released.</li>
  *   <li>Its owner thread unlocks it again, backing off up to five seconds between attempts and at once
  *       when a client reconnects, until an unlock succeeds or the cluster answers that the thread
  *       holds it no more (the session ended, or the first unlock took effect late): other managers
  *       get its keys then, without waiting for the session to expire. Each failure is logged at WARN.</li>
  *   <li>A fence is never handed out for two grants: a {@code tryLock} whose fence is not above every
  *       fence this manager was handed before it was sent did not acquire the lock anew (it re-entered
- *       one this thread still held, or the CP Subsystem was reset); it is undone and grants nothing.
- *       Rows of one slot granted together, or from a held slot, share a fence by design, but no row
- *       is granted twice under one (above).</li>
+ *       one this thread still held, or the CP Subsystem was reset); it is undone and grants nothing.</li>
  * </ul>
  *
  * <h2>Threads</h2>
  * FencedLock ownership is (CP session, thread), so every lock, renewal check and unlock of a key runs
  * on one of this manager's lock-affine owner threads, never on the caller's. A key whose lock this
- * manager already holds is decided locally, with no call: a row of a held slot never granted under
- * its fence is granted (below), any other key is not. There is no
+ * manager already holds is decided locally, with no call: it is not granted. There is no
  * asynchronous FencedLock API: acquiring keys under N locks costs N sequential Raft round trips
  * spread over the owner threads. Each owner thread keeps the lock proxies it fetched ({@link #proxiesPerThread}):
  * fetching one is a round trip of its own, answered with a linearizable read of the METADATA CP group.
  *
  * <h2>Lock names and memory</h2>
- * A CP group keeps every FencedLock it ever created, locked or not, until it is destroyed: with a
- * lock per row, a member's heap would grow with every row ever delivered (measured in a two-minute
- * bench: 653,354 lock objects on three members, snapshot copies included, with their metrics,
- * 1,065 MB of live heap). So the
- * drain's row keys ({@code row-<id>}) share {@link HazelcastLeaseConfig#rowLockSlots()} locks (default
- * 4,096) in blocks of {@link HazelcastLeaseConfig#rowLockBlock()} consecutive rows (default 128): row
- * {@code id} is leased under slot {@code (id / rowLockBlock) mod rowLockSlots}.
- *
- * <h2>Blocks: a Raft commit per block, not per row</h2>
- * The rows of one request that share a slot are granted together, with one {@code tryLock}, and
- * share its fence; the lock is unlocked when the last of them is released or lapses, and until then
- * no other row of the slot is granted, to anyone. The claim path asks for whole blocks
- * ({@link #rowBlock()}: each worker's candidate stripe is made of blocks), so a batch of 100
- * consecutive rows costs two or three lock and unlock commits instead of 200. Sharing a fence is safe:
- * every earlier grant of any of those rows was a grant of the same lock, made and ended before this
- * one, at a lower Raft index; a row's fence still grows with every grant of it. Every other key, such as the partition leases'
- * {@code slot-<n>}, has a lock of its own.
- *
- * <h2>Lingering slots: no commit for the next claim's first block</h2>
- * A row slot whose last row is released stays held, idle, for {@link HazelcastLeaseConfig#rowLockLinger()}
- * (default 500 ms), if its block is in this manager's own candidate stripe (any block, when it knows
- * no {@link #peerRank() rank}); the owner thread unlocks it when that ends. A block taken as a helper
- * is unlocked with its last row: its owner wants the rest of it. Meanwhile a request for rows of the
- * slot that were never granted under its fence gets them from the held lock, with its fence and no
- * round trip, as long as the last call that found the lock held (its {@code tryLock} or a renewal's
- * {@code getFence}) was sent less than half the request's ttl ago; the lease then counts its ttl
- * from that call, so it ends no later than a lease granted by it would have: the timing argument
- * above is unchanged. A row is never granted twice under one fence (a retried row waits for the
- * slot's next grant), so a row's fence still grows with every grant of it. A worker's consecutive
- * claims mostly meet in a block (docs/architecture.md §23), and its releases cost no round trip.
- * Managers of one prefix must agree on the slots: the first
- * records the value in the CP group and a manager configured otherwise is refused at start.
- * {@link #releaseAndDestroy(Collection)} frees a lock of its own for keys that will never be leased
- * again; a destroyed name can never be locked again, and a later attempt is simply not granted.
+ * A CP group keeps every FencedLock it ever created, locked or not, until it is destroyed: leasing a
+ * lock per row of an outbox would grow a member's heap with every row ever delivered (measured in a
+ * two-minute bench: 653,354 lock objects on three members, snapshot copies included, with their
+ * metrics, 1,065 MB of live heap). Callers that lease an unbounded set of keys therefore bound them
+ * first: the drain groups its rows under a bounded set of group keys on this backend by default
+ * ({@code dev.leasebox.outbox.grouped.GroupedLeaseManager}: 4,096 groups of 128 rows), and
+ * {@link #releaseAndDestroy(Collection)} frees the lock of a key that will never be leased again; a
+ * destroyed name can never be locked again, and a later attempt is simply not granted.
  */
 public final class HazelcastLeaseManager implements LeaseManager {
 
     private static final Logger LOG = LoggerFactory.getLogger(HazelcastLeaseManager.class);
-    /** Between the lock name prefix and a row lock slot's number. */
-    static final String ROW_SLOT_INFIX = "%row-slot-";
-    /** After the lock name prefix: the CP IAtomicLong recording the row lock slots every manager of the prefix uses. */
-    static final String ROW_SLOTS_RECORD = "%row-lock-slots";
     /** After the lock name prefix: the IMap of live managers, for {@link #peerRank()}. */
     static final String PEERS_MAP = "%peers";
 
     private final HazelcastInstance instance;
     private final boolean ownsInstance;
     private final HazelcastLeaseConfig config;
-    /** {@link HazelcastLeaseConfig#rowLockLinger()}. */
-    private final Duration linger;
     private final CpSessionTiming timing;
     private final Clock clock;
     private final String description;
@@ -174,27 +137,25 @@ public final class HazelcastLeaseManager implements LeaseManager {
         this.instance = instance;
         this.ownsInstance = ownsInstance;
         this.config = config;
-        this.linger = config.rowLockLinger();
         this.clock = config.clock();
         boolean member = instance.getLocalEndpoint() instanceof Member;
         this.description = "Hazelcast CP FencedLock leases via " + (member ? "member " : "client ")
-                + instance.getName() + " of cluster '" + CpSubsystemCheck.clusterName(instance, config) + "', CP group " + config.cpGroup()
-                + (config.rowLockSlots() == 0 ? ", a lock per row" : ", " + config.rowLockSlots() + " row lock slots of "
-                + config.rowLockBlock() + (config.rowLockBlock() == 1 ? " row" : " rows"));
+                + instance.getName() + " of cluster '" + CpSubsystemCheck.clusterName(instance, config) + "', CP group " + config.cpGroup();
         this.timing = member ? CpSubsystemCheck.memberTiming(instance) : new CpSessionTiming(config.declaredSessionTtl(),
                 config.declaredHeartbeat(), "declared in HazelcastLeaseConfig.cpSession");
         this.owners = new OwnerThreads(config.ownerThreads(), proxiesPerThread(config), config.operationTimeout(), description);
         this.peers = config.peerRanks() ? new HazelcastPeers(instance, config.lockNamePrefix() + PEERS_MAP) : null;
     }
 
+    /** Lock names a manager is expected to reuse: the drain's 4,096 row groups by default. */
+    static final int REUSED_NAMES = 4_096;
+
     /**
-     * How many FencedLock proxies each owner thread keeps: twice its share of the row lock slots (names
-     * hash unevenly), at least 64, so that every slot's proxy stays cached. A lock per row
-     * (rowLockSlots 0) reuses no names, so its threads keep only their share of 1,024.
+     * How many FencedLock proxies each owner thread keeps: twice its share of {@link #REUSED_NAMES}
+     * (names hash unevenly), at least 64, so that the proxies of a bounded key set stay cached.
      */
     static int proxiesPerThread(HazelcastLeaseConfig config) {
-        int names = Math.max(config.rowLockSlots(), 1_024);
-        return Math.max(64, 2 * ((names + config.ownerThreads() - 1) / config.ownerThreads()));
+        return Math.max(64, 2 * ((REUSED_NAMES + config.ownerThreads() - 1) / config.ownerThreads()));
     }
 
     /** Starts the client or member {@code config} describes; {@link #close()} shuts it down. */
@@ -217,7 +178,6 @@ public final class HazelcastLeaseManager implements LeaseManager {
         HazelcastLeaseManager manager = new HazelcastLeaseManager(instance, owns, config);
         try {
             CpSubsystemCheck.requireRaft(instance, manager.owners.first(), config, manager.description);
-            manager.requireSameRowLockSlots();
             if (manager.peers != null) {
                 manager.peers.start();
             }
@@ -231,50 +191,6 @@ public final class HazelcastLeaseManager implements LeaseManager {
             manager.stopThreads();
             throw e;
         }
-    }
-
-    /**
-     * Records this manager's row lock mapping (slots and block) in the CP group, or refuses to start
-     * when another is recorded there: managers mapping one row to different locks would both be
-     * granted it. Two Raft round trips at most, once. The record is a CP IAtomicLong: 0 unset, -1 a
-     * lock per row, else the slots, plus the block shifted left by 32 bits when it is more than one
-     * row (so a record made before blocks existed reads as blocks of one row).
-     */
-    private void requireSameRowLockSlots() {
-        String name = inGroup(config.lockNamePrefix() + ROW_SLOTS_RECORD);
-        long wanted = rowMappingRecord(config.rowLockSlots(), config.rowLockBlock());
-        long recorded;
-        try {
-            IAtomicLong record = instance.getCPSubsystem().getAtomicLong(name);
-            recorded = record.compareAndSet(0, wanted) ? wanted : record.get();
-        } catch (RuntimeException e) {
-            throw new LeaseManagerException("could not read the row lock slots recorded in CP IAtomicLong '" + name
-                    + "' on " + description + ": " + e, e);
-        }
-        if (recorded != wanted) {
-            int slots = recorded == -1 ? 0 : (int) (recorded & 0xFFFF_FFFFL);
-            int block = recorded == -1 ? 1 : (int) Math.max(1, recorded >>> 32);
-            throw new LeaseManagerException("the managers of lock name prefix '" + config.lockNamePrefix() + "' on " + description
-                    + " lease rows under " + mappingText(recorded) + " (recorded in CP IAtomicLong '" + name + "'), but this one was configured with "
-                    + mappingText(wanted) + ": configure rowLockSlots(" + slots + ") and rowLockBlock(" + block + ") (the hazelcast backend options "
-                    + "rowLockSlots=" + slots + " and rowLockBlock=" + block + "), or use another lock name prefix (namespace); to change them, "
-                    + "stop every worker of the prefix and destroy that IAtomicLong");
-        }
-    }
-
-    static long rowMappingRecord(int slots, int block) {
-        if (slots == 0) {
-            return -1;
-        }
-        return block == 1 ? slots : slots | ((long) block << 32);
-    }
-
-    private static String mappingText(long recorded) {
-        if (recorded == -1) {
-            return "a lock per row (rowLockSlots 0)";
-        }
-        long block = Math.max(1, recorded >>> 32);
-        return (recorded & 0xFFFF_FFFFL) + " row lock slots of " + block + (block == 1 ? " row" : " rows");
     }
 
     private void startWatching() {
@@ -334,10 +250,8 @@ public final class HazelcastLeaseManager implements LeaseManager {
     }
 
     /**
-     * Gives up leases a round granted beyond the request's limit: the last rows, in request order, of
-     * its last blocks. Their locks stay held for the rows kept, so this costs no round trip, unless a
-     * lock is left with no row at all (possible only when a request's keys of one slot are not
-     * consecutive); then it is unlocked.
+     * Gives up leases a round granted beyond the request's limit, the last in request order: each
+     * one's lock is unlocked (a round trip each, on its owner thread).
      */
     private void trim(List<Lease> excess) {
         try {
@@ -347,8 +261,8 @@ public final class HazelcastLeaseManager implements LeaseManager {
                     if (held == null) {
                         continue;
                     }
-                    held.withdraw(lease.key());
-                    if (held.isEmpty() && !startLinger(held, lease.key())) {
+                    held.remove(lease.key());
+                    if (held.isEmpty()) {
                         unlockOrKeep(owner, held);
                     }
                 }
@@ -365,10 +279,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
 
     /**
      * One {@code tryLock} per assignment, on its owner thread, except for a lock this manager holds
-     * already: that one grants the assignment's keys never granted under its fence, with no round
-     * trip, while the call that last found it held is recent enough (half a ttl) to carry a lease of
-     * the request's ttl from then (docs/architecture.md §23); a lock held for other leases and found
-     * too long ago grants nothing, and an idle one is unlocked and tried afresh.
+     * already (for a lease not lapsed): that one grants nothing, with no round trip.
      */
     private List<Lease> lockAll(OwnerThread owner, List<Assignment> assignments, LeaseRequest request, Instant sent) {
         List<Lease> granted = new ArrayList<>();
@@ -379,16 +290,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
             }
             HeldLock current = owner.held.get(name);
             if (current != null && !expireDue(owner, current)) {
-                if (confirmedRecently(current, request.ttl(), sent)) {
-                    granted.addAll(grantFromHeld(current, assignment.keys(), request));
-                    continue;
-                }
-                if (!current.isEmpty()) {
-                    continue;
-                }
-                if (!unlockOrKeep(owner, current)) {
-                    continue;
-                }
+                continue;
             }
             if (owner.leaked.containsKey(name)) {
                 continue;
@@ -416,32 +318,13 @@ public final class HazelcastLeaseManager implements LeaseManager {
             if (fence == FencedLock.INVALID_FENCE) {
                 continue;
             }
-            HeldLock held = new HeldLock(name, lock, fence, sent);
+            HeldLock held = new HeldLock(name, lock, fence);
             for (String key : assignment.keys()) {
                 Lease lease = request.grant(key, fence, sent);
                 held.add(lease, sent.plus(request.ttl()));
                 granted.add(lease);
             }
             owner.held.put(name, held);
-        }
-        return granted;
-    }
-
-    /** Whether the call that last found {@code held} held was sent less than half of {@code ttl} before {@code sent}. */
-    private static boolean confirmedRecently(HeldLock held, Duration ttl, Instant sent) {
-        return !held.confirmedAt().plus(ttl.dividedBy(2)).isBefore(sent);
-    }
-
-    /** Grants {@code keys} never granted under {@code held}'s fence from it, their ttl counted from its last confirmation. */
-    private static List<Lease> grantFromHeld(HeldLock held, List<String> keys, LeaseRequest request) {
-        Instant since = held.confirmedAt();
-        List<Lease> granted = new ArrayList<>();
-        for (String key : keys) {
-            if (!held.grantedBefore(key)) {
-                Lease lease = request.grant(key, held.fence(), since);
-                held.add(lease, since.plus(request.ttl()));
-                granted.add(lease);
-            }
         }
         return granted;
     }
@@ -517,7 +400,6 @@ public final class HazelcastLeaseManager implements LeaseManager {
                 }
                 try {
                     if (current.lock().getFence() == current.fence()) {
-                        current.confirmed(sent);
                         for (Lease lease : alive) {
                             current.extend(lease, sent.plus(lease.ttl()));
                             kept.add(lease.renewed(sent));
@@ -539,11 +421,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
         return renewed;
     }
 
-    /**
-     * Releases each lease still held; a lock is unlocked (one Raft round trip) when the last of its
-     * leases goes. A row released while other rows of its block are still held is dropped here and
-     * becomes grantable with the block, when the last of them is released or lapses.
-     */
+    /** Releases each lease still held: its lock is unlocked (one Raft round trip per lock, on its owner thread). */
     @Override
     public List<Lease> release(Collection<Lease> leases) {
         return release(leases, false);
@@ -552,8 +430,7 @@ public final class HazelcastLeaseManager implements LeaseManager {
     /**
      * Releases like {@link #release(Collection)} and then destroys each released key's lock, freeing
      * its memory in the CP group. Only for keys that will never be leased again: a destroyed lock
-     * name can never be locked again (later attempts are not granted). A row key sharing a row lock
-     * slot is only released: its slot serves other rows.
+     * name can never be locked again (later attempts are not granted).
      */
     public List<Lease> releaseAndDestroy(Collection<Lease> leases) {
         return release(leases, true);
@@ -573,15 +450,11 @@ public final class HazelcastLeaseManager implements LeaseManager {
                     released.add(lease);
                     continue;
                 }
-                if (startLinger(current, lease.key())) {
-                    released.add(lease);
-                    continue;
-                }
                 if (!unlockOrKeep(owner, current)) {
                     continue;
                 }
                 released.add(lease);
-                if (destroy && !isRowSlot(lease.key())) {
+                if (destroy) {
                     owner.forget(current.lockName());
                     current.lock().destroy();
                 }
@@ -607,36 +480,10 @@ public final class HazelcastLeaseManager implements LeaseManager {
         return true;
     }
 
-    /**
-     * Whether {@code held}, left with no lease by {@code key}'s release, stays held for the linger: a row
-     * lock slot, with a linger configured, whose row is in this manager's own candidate stripe
-     * when it knows its {@link #peerRank() rank} (a block it took as a helper goes back at once: its
-     * owner wants the rest of it, and this manager will not ask for it again). It is then marked idle
-     * from now, and {@link #reapExpired} unlocks it when the linger ends.
-     */
-    private boolean startLinger(HeldLock held, String key) {
-        Optional<Long> row = rowIdOf(key); // a non-zero linger implies row lock slots
-        if (linger.isZero() || row.isEmpty()) {
-            return false;
-        }
-        Optional<PeerRank> rank = peerRank();
-        if (rank.isPresent() && !CandidateStripe.of(rank.get(), config.rowLockBlock()).contains(row.get())) {
-            return false;
-        }
-        held.idle(clock.instant());
-        return true;
-    }
-
     private void reapExpired(OwnerThread owner) {
         for (HeldLock held : List.copyOf(owner.held.values())) {
             try {
-                if (expireDue(owner, held)) {
-                    continue;
-                }
-                Instant now = clock.instant();
-                if (held.isEmpty() && held.idleSince().map(since -> !now.isBefore(since.plus(linger))).orElse(false)) {
-                    unlockOrKeep(owner, held);
-                }
+                expireDue(owner, held);
             } catch (RuntimeException e) {
                 LOG.warn("reaping lock {} on {} failed: {}", held.lockName(), description, e.toString());
             }
@@ -737,32 +584,16 @@ public final class HazelcastLeaseManager implements LeaseManager {
     }
 
     /**
-     * The FencedLock a key is leased under. A row key of the drain ({@code row-<id>}) uses its lock
-     * slot {@code (id / rowLockBlock) mod rowLockSlots}, unless rowLockSlots is 0; every other key has
-     * a lock of its own.
-     * '%' cannot start an escaped key's '%'-sequence other than %25 and %40, so slot names never meet
-     * a key's name. '@' selects a CP group in Hazelcast, so keys are escaped.
+     * The FencedLock a key is leased under: a lock of its own. '%' cannot start an escaped key's
+     * '%'-sequence other than %25 and %40, so this manager's own objects ({@code <prefix>%peers}) never
+     * meet a key's name. '@' selects a CP group in Hazelcast, so keys are escaped.
      */
     String lockName(String key) {
-        String name = rowSlotOf(key).<String>map(slot -> config.lockNamePrefix() + ROW_SLOT_INFIX + slot)
-                .orElseGet(() -> config.lockNamePrefix() + key.replace("%", "%25").replace("@", "%40"));
-        return inGroup(name);
+        return inGroup(config.lockNamePrefix() + key.replace("%", "%25").replace("@", "%40"));
     }
 
     private String lockNameOf(Lease lease) {
         return lockName(lease.key());
-    }
-
-    private boolean isRowSlot(String key) {
-        return rowSlotOf(key).isPresent();
-    }
-
-    private Optional<Integer> rowSlotOf(String key) {
-        if (config.rowLockSlots() == 0) {
-            return Optional.empty();
-        }
-        return rowIdOf(key)
-                .map(id -> (int) Math.floorMod(Math.floorDiv(id, (long) config.rowLockBlock()), (long) config.rowLockSlots()));
     }
 
     private String inGroup(String name) {
@@ -792,15 +623,6 @@ public final class HazelcastLeaseManager implements LeaseManager {
     @Override
     public Optional<PeerRank> peerRank() {
         return closed || peers == null ? Optional.empty() : peers.rank();
-    }
-
-    /**
-     * The rows one lock slot's grant covers ({@link HazelcastLeaseConfig#rowLockBlock()}), so that the
-     * claim path gives each worker a stripe of whole blocks and asks for them together.
-     */
-    @Override
-    public int rowBlock() {
-        return config.rowLockBlock();
     }
 
     @Override
@@ -896,18 +718,6 @@ public final class HazelcastLeaseManager implements LeaseManager {
     private void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("HazelcastLeaseManager is closed: " + description);
-        }
-    }
-
-    /** The row id of a row key ({@code row-<id>}), empty for any other key. */
-    private static Optional<Long> rowIdOf(String key) {
-        if (!key.startsWith("row-")) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(Long.parseLong(key.substring(4)));
-        } catch (NumberFormatException e) {
-            return Optional.empty();
         }
     }
 }

@@ -43,25 +43,12 @@ class HazelcastLeaseConfigTest {
     }
 
     @Test
-    void rowLockSlotsLingerHalfASecondByDefaultAndNeverWhenASlotServesARowAtATime() {
-        assertThat(HazelcastLeaseConfig.existingInstance().build().rowLockLinger()).isEqualTo(Duration.ofMillis(500));
-        assertThat(HazelcastLeaseConfig.existingInstance().rowLockLinger(Duration.ZERO).build().rowLockLinger()).isZero();
-        assertThat(HazelcastLeaseConfig.existingInstance().rowLockBlock(1).build().rowLockLinger())
-                .as("blocks of one row: nothing for a lingering slot to grant").isZero();
-        assertThat(HazelcastLeaseConfig.existingInstance().rowLockSlots(0).build().rowLockLinger()).as("a lock per row").isZero();
-        assertThatThrownBy(() -> HazelcastLeaseConfig.existingInstance().rowLockLinger(Duration.ofMillis(-1)).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rowLockLinger must be in [0, 10000 ms]");
-    }
-
-    @Test
-    void eachOwnerThreadKeepsTwiceItsShareOfTheRowLockSlotsInLockProxies() {
+    void eachOwnerThreadKeepsTwiceItsShareOfTheDrainsRowGroupsInLockProxies() {
         assertThat(HazelcastLeaseManager.proxiesPerThread(HazelcastLeaseConfig.existingInstance().build()))
-                .as("4,096 slots over 32 threads, twice").isEqualTo(256);
-        assertThat(HazelcastLeaseManager.proxiesPerThread(HazelcastLeaseConfig.existingInstance().rowLockSlots(65_536).ownerThreads(1).build()))
-                .isEqualTo(131_072);
-        assertThat(HazelcastLeaseManager.proxiesPerThread(HazelcastLeaseConfig.existingInstance().rowLockSlots(0).build()))
-                .as("a lock per row: 1,024 names over 32 threads, twice").isEqualTo(64);
-        assertThat(HazelcastLeaseManager.proxiesPerThread(HazelcastLeaseConfig.existingInstance().rowLockSlots(1).ownerThreads(64).build()))
-                .as("the floor").isEqualTo(64);
+                .as("4,096 row groups over 32 threads, twice").isEqualTo(256);
+        assertThat(HazelcastLeaseManager.proxiesPerThread(HazelcastLeaseConfig.existingInstance().ownerThreads(1).build()))
+                .isEqualTo(8_192);
+        assertThat(HazelcastLeaseManager.proxiesPerThread(HazelcastLeaseConfig.existingInstance().ownerThreads(64).build()))
+                .isEqualTo(128);
     }
 }
