@@ -150,10 +150,10 @@ class WorkerAndStatusOptionsH2Test {
 
             assertThat(get(endpoint, "/health")).isEqualTo("200 ok");
             assertThat(get(endpoint, "/ready-db")).isEqualTo("503 the outbox table leasebox_outbox is at schema V0, this worker "
-                    + "knows V4: run leasebox schema --apply or your migration tool");
+                    + "knows V" + LeaseboxSchema.LATEST_VERSION + ": run leasebox schema --apply or your migration tool");
             new LeaseboxSchema(DatabaseKind.H2, table).apply(ds, 1, 2);
             assertThat(get(endpoint, "/ready-db")).startsWith("503 the outbox table leasebox_outbox is at schema V2,");
-            new LeaseboxSchema(DatabaseKind.H2, table).apply(ds, 3, 4);
+            new LeaseboxSchema(DatabaseKind.H2, table).apply(ds, 3, LeaseboxSchema.LATEST_VERSION);
             assertThat(get(endpoint, "/ready-db")).isEqualTo("200 ok");
             assertThat(get(endpoint, "/ready")).isEqualTo("503 the zookeeper coordinator is unreachable at 127.0.0.1:" + nobody);
         }

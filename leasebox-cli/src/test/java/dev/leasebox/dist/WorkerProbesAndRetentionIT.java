@@ -1,5 +1,6 @@
 package dev.leasebox.dist;
 
+import dev.leasebox.jdbc.LeaseboxSchema;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.cli.LeaseboxMain;
 import dev.leasebox.jdbc.PostgreSqlTestServer;
@@ -84,7 +85,8 @@ class WorkerProbesAndRetentionIT {
         assertThat(get(port, "/metrics")).startsWith("200 ").contains("leasebox_backlog");
 
         update("alter table leasebox_outbox_claim_styles rename to leasebox_outbox_claim_styles_away");
-        assertThat(get(port, "/ready")).isEqualTo("503 the outbox table leasebox_outbox is at schema V3, this worker knows V4: "
+        assertThat(get(port, "/ready")).isEqualTo("503 the outbox table leasebox_outbox is at schema V3, this worker knows V"
+                + LeaseboxSchema.LATEST_VERSION + ": "
                 + "run leasebox schema --apply or your migration tool");
         assertThat(get(port, "/health")).isEqualTo("200 ok");
         update("alter table leasebox_outbox_claim_styles_away rename to leasebox_outbox_claim_styles");
