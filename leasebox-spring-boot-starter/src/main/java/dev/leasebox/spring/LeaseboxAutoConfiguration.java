@@ -19,7 +19,9 @@ import java.time.Clock;
  * context, and the {@link TransactionalOutbox} that writes into that table. {@code leasebox.enabled=false}
  * leaves both out.
  */
-@AutoConfiguration(afterName = "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration")
+// Boot 3.5's name and Boot 4's: a name that is not on the class path is ignored.
+@AutoConfiguration(afterName = {"org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+        "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration"})
 @ConditionalOnProperty(prefix = "leasebox", name = "enabled", havingValue = "true", matchIfMissing = true)
 @ConditionalOnSingleCandidate(DataSource.class)
 @EnableConfigurationProperties(LeaseboxProperties.class)
