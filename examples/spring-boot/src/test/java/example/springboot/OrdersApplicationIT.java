@@ -2,6 +2,7 @@ package example.springboot;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.leasebox.spring.LeaseboxDrain;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.DisposableBean;
@@ -89,6 +90,9 @@ class OrdersApplicationIT {
     @Autowired
     HealthEndpoint health;
 
+    @Autowired
+    MeterRegistry meters;
+
     @AfterAll
     static void stopReceiver() {
         RECEIVER.stop(0);
@@ -133,6 +137,10 @@ class OrdersApplicationIT {
         }
         assertThat(drain.leaseManager()).isPresent();
         assertThat(drain.leaseManager().get().describe()).containsIgnoringCase("redis");
+        assertThat(meters.get("leasebox.emissions").tag("outcome", "delivered").counter().count())
+                .as("the drain counts into the Actuator's registry").isGreaterThanOrEqualTo(40);
+        assertThat(meters.get("leasebox.leases").tag("event", "granted").counter().count()).isGreaterThanOrEqualTo(40);
+        assertThat(meters.find("leasebox.oldest.pending.age.seconds").gauge()).isNotNull();
     }
 
     @Test

@@ -121,6 +121,8 @@ class LeaseboxAutoConfigurationTest {
                     "\"leasebox.lease-ttl\"", "\"leasebox.claim-mode\"", "\"leasebox.granularity\"",
                     "\"leasebox.max-attempts\"", "\"leasebox.backoff.initial\"", "\"leasebox.backoff.max\"",
                     "\"leasebox.health.oldest-pending-threshold\"");
+            assertThat(json).as("value hints merged from additional-spring-configuration-metadata.json")
+                    .contains("\"hints\"", "\"jdbc-inbox:\"", "\"zookeeper\"");
         }
     }
 

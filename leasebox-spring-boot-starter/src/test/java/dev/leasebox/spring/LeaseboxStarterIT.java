@@ -2,6 +2,9 @@ package dev.leasebox.spring;
 
 import dev.leasebox.drain.OutboxProvider;
 import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.redis.RedisLeaseConfig;
+import dev.leasebox.lease.redis.RedisLeaseManager;
 import dev.leasebox.outbox.OutboxMessage;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -153,6 +156,36 @@ class LeaseboxStarterIT {
                     context.getSourceApplicationContext().close();
                     assertThat(drain.isRunning()).isFalse();
                     assertThat(drain.leaseManager()).isEmpty();
+                });
+    }
+
+    @Test
+    void leasesFromTheApplicationsLeaseManagerBean() {
+        RedisLeaseManager[] bean = new RedisLeaseManager[1];
+        runner().withBean(OutboxProvider.class, () -> recording)
+                .withBean(LeaseManager.class, () -> bean[0] = RedisLeaseManager.start(RedisLeaseConfig.builder()
+                        .uri(TestTables.REDIS_URI).namespace("bean-" + table).build()))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    LeaseboxDrain drain = context.getBean(LeaseboxDrain.class);
+                    assertThat(drain.coordinator()).containsSame(bean[0]);
+                    enqueue(context.getBean(TransactionalOutbox.class), 10);
+                    await().atMost(Duration.ofSeconds(30)).until(() -> delivered.size() == 10);
+                });
+    }
+
+    @Test
+    void partitionLeasesInTheTableAreMeteredToo() {
+        runner().withBean(OutboxProvider.class, () -> recording).withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+                .withPropertyValues("leasebox.granularity=partition", "leasebox.lease-ttl=5s")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    enqueue(context.getBean(TransactionalOutbox.class), 15);
+                    await().atMost(Duration.ofSeconds(30)).until(() -> delivered.size() == 15);
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    assertThat(registry.get("leasebox.leases").tag("event", "granted").counter().count())
+                            .as("slot leases from the table's own lease manager").isPositive();
+                    assertThat(context.getBean(LeaseboxDrain.class).leasebox().orElseThrow().describe()).contains("partition leases");
                 });
     }
 
