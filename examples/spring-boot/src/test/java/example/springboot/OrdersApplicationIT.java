@@ -55,7 +55,7 @@ class OrdersApplicationIT {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        registry.add("spring.datasource.url", () -> System.getenv().getOrDefault("LEASEBOX_TEST_JDBC_URL",
+        registry.add("spring.datasource.url", () -> System.getenv().getOrDefault("LEASEBOX_JDBC_URL",
                 "jdbc:postgresql://127.0.0.1:5432/test?user=postgres"));
         registry.add("leasebox.redis.uri", () -> System.getenv().getOrDefault("REDIS_URL", "redis://127.0.0.1:6379"));
         registry.add("leasebox.provider", () -> "http:http://127.0.0.1:" + RECEIVER.getAddress().getPort() + "/events");

@@ -78,10 +78,8 @@ public class LeaseboxDrain implements SmartLifecycle {
     private Leasebox build() {
         OutboxProvider provider = applicationProvider;
         if (provider == null) {
-            provider = settings.provider().open(clock, url -> {
-                DriverManagerDataSource inbox = new DriverManagerDataSource(url);
-                return inbox;
-            });
+            // jdbc-inbox:JDBC_URL gets a connection per call; an application that wants a pool defines the provider bean
+            provider = settings.provider().open(clock, DriverManagerDataSource::new);
             if (provider instanceof AutoCloseable closeable) {
                 opened.add(closeable);
             }

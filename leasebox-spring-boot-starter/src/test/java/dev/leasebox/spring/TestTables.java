@@ -15,7 +15,7 @@ import java.util.concurrent.ThreadLocalRandom;
 /** The PostgreSQL of this machine, with outbox tables of unique names per test. */
 final class TestTables {
 
-    static final String JDBC_URL = System.getenv().getOrDefault("LEASEBOX_TEST_JDBC_URL",
+    static final String JDBC_URL = System.getenv().getOrDefault("LEASEBOX_JDBC_URL",
             "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
     static final String REDIS_URI = System.getenv().getOrDefault("REDIS_URL", "redis://127.0.0.1:6379");
 
