@@ -17,16 +17,19 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import redis.clients.jedis.RedisClient;
 
 import javax.sql.DataSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -46,6 +49,8 @@ class OrdersApplicationIT {
     private static final String RUN = randomHex();
     private static final String ORDERS = "sb_example_orders_" + RUN;
     private static final String OUTBOX = "sb_example_outbox_" + RUN;
+    private static final String NAMESPACE = "example-" + RUN;
+    private static final String REDIS_URI = System.getenv().getOrDefault("REDIS_URL", "redis://127.0.0.1:6379");
 
     /** Request bodies received, by Idempotency-Key. */
     private static final Map<String, String> RECEIVED = new ConcurrentHashMap<>();
@@ -57,14 +62,17 @@ class OrdersApplicationIT {
     static void properties(DynamicPropertyRegistry registry) {
         registry.add("spring.datasource.url", () -> System.getenv().getOrDefault("LEASEBOX_JDBC_URL",
                 "jdbc:postgresql://127.0.0.1:5432/test?user=postgres"));
-        registry.add("leasebox.redis.uri", () -> System.getenv().getOrDefault("REDIS_URL", "redis://127.0.0.1:6379"));
+        registry.add("leasebox.redis.uri", () -> REDIS_URI);
         registry.add("leasebox.provider", () -> "http:http://127.0.0.1:" + RECEIVER.getAddress().getPort() + "/events");
         registry.add("example.orders-table", () -> ORDERS);
         registry.add("leasebox.table", () -> OUTBOX);
-        registry.add("leasebox.namespace", () -> "example-" + RUN);
+        registry.add("leasebox.namespace", () -> NAMESPACE);
     }
 
-    /** Drops the run's tables when the context closes: after the drain has stopped, before the pool closes. */
+    /**
+     * Drops the run's tables and Redis keys when the context closes: after the drain has stopped, before the
+     * pool closes.
+     */
     @TestConfiguration
     static class DropTablesOnClose {
         @Bean
@@ -74,6 +82,13 @@ class OrdersApplicationIT {
                 jdbc.execute("DROP TABLE IF EXISTS " + ORDERS + ", " + OUTBOX + ", " + OUTBOX + "_claim_styles, "
                         + OUTBOX + "_lease_slots, " + OUTBOX + "_workers, " + OUTBOX + "_leases CASCADE");
                 jdbc.execute("DROP SEQUENCE IF EXISTS " + OUTBOX + "_claim_token_seq, " + OUTBOX + "_lease_fence_seq");
+                // the namespace's fence counter outlives the leases
+                try (RedisClient redis = RedisClient.create(URI.create(REDIS_URI))) {
+                    Set<String> keys = redis.keys(NAMESPACE + ":*");
+                    if (!keys.isEmpty()) {
+                        redis.del(keys.toArray(String[]::new));
+                    }
+                }
             };
         }
     }

@@ -64,6 +64,7 @@ class LeaseboxStarterIT {
     void dropTables() throws Exception {
         TestTables.dropOutbox(table);
         TestTables.execute("DROP TABLE IF EXISTS " + orders);
+        TestTables.deleteRedisNamespaces(table, "bean-" + table);
     }
 
     @Test

@@ -5,11 +5,15 @@ import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.TableName;
 import org.postgresql.ds.PGSimpleDataSource;
 
+import redis.clients.jedis.RedisClient;
+
+import java.net.URI;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HexFormat;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** The PostgreSQL of this machine, with outbox tables of unique names per test. */
@@ -45,6 +49,18 @@ final class TestTables {
         execute("DROP TABLE IF EXISTS " + table + ", " + table + "_claim_styles, " + table + "_lease_slots, "
                 + table + "_workers, " + table + "_leases CASCADE");
         execute("DROP SEQUENCE IF EXISTS " + table + "_claim_token_seq, " + table + "_lease_fence_seq");
+    }
+
+    /** Deletes the Redis keys of namespaces a test used (the fence counter outlives the leases). */
+    static void deleteRedisNamespaces(String... namespaces) {
+        try (RedisClient redis = RedisClient.create(URI.create(REDIS_URI))) {
+            for (String namespace : namespaces) {
+                Set<String> keys = redis.keys(namespace + ":*");
+                if (!keys.isEmpty()) {
+                    redis.del(keys.toArray(String[]::new));
+                }
+            }
+        }
     }
 
     static void execute(String sql) throws SQLException {
