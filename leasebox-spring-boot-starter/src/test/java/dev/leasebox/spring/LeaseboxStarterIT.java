@@ -27,6 +27,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -158,6 +160,34 @@ class LeaseboxStarterIT {
                     assertThat(drain.isRunning()).isFalse();
                     assertThat(drain.leaseManager()).isEmpty();
                 });
+    }
+
+    @Test
+    void closingTheContextLetsAnEmissionInFlightFinishAndRecordsIt() {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        OutboxProvider slow = envelope -> {
+            entered.countDown();
+            release.await();
+            return ProviderOutcome.delivered();
+        };
+        runner().withBean(OutboxProvider.class, () -> slow).run(context -> {
+            assertThat(context).hasNotFailed();
+            LeaseboxDrain drain = context.getBean(LeaseboxDrain.class);
+            context.getBean(TransactionalOutbox.class)
+                    .enqueue(OutboxMessage.of("event", bytes("in-flight")).withIdempotencyKey("in-flight"));
+            assertThat(entered.await(30, TimeUnit.SECONDS)).as("the provider was called").isTrue();
+
+            Thread closer = new Thread(() -> context.getSourceApplicationContext().close(), "context-close");
+            closer.start();
+            await().atMost(Duration.ofSeconds(10)).until(() -> !drain.isRunning());
+            assertThat(closer.isAlive()).as("the close waits for the emission in flight").isTrue();
+            release.countDown();
+            closer.join(Duration.ofSeconds(30).toMillis());
+            assertThat(closer.isAlive()).isFalse();
+            assertThat(TestTables.count("SELECT count(*) FROM " + table
+                    + " WHERE idempotency_key = 'in-flight' AND status = 'DELIVERED'")).isEqualTo(1);
+        });
     }
 
     @Test
