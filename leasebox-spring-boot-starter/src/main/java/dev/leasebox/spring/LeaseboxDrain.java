@@ -1,0 +1,209 @@
+package dev.leasebox.spring;
+
+import dev.leasebox.Leasebox;
+import dev.leasebox.drain.DrainListener;
+import dev.leasebox.drain.OutboxProvider;
+import dev.leasebox.jdbc.TableName;
+import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.MonotonicClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+import javax.sql.DataSource;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * The drain the starter runs: built and started with the application context, stopped with it. Stopping
+ * lets emissions in flight finish (up to {@code leasebox.shutdown-timeout}) or releases their claims,
+ * then closes what the starter opened: the lease manager opened by name and the provider opened from
+ * {@code leasebox.provider}. The application's own beans (DataSource, LeaseManager, OutboxProvider) stay
+ * the application's.
+ */
+public class LeaseboxDrain implements SmartLifecycle {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseboxDrain.class);
+
+    private final DataSource dataSource;
+    private final DrainSettings settings;
+    private final LeaseManager applicationLeaseManager;
+    private final OutboxProvider applicationProvider;
+    private final List<DrainListener> listeners;
+    private final List<LeaseboxCustomizer> customizers;
+    private final Clock clock = MonotonicClock.system();
+
+    private final Object lock = new Object();
+    private Leasebox leasebox;
+    private LeaseManager leaseManager;
+    private LeaseManager coordinator;
+    private final List<AutoCloseable> opened = new ArrayList<>();
+    private volatile boolean running;
+    private volatile String stoppedBecause;
+
+    LeaseboxDrain(DataSource dataSource, DrainSettings settings, LeaseManager applicationLeaseManager,
+                  OutboxProvider applicationProvider, List<DrainListener> listeners, List<LeaseboxCustomizer> customizers) {
+        this.dataSource = dataSource;
+        this.settings = settings;
+        this.applicationLeaseManager = applicationLeaseManager;
+        this.applicationProvider = applicationProvider;
+        this.listeners = List.copyOf(listeners);
+        this.customizers = List.copyOf(customizers);
+    }
+
+    @Override
+    public void start() {
+        synchronized (lock) {
+            if (running) {
+                return;
+            }
+            try {
+                leasebox = build();
+                leasebox.start();
+                running = true;
+                stoppedBecause = null;
+                LOG.info("Leasebox drains {} through {}", settings.table(), leasebox.describe());
+            } catch (RuntimeException e) {
+                closeAll();
+                throw new IllegalStateException("Leasebox cannot drain " + settings.table() + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private Leasebox build() {
+        OutboxProvider provider = applicationProvider;
+        if (provider == null) {
+            // jdbc-inbox:JDBC_URL gets a connection per call; an application that wants a pool defines the provider bean
+            provider = settings.provider().open(clock, DriverManagerDataSource::new);
+            if (provider instanceof AutoCloseable closeable) {
+                opened.add(closeable);
+            }
+        }
+        UnaryOperator<LeaseManager> decorate = manager -> {
+            LeaseManager decorated = manager;
+            for (LeaseboxCustomizer customizer : customizers) {
+                decorated = customizer.decorateLeaseManager(decorated);
+            }
+            return decorated;
+        };
+        Leasebox.Builder builder = Leasebox.drain(dataSource).table(settings.table()).provider(provider)
+                .options(settings.options()).clock(clock).granularity(settings.granularity())
+                .decorateInTableLeases(decorate)
+                .onRegistryConflict(this::stopOnConflict);
+        if (!listeners.isEmpty()) {
+            builder.listener(DrainListener.all(listeners.toArray(DrainListener[]::new)));
+        }
+        if (settings.claimMode() != null) {
+            builder.claimMode(settings.claimMode());
+        }
+        LeaseManager manager = null;
+        if (settings.usesLeaseManagerBean()) {
+            manager = applicationLeaseManager;
+        } else if (settings.opensBackend()) {
+            String name = settings.backend().name().toLowerCase(Locale.ROOT);
+            try {
+                manager = settings.leaseBackend().open(settings.backendSettings());
+            } catch (RuntimeException e) {
+                throw new LeaseboxConfigurationException("leasebox.backend=" + name + " at "
+                        + DrainSettings.addressProperty(settings.backend()) + "=" + settings.address()
+                        + " cannot be opened: " + e.getMessage(), e);
+            }
+            opened.add(manager);
+            builder.coordinator(name, settings.address(), settings.namespace());
+        }
+        if (manager != null) {
+            coordinator = manager;
+            leaseManager = decorate.apply(manager);
+            builder.leases(leaseManager);
+        }
+        for (LeaseboxCustomizer customizer : customizers) {
+            customizer.customize(builder);
+        }
+        return builder.build();
+    }
+
+    private void stopOnConflict(String why) {
+        stoppedBecause = why;
+        LOG.error("Leasebox stops draining {}: {}", settings.table(), why);
+        Thread stopper = new Thread(this::stop, "leasebox-stop");
+        stopper.setDaemon(true);
+        stopper.start();
+    }
+
+    @Override
+    public void stop() {
+        synchronized (lock) {
+            if (!running && leasebox == null) {
+                return;
+            }
+            running = false;
+            closeAll();
+        }
+    }
+
+    private void closeAll() {
+        if (leasebox != null) {
+            try {
+                leasebox.close();
+            } catch (RuntimeException e) {
+                LOG.warn("Leasebox: closing the drain of {} failed: {}", settings.table(), e.toString());
+            }
+            leasebox = null;
+        }
+        for (int i = opened.size() - 1; i >= 0; i--) {
+            try {
+                opened.get(i).close();
+            } catch (Exception e) {
+                LOG.warn("Leasebox: closing {} failed: {}", opened.get(i), e.toString());
+            }
+        }
+        opened.clear();
+        leaseManager = null;
+        coordinator = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Starts last and stops first among the context's lifecycle beans: the DataSource outlives it. */
+    @Override
+    public int getPhase() {
+        return DEFAULT_PHASE - 1;
+    }
+
+    /** The drain while it runs, for {@code engine().runOnce()} in jobs and tests. */
+    public Optional<Leasebox> leasebox() {
+        return Optional.ofNullable(leasebox);
+    }
+
+    /** The lease manager the drain leases from while it runs (empty for the database backend). */
+    public Optional<LeaseManager> leaseManager() {
+        return Optional.ofNullable(leaseManager);
+    }
+
+    /** The lease manager as opened or given, before any decoration: what the health indicator probes. */
+    Optional<LeaseManager> coordinator() {
+        return Optional.ofNullable(coordinator);
+    }
+
+    /** The outbox table. */
+    public TableName table() {
+        return settings.table();
+    }
+
+    /** Why the drain stopped by itself (a conflict in the table's claim-style registry), if it did. */
+    public Optional<String> stoppedBecause() {
+        return Optional.ofNullable(stoppedBecause);
+    }
+
+    DrainSettings settings() {
+        return settings;
+    }
+}

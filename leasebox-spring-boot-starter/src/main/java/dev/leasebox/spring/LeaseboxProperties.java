@@ -1,0 +1,299 @@
+package dev.leasebox.spring;
+
+import dev.leasebox.Leasebox;
+import dev.leasebox.outbox.leased.ClaimMode;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The {@code leasebox.*} properties: which table to drain, through which lease backend, to which provider,
+ * and how. Every property has a default except the provider (an {@link dev.leasebox.drain.OutboxProvider}
+ * bean, or {@code leasebox.provider}); a bad value fails the application's start with one line naming
+ * the property.
+ */
+@ConfigurationProperties(prefix = "leasebox")
+public class LeaseboxProperties {
+
+    /** Where leases come from. */
+    public enum Backend {
+        /** Claims in the outbox table itself (FOR UPDATE SKIP LOCKED on PostgreSQL); no coordinator. */
+        DATABASE,
+        /** Redis, at leasebox.redis.uri (needs lease-redis on the class path). */
+        REDIS,
+        /** ZooKeeper, at leasebox.zookeeper.connect (needs lease-zookeeper on the class path). */
+        ZOOKEEPER,
+        /** Hazelcast CP members, at leasebox.hazelcast.members (needs lease-hazelcast on the class path). */
+        HAZELCAST
+    }
+
+    /** Whether the starter configures anything: false leaves the drain, the TransactionalOutbox and the health indicator out. */
+    private boolean enabled = true;
+
+    /**
+     * The lease backend. Unset: a LeaseManager bean of the application when there is one, else database.
+     * Set to redis, zookeeper or hazelcast without a LeaseManager bean, the backend is opened by name with
+     * its address property (and closed with the context).
+     */
+    private Backend backend;
+
+    /** The outbox table, name or schema.name. */
+    private String table = "leasebox_outbox";
+
+    /** Separates deployments that share one coordinator (1-64 characters of A-Z a-z 0-9 _ . - { }). */
+    private String namespace = "leasebox";
+
+    /**
+     * Where entries go, as NAME[:TARGET]: log, noop, http:URL, jdbc-inbox:JDBC_URL, or a provider jar's name.
+     * An OutboxProvider bean of the application takes precedence.
+     */
+    private String provider;
+
+    /** Entries claimed per cycle (1..10000). */
+    private int batch = 100;
+
+    /** Claim loops, each on its own thread (1..256). */
+    private int concurrency = 1;
+
+    /** How long a claim (lease) lasts unless renewed; renewed every third of it. */
+    private Duration leaseTtl = Duration.ofSeconds(30);
+
+    /** recorded (a claim record is written before emitting) or lean; unset: recorded for row leases, lean for partition leases. */
+    private ClaimMode claimMode;
+
+    /** row (one lease per claimed row) or partition (one lease per slot of the table, V3). */
+    private Leasebox.Granularity granularity = Leasebox.Granularity.ROW;
+
+    /** Emission attempts before a retryable failure is dead-lettered. */
+    private int maxAttempts = 10;
+
+    /** How long the drain's stop waits for emissions in flight before it releases their claims. */
+    private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+    /** The claim owner (worker id) written to claimed rows; unset: host-pid-random. */
+    private String owner;
+
+    /** Backend-specific settings by name (redis: password, pool-size, …; zookeeper: sessionTimeout, …; hazelcast: clusterName, …). */
+    private Map<String, String> backendOptions = new LinkedHashMap<>();
+
+    private final Backoff backoff = new Backoff();
+    private final Redis redis = new Redis();
+    private final ZooKeeper zookeeper = new ZooKeeper();
+    private final Hazelcast hazelcast = new Hazelcast();
+    private final Health health = new Health();
+
+    /** The retry backoff: full jitter over [0, min(max, initial * 2^(attempt-1))]. */
+    public static class Backoff {
+        /** The first ceiling (at least 1ms). */
+        private Duration initial = Duration.ofSeconds(1);
+
+        /** The cap (at least the initial ceiling). */
+        private Duration max = Duration.ofMinutes(5);
+
+        public Duration getInitial() {
+            return initial;
+        }
+
+        public void setInitial(Duration initial) {
+            this.initial = initial;
+        }
+
+        public Duration getMax() {
+            return max;
+        }
+
+        public void setMax(Duration max) {
+            this.max = max;
+        }
+    }
+
+    /** The redis backend. */
+    public static class Redis {
+        /** redis://[user[:password]@]host:port[/db] or rediss://… for TLS. */
+        private String uri;
+
+        public String getUri() {
+            return uri;
+        }
+
+        public void setUri(String uri) {
+            this.uri = uri;
+        }
+    }
+
+    /** The zookeeper backend. */
+    public static class ZooKeeper {
+        /** host:port[,host:port…], a ZooKeeper connect string without chroot. */
+        private String connect;
+
+        public String getConnect() {
+            return connect;
+        }
+
+        public void setConnect(String connect) {
+            this.connect = connect;
+        }
+    }
+
+    /** The hazelcast backend. */
+    public static class Hazelcast {
+        /** host:port,host:port of CP members, or file:PATH of a Hazelcast client XML/YAML file. */
+        private String members;
+
+        public String getMembers() {
+            return members;
+        }
+
+        public void setMembers(String members) {
+            this.members = members;
+        }
+    }
+
+    /** The Actuator health indicator ("leasebox"). */
+    public static class Health {
+        /** The indicator is DOWN while the oldest entry waiting for delivery is older than this. */
+        private Duration oldestPendingThreshold = Duration.ofMinutes(15);
+
+        public Duration getOldestPendingThreshold() {
+            return oldestPendingThreshold;
+        }
+
+        public void setOldestPendingThreshold(Duration oldestPendingThreshold) {
+            this.oldestPendingThreshold = oldestPendingThreshold;
+        }
+    }
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public Backend getBackend() {
+        return backend;
+    }
+
+    public void setBackend(Backend backend) {
+        this.backend = backend;
+    }
+
+    public String getTable() {
+        return table;
+    }
+
+    public void setTable(String table) {
+        this.table = table;
+    }
+
+    public String getNamespace() {
+        return namespace;
+    }
+
+    public void setNamespace(String namespace) {
+        this.namespace = namespace;
+    }
+
+    public String getProvider() {
+        return provider;
+    }
+
+    public void setProvider(String provider) {
+        this.provider = provider;
+    }
+
+    public int getBatch() {
+        return batch;
+    }
+
+    public void setBatch(int batch) {
+        this.batch = batch;
+    }
+
+    public int getConcurrency() {
+        return concurrency;
+    }
+
+    public void setConcurrency(int concurrency) {
+        this.concurrency = concurrency;
+    }
+
+    public Duration getLeaseTtl() {
+        return leaseTtl;
+    }
+
+    public void setLeaseTtl(Duration leaseTtl) {
+        this.leaseTtl = leaseTtl;
+    }
+
+    public ClaimMode getClaimMode() {
+        return claimMode;
+    }
+
+    public void setClaimMode(ClaimMode claimMode) {
+        this.claimMode = claimMode;
+    }
+
+    public Leasebox.Granularity getGranularity() {
+        return granularity;
+    }
+
+    public void setGranularity(Leasebox.Granularity granularity) {
+        this.granularity = granularity;
+    }
+
+    public int getMaxAttempts() {
+        return maxAttempts;
+    }
+
+    public void setMaxAttempts(int maxAttempts) {
+        this.maxAttempts = maxAttempts;
+    }
+
+    public Duration getShutdownTimeout() {
+        return shutdownTimeout;
+    }
+
+    public void setShutdownTimeout(Duration shutdownTimeout) {
+        this.shutdownTimeout = shutdownTimeout;
+    }
+
+    public String getOwner() {
+        return owner;
+    }
+
+    public void setOwner(String owner) {
+        this.owner = owner;
+    }
+
+    public Map<String, String> getBackendOptions() {
+        return backendOptions;
+    }
+
+    public void setBackendOptions(Map<String, String> backendOptions) {
+        this.backendOptions = backendOptions;
+    }
+
+    public Backoff getBackoff() {
+        return backoff;
+    }
+
+    public Redis getRedis() {
+        return redis;
+    }
+
+    public ZooKeeper getZookeeper() {
+        return zookeeper;
+    }
+
+    public Hazelcast getHazelcast() {
+        return hazelcast;
+    }
+
+    public Health getHealth() {
+        return health;
+    }
+}
