@@ -133,9 +133,12 @@ final class BenchCell {
             for (int i = 1; i <= workers; i++) {
                 HikariDataSource pool = database.newPool(CONNECTIONS_PER_WORKER);
                 resources.add(pool);
-                JdbcOutboxStore jdbc = JdbcOutboxStore.builder(pool).table(table).localClock(clock)
-                        .candidateSpread(coordinator.isPresent() ? settings.candidateSpread() : 1)
-                        .durableClaimRecords(settings.durableClaimRecords()).open();
+                JdbcOutboxStore.Builder store = JdbcOutboxStore.builder(pool).table(table).localClock(clock)
+                        .candidateSpread(coordinator.isPresent() ? settings.candidateSpread() : 1);
+                if (!settings.durableClaimRecords()) {
+                    store.claimRecordsWithoutWalFlush();
+                }
+                JdbcOutboxStore jdbc = store.open();
                 OutboxClaimStore store = jdbc;
                 if (settings.partition()) {
                     LeaseManager manager = coordinator.isPresent()

@@ -46,7 +46,7 @@ class BenchRelaxedClaimRecordsIT {
         TableName table = database.freshTable();
         database.fill(table, 1, 3, now.minusSeconds(1));
         pool = database.newPool(1); // one connection: the one the relaxed transaction ran on is the one checked after
-        store = JdbcOutboxStore.builder(pool).table(table).durableClaimRecords(false).open();
+        store = JdbcOutboxStore.builder(pool).table(table).claimRecordsWithoutWalFlush().open();
     }
 
     @AfterEach

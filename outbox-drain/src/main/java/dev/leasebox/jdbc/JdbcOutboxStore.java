@@ -73,7 +73,7 @@ import java.util.concurrent.ThreadLocalRandom;
  *   <li>The batched PostgreSQL statements (claim records, completions, fenced completions,
  *       renewals, the lean path's post-grant read) find their rows by primary key only, so each
  *       touches the batch's rows and no others whatever the table's statistics say.</li>
- *   <li>With {@code durableClaimRecords(false)}, {@link #recordClaims} commits without waiting for
+ *   <li>With {@code claimRecordsWithoutWalFlush()}, {@link #recordClaims} commits without waiting for
  *       durability (PostgreSQL: {@code SET LOCAL synchronous_commit = off}, in a transaction of its
  *       own). A database crash may lose the last claim records: such a row shows its previous claim
  *       (and high-water mark) again, the newer holder's completion is refused (the row does not carry
@@ -557,13 +557,15 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         }
 
         /**
-         * Default true. False commits {@link #recordClaims} without waiting for durability
-         * (PostgreSQL {@code synchronous_commit = off} for that transaction only): cheaper claims for
-         * external backends; a claim record lost in a crash costs at most a duplicate emission, since
-         * completions are checked against the token the row carries. Completions stay durable.
+         * Commits {@link #recordClaims} with PostgreSQL's {@code synchronous_commit = off} (that transaction
+         * only): the claim record does not wait for its WAL flush. For measurements of what that flush costs
+         * ({@code leasebox bench --claim-records relaxed}); off by default and not offered by
+         * {@code Leasebox.drain}. A claim record lost in a database crash costs at most a duplicate
+         * emission, since completions are checked against the token the row carries; completions stay
+         * durable.
          */
-        public Builder durableClaimRecords(boolean durable) {
-            this.durableClaimRecords = durable;
+        public Builder claimRecordsWithoutWalFlush() {
+            this.durableClaimRecords = false;
             return this;
         }
 
