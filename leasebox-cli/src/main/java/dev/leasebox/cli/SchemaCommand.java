@@ -76,7 +76,7 @@ final class SchemaCommand implements Callable<Integer> {
                         + detected.folder());
             }
             LeaseboxSchema schema = new LeaseboxSchema(detected, tableName, slots);
-            int applied = appliedVersion(connection, tableName);
+            int applied = appliedVersion(connection, tableName, detected);
             if (applied >= LeaseboxSchema.LATEST_VERSION) {
                 out.println("Outbox table " + tableName + " is up to date (V1 to V" + LeaseboxSchema.LATEST_VERSION
                         + " applied); nothing to do.");
@@ -94,57 +94,69 @@ final class SchemaCommand implements Callable<Integer> {
 
     private DatabaseKind kind() {
         if (dialect == null) {
-            throw new IllegalArgumentException("--dialect is required to print the scripts: postgresql or h2");
+            throw new IllegalArgumentException("--dialect is required to print the scripts: postgresql, mariadb or h2");
         }
         for (DatabaseKind kind : DatabaseKind.values()) {
             if (kind.folder().equals(dialect.toLowerCase(Locale.ROOT))) {
                 return kind;
             }
         }
-        throw new IllegalArgumentException("unknown --dialect '" + dialect + "': use postgresql or h2");
+        throw new IllegalArgumentException("unknown --dialect '" + dialect + "': use postgresql, mariadb or h2");
     }
 
     /**
      * 0: no table; 1: the table without claim columns; 2: with them; 3: with lease slots too; 4: with the
      * claim-style registry too.
      */
-    private static int appliedVersion(Connection connection, TableName table) throws SQLException {
-        int columns = appliedColumns(connection, table);
-        if (columns == 3 && tableExists(connection, new TableName(table.schema(), table.table() + "_claim_styles"))) {
+    private static int appliedVersion(Connection connection, TableName table, DatabaseKind kind) throws SQLException {
+        int columns = appliedColumns(connection, table, kind);
+        if (columns == 3 && tableExists(connection, new TableName(table.schema(), table.table() + "_claim_styles"), kind)) {
             return 4;
         }
         return columns;
     }
 
-    private static boolean tableExists(Connection connection, TableName table) throws SQLException {
-        return appliedColumns(connection, table) > 0;
+    private static boolean tableExists(Connection connection, TableName table, DatabaseKind kind) throws SQLException {
+        return appliedColumns(connection, table, kind) > 0;
     }
 
-    private static int appliedColumns(Connection connection, TableName table) throws SQLException {
+    private static int appliedColumns(Connection connection, TableName table, DatabaseKind kind) throws SQLException {
         DatabaseMetaData metaData = connection.getMetaData();
-        boolean tableFound = false;
-        boolean claimColumns = false;
-        boolean slotColumn = false;
+        if (kind == DatabaseKind.MARIADB) {
+            // MariaDB's databases are JDBC catalogs: the table's qualifier, else the connection's database.
+            String catalog = table.schema().isEmpty() ? connection.getCatalog() : table.schema();
+            return columnsVersion(metaData, catalog, null, table.table());
+        }
         for (String name : new String[]{table.table(), table.table().toUpperCase(Locale.ROOT)}) {
             String schema = table.schema().isEmpty() ? connection.getSchema() : table.schema();
             String schemaUpper = schema == null ? null : schema.toUpperCase(Locale.ROOT);
             for (String s : new String[]{schema, schemaUpper}) {
-                try (ResultSet columns = metaData.getColumns(null, s, name, null)) {
-                    while (columns.next()) {
-                        tableFound = true;
-                        if ("fence_high_water".equalsIgnoreCase(columns.getString("COLUMN_NAME"))) {
-                            claimColumns = true;
-                        }
-                        if ("lease_slot".equalsIgnoreCase(columns.getString("COLUMN_NAME"))) {
-                            slotColumn = true;
-                        }
-                    }
-                }
-                if (tableFound) {
-                    return slotColumn ? 3 : claimColumns ? 2 : 1;
+                int version = columnsVersion(metaData, null, s, name);
+                if (version > 0) {
+                    return version;
                 }
             }
         }
         return 0;
+    }
+
+    /** 0: no such table; 1, 2, 3: which of V1, V2, V3 its columns show. */
+    private static int columnsVersion(DatabaseMetaData metaData, String catalog, String schema, String name)
+            throws SQLException {
+        boolean tableFound = false;
+        boolean claimColumns = false;
+        boolean slotColumn = false;
+        try (ResultSet columns = metaData.getColumns(catalog, schema, name, null)) {
+            while (columns.next()) {
+                tableFound = true;
+                if ("fence_high_water".equalsIgnoreCase(columns.getString("COLUMN_NAME"))) {
+                    claimColumns = true;
+                }
+                if ("lease_slot".equalsIgnoreCase(columns.getString("COLUMN_NAME"))) {
+                    slotColumn = true;
+                }
+            }
+        }
+        return !tableFound ? 0 : slotColumn ? 3 : claimColumns ? 2 : 1;
     }
 }

@@ -37,6 +37,14 @@ public final class MariaDbTestServer {
         return TestDataSources.pooled(jdbcUrl(), "", "", poolSize);
     }
 
+    /** The JDBC URL of {@link #jdbcUrl()} with {@code database} in place of its own: what a worker process is given. */
+    public static String jdbcUrlFor(String database) {
+        String base = jdbcUrl();
+        int query = base.indexOf('?');
+        int slash = base.lastIndexOf('/', query < 0 ? base.length() : query);
+        return base.substring(0, slash + 1) + database + (query < 0 ? "" : base.substring(query));
+    }
+
     /** Creates a database with a random name and returns it. */
     public static String newDatabase(HikariDataSource ds) {
         String name = "lb_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
