@@ -39,7 +39,7 @@ import java.util.function.UnaryOperator;
  * }</pre>
  *
  * <p>Without {@link Builder#leases}, rows are claimed in the database ({@code FOR UPDATE SKIP LOCKED}
- * on PostgreSQL) and the claim token comes from a database sequence. With a {@link LeaseManager}
+ * on PostgreSQL and MariaDB) and the claim token comes from a database sequence. With a {@link LeaseManager}
  * (ZooKeeper, Redis, Hazelcast, or any implementation of the SPI), each row (or, with
  * {@link Granularity#PARTITION}, each slot of the table) is leased from it and the lease's fence is
  * the claim token every completion is checked against.

@@ -133,12 +133,12 @@ final class BenchCell {
             for (int i = 1; i <= workers; i++) {
                 HikariDataSource pool = database.newPool(CONNECTIONS_PER_WORKER);
                 resources.add(pool);
-                JdbcOutboxStore.Builder store = JdbcOutboxStore.builder(pool).table(table).localClock(clock)
+                JdbcOutboxStore.Builder rows = JdbcOutboxStore.builder(pool).table(table).localClock(clock)
                         .candidateSpread(coordinator.isPresent() ? settings.candidateSpread() : 1);
                 if (!settings.durableClaimRecords()) {
-                    store.claimRecordsWithoutWalFlush();
+                    rows.claimRecordsWithoutWalFlush();
                 }
-                JdbcOutboxStore jdbc = store.open();
+                JdbcOutboxStore jdbc = rows.open();
                 OutboxClaimStore store = jdbc;
                 if (settings.partition()) {
                     LeaseManager manager = coordinator.isPresent()

@@ -1,6 +1,8 @@
 package dev.leasebox.cli;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.jdbc.DatabaseKind;
+import dev.leasebox.jdbc.JdbcOutboxException;
 import dev.leasebox.jdbc.TableName;
 import picocli.CommandLine.Option;
 
@@ -32,13 +34,20 @@ final class DatabaseOptions {
         String shown = JdbcDataSources.redact(jdbcUrl);
         if (!jdbcUrl.startsWith("jdbc:")) {
             throw new IllegalArgumentException("--jdbc-url '" + shown + "' is not a JDBC URL: write e.g. "
-                    + "jdbc:postgresql://127.0.0.1:5432/app?user=app or jdbc:h2:file:./outbox");
+                    + "jdbc:postgresql://127.0.0.1:5432/app?user=app, jdbc:mariadb://127.0.0.1:3306/app?user=app or "
+                    + "jdbc:h2:file:./outbox");
         }
         try {
-            DriverManager.getDriver(jdbcUrl);
+            DatabaseKind.ofJdbcUrl(jdbcUrl);
+        } catch (JdbcOutboxException e) {
+            throw new IllegalArgumentException("--jdbc-url '" + shown + "': not a database leasebox supports; "
+                    + DatabaseKind.SUPPORTED);
+        }
+        try {
+            DriverManager.getDriver(JdbcDataSources.driverUrl(jdbcUrl));
         } catch (SQLException e) {
             throw new IllegalArgumentException("--jdbc-url '" + shown + "': no JDBC driver for it here; "
-                    + "leasebox supports jdbc:postgresql: and jdbc:h2:");
+                    + DatabaseKind.SUPPORTED);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.leasebox.cli;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.jdbc.DatabaseKind;
 import dev.leasebox.jdbc.JdbcOutboxException;
 import dev.leasebox.jdbc.JdbcUrls;
 
@@ -35,8 +36,9 @@ public final class JdbcDataSources {
         if (maxPoolSize < 1) {
             throw new JdbcOutboxException("Invalid maxPoolSize " + maxPoolSize + ": must be at least 1");
         }
+        DatabaseKind.ofJdbcUrl(jdbcUrl);
         HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(jdbcUrl);
+        config.setJdbcUrl(driverUrl(jdbcUrl));
         if (user != null && !user.isEmpty()) {
             config.setUsername(user);
         }
@@ -54,6 +56,18 @@ public final class JdbcDataSources {
             throw new JdbcOutboxException("Cannot reach the outbox database at " + redact(jdbcUrl) + ": "
                     + rootMessage(e) + " (check the URL, that the database runs and accepts this user)", e);
         }
+    }
+
+    /**
+     * The URL handed to the driver: {@code jdbcUrl}, except that a {@code jdbc:mysql:} URL gets
+     * {@code permitMysqlScheme}, so that the MariaDB driver on the class path takes it (the server's own
+     * answer then decides whether it is a MariaDB Leasebox supports).
+     */
+    public static String driverUrl(String jdbcUrl) {
+        if (!jdbcUrl.startsWith("jdbc:mysql:") || jdbcUrl.contains("permitMysqlScheme")) {
+            return jdbcUrl;
+        }
+        return jdbcUrl + (jdbcUrl.contains("?") ? "&" : "?") + "permitMysqlScheme";
     }
 
     /** A Hikari pool on {@code jdbcUrl} with credentials in the URL (or none), 10 connections. */

@@ -1,5 +1,6 @@
 package dev.leasebox.cli;
 
+import dev.leasebox.jdbc.DatabaseKind;
 import dev.leasebox.jdbc.TableName;
 
 import javax.sql.DataSource;
@@ -13,6 +14,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,9 +55,9 @@ final class OutboxReport {
     Optional<Instant> oldestPendingCreatedAt() throws SQLException {
         List<Instant> found = new ArrayList<>();
         query("oldest_pending.sql", List.of(), rs -> {
-            Timestamp t = rs.getTimestamp(1);
+            Instant t = instant(rs, 1);
             if (t != null) {
-                found.add(t.toInstant());
+                found.add(t);
             }
         });
         return found.stream().findFirst();
@@ -79,8 +82,7 @@ final class OutboxReport {
         List<SlotHolder> holders = new ArrayList<>();
         try {
             query("slots_by_holder.sql", List.of(Timestamp.from(now)), rs -> {
-                Timestamp t = rs.getTimestamp(3);
-                holders.add(new SlotHolder(rs.getString(1), rs.getLong(2), t == null ? null : t.toInstant(), rs.getInt(4) == 1));
+                holders.add(new SlotHolder(rs.getString(1), rs.getLong(2), instant(rs, 3), rs.getInt(4) == 1));
             });
         } catch (SQLException noSlotsTable) {
             return Optional.empty();
@@ -121,6 +123,25 @@ final class OutboxReport {
         return count[0];
     }
 
+    /** null until the first query: whether the database is MariaDB (instants as UTC date-times). */
+    private volatile Boolean utcDateTimes;
+
+    private boolean utcDateTimes(Connection connection) throws SQLException {
+        if (utcDateTimes == null) {
+            utcDateTimes = DatabaseKind.of(connection) == DatabaseKind.MARIADB;
+        }
+        return utcDateTimes;
+    }
+
+    private Instant instant(ResultSet rs, int column) throws SQLException {
+        if (Boolean.TRUE.equals(utcDateTimes)) {
+            LocalDateTime t = rs.getObject(column, LocalDateTime.class);
+            return t == null ? null : t.toInstant(ZoneOffset.UTC);
+        }
+        Timestamp t = rs.getTimestamp(column);
+        return t == null ? null : t.toInstant();
+    }
+
     private interface RowHandler {
         void row(ResultSet rs) throws SQLException;
     }
@@ -129,8 +150,11 @@ final class OutboxReport {
         String sql = sql(resource).replace("${table}", table.qualified());
         try (Connection connection = dataSource.getConnection();
              PreparedStatement statement = connection.prepareStatement(sql)) {
+            boolean utc = utcDateTimes(connection);
             for (int i = 0; i < parameters.size(); i++) {
-                statement.setObject(i + 1, parameters.get(i));
+                Object p = parameters.get(i);
+                // MariaDB's DATETIME columns hold UTC without a zone: bind the instant as a UTC date-time.
+                statement.setObject(i + 1, utc && p instanceof Timestamp t ? LocalDateTime.ofInstant(t.toInstant(), ZoneOffset.UTC) : p);
             }
             try (ResultSet rs = statement.executeQuery()) {
                 while (rs.next()) {

@@ -1,5 +1,7 @@
 package dev.leasebox.cli;
 
+import dev.leasebox.jdbc.DatabaseKind;
+import dev.leasebox.jdbc.SchemaVersion;
 import dev.leasebox.jdbc.JdbcUrls;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.TableName;
@@ -43,7 +45,7 @@ final class Readiness {
             if (!c.isValid(CONNECT_TIMEOUT_MILLIS / 1000)) {
                 return Optional.of("the outbox database at " + JdbcUrls.describe(dataSource) + " does not answer");
             }
-            int version = SchemaCommand.appliedVersion(c, table);
+            int version = SchemaVersion.applied(c, table, DatabaseKind.of(c));
             if (version < LeaseboxSchema.LATEST_VERSION) {
                 return Optional.of("the outbox table " + table + " is at schema V" + version + ", this worker knows V"
                         + LeaseboxSchema.LATEST_VERSION + ": run leasebox schema --apply or your migration tool");

@@ -3,6 +3,7 @@ package dev.leasebox.cli;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.jdbc.DatabaseKind;
 import dev.leasebox.jdbc.LeaseboxSchema;
+import dev.leasebox.jdbc.SchemaVersion;
 import dev.leasebox.jdbc.TableName;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -11,8 +12,6 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -77,7 +76,7 @@ final class SchemaCommand implements Callable<Integer> {
                         + detected.folder());
             }
             LeaseboxSchema schema = new LeaseboxSchema(detected, tableName, slots);
-            int applied = appliedVersion(connection, tableName);
+            int applied = SchemaVersion.applied(connection, tableName, detected);
             if (applied >= LeaseboxSchema.LATEST_VERSION) {
                 out.println("Outbox table " + tableName + " is up to date (V1 to V" + LeaseboxSchema.LATEST_VERSION
                         + " applied); nothing to do.");
@@ -95,74 +94,13 @@ final class SchemaCommand implements Callable<Integer> {
 
     private DatabaseKind kind() {
         if (dialect == null) {
-            throw new IllegalArgumentException("--dialect is required to print the scripts: postgresql or h2");
+            throw new IllegalArgumentException("--dialect is required to print the scripts: postgresql, mariadb or h2");
         }
         for (DatabaseKind kind : DatabaseKind.values()) {
             if (kind.folder().equals(dialect.toLowerCase(Locale.ROOT))) {
                 return kind;
             }
         }
-        throw new IllegalArgumentException("unknown --dialect '" + dialect + "': use postgresql or h2");
-    }
-
-    /**
-     * 0: no table; 1: the table without claim columns; 2: with them; 3: with lease slots too; 4: with the
-     * claim-style registry too; 5: with the claim-queue index too (V5 replaced the claim-candidate index).
-     */
-    static int appliedVersion(Connection connection, TableName table) throws SQLException {
-        int columns = appliedColumns(connection, table);
-        if (columns == 3 && tableExists(connection, new TableName(table.schema(), table.table() + "_claim_styles"))) {
-            return hasIndex(connection, table, table.table() + "_claim_queue") ? 5 : 4;
-        }
-        return columns;
-    }
-
-    private static boolean hasIndex(Connection connection, TableName table, String index) throws SQLException {
-        DatabaseMetaData metaData = connection.getMetaData();
-        String schema = table.schema().isEmpty() ? connection.getSchema() : table.schema();
-        for (String name : new String[]{table.table(), table.table().toUpperCase(Locale.ROOT)}) {
-            for (String s : new String[]{schema, schema == null ? null : schema.toUpperCase(Locale.ROOT)}) {
-                try (ResultSet indexes = metaData.getIndexInfo(null, s, name, false, true)) {
-                    while (indexes.next()) {
-                        if (index.equalsIgnoreCase(indexes.getString("INDEX_NAME"))) {
-                            return true;
-                        }
-                    }
-                }
-            }
-        }
-        return false;
-    }
-
-    private static boolean tableExists(Connection connection, TableName table) throws SQLException {
-        return appliedColumns(connection, table) > 0;
-    }
-
-    private static int appliedColumns(Connection connection, TableName table) throws SQLException {
-        DatabaseMetaData metaData = connection.getMetaData();
-        boolean tableFound = false;
-        boolean claimColumns = false;
-        boolean slotColumn = false;
-        for (String name : new String[]{table.table(), table.table().toUpperCase(Locale.ROOT)}) {
-            String schema = table.schema().isEmpty() ? connection.getSchema() : table.schema();
-            String schemaUpper = schema == null ? null : schema.toUpperCase(Locale.ROOT);
-            for (String s : new String[]{schema, schemaUpper}) {
-                try (ResultSet columns = metaData.getColumns(null, s, name, null)) {
-                    while (columns.next()) {
-                        tableFound = true;
-                        if ("fence_high_water".equalsIgnoreCase(columns.getString("COLUMN_NAME"))) {
-                            claimColumns = true;
-                        }
-                        if ("lease_slot".equalsIgnoreCase(columns.getString("COLUMN_NAME"))) {
-                            slotColumn = true;
-                        }
-                    }
-                }
-                if (tableFound) {
-                    return slotColumn ? 3 : claimColumns ? 2 : 1;
-                }
-            }
-        }
-        return 0;
+        throw new IllegalArgumentException("unknown --dialect '" + dialect + "': use postgresql, mariadb or h2");
     }
 }

@@ -158,8 +158,12 @@ class CommandLineErrorsTest {
                 + "jdbc:postgresql://127.0.0.1:5432/app?user=app").doesNotContain("property jdbcUrl");
         CliRun unknown = CliRun.of("status", "--jdbc-url", "jdbc:oracle:thin:@127.0.0.1:1521/app");
         assertThat(unknown.exitCode()).isEqualTo(2);
-        assertThat(unknown.err()).contains("--jdbc-url 'jdbc:oracle:thin:@127.0.0.1:1521/app': no JDBC driver for it here; "
-                + "leasebox supports jdbc:postgresql: and jdbc:h2:");
+        assertThat(unknown.err()).contains("--jdbc-url 'jdbc:oracle:thin:@127.0.0.1:1521/app': not a database leasebox "
+                + "supports; Leasebox supports PostgreSQL (jdbc:postgresql:), MariaDB 10.6+ (jdbc:mariadb:, or jdbc:mysql: "
+                + "to a MariaDB server) and H2 (jdbc:h2:)");
+        CliRun worker = CliRun.of("worker", "--jdbc-url", "jdbc:oracle:thin:@127.0.0.1:1521/app", "--backend", "database");
+        assertThat(worker.exitCode()).isEqualTo(2);
+        assertThat(worker.err()).contains("not a database leasebox supports").contains("MariaDB").doesNotContain("No suitable driver");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.leasebox.spring;
 
+import dev.leasebox.jdbc.SchemaVersion;
 import dev.leasebox.jdbc.TableName;
 
 import javax.sql.DataSource;
@@ -11,10 +12,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 
 /** Read-only queries on the outbox table for the meters and the health indicator: backlog, oldest pending, schema version. */
@@ -61,26 +60,7 @@ public class OutboxTableReport {
      * missing, 1 (the table), 2 (claim columns), 3 (lease slots), 4 (claim-style registry).
      */
     public int schemaVersion() throws SQLException {
-        List<String> probes = List.of(
-                "SELECT id, status, created_at FROM " + table.qualified() + " WHERE 1 = 0",
-                "SELECT claim_owner, claim_token, claim_expires_at, fence_high_water FROM " + table.qualified() + " WHERE 1 = 0",
-                "SELECT lease_slot FROM " + table.qualified() + " WHERE 1 = 0",
-                "SELECT 1 FROM " + table.qualified() + "_claim_styles WHERE 1 = 0");
-        try (Connection c = dataSource.getConnection()) {
-            int version = 0;
-            for (String probe : probes) {
-                try (Statement st = c.createStatement()) {
-                    st.executeQuery(probe).close();
-                } catch (SQLException missing) {
-                    if (!c.getAutoCommit()) {
-                        c.rollback();
-                    }
-                    return version;
-                }
-                version++;
-            }
-            return version;
-        }
+        return SchemaVersion.applied(dataSource, table);
     }
 
     public TableName table() {

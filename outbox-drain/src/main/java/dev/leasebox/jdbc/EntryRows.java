@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -35,6 +36,15 @@ final class EntryRows {
         }
     }
 
+    /** Binds {@code instant} as a zone-less date-time in UTC (MariaDB's DATETIME columns), or NULL. */
+    static void setUtcDateTime(PreparedStatement ps, int index, Instant instant) throws SQLException {
+        if (instant == null) {
+            ps.setNull(index, Types.TIMESTAMP);
+        } else {
+            ps.setObject(index, LocalDateTime.ofInstant(micros(instant), ZoneOffset.UTC));
+        }
+    }
+
     /** The ISO-8601 text of an instant, for array parameters cast to timestamptz in SQL. */
     static String text(Instant instant) {
         return instant == null ? null : micros(instant).toString();
@@ -54,14 +64,23 @@ final class EntryRows {
     }
 
     static List<OutboxEntry> readAll(ResultSet rs, boolean withClaims) throws SQLException {
+        return readAll(rs, withClaims, false);
+    }
+
+    /** {@code utcDateTimes}: the instants are zone-less date-times in UTC (MariaDB's DATETIME columns). */
+    static List<OutboxEntry> readAll(ResultSet rs, boolean withClaims, boolean utcDateTimes) throws SQLException {
         List<OutboxEntry> entries = new ArrayList<>();
         while (rs.next()) {
-            entries.add(read(rs, withClaims));
+            entries.add(read(rs, withClaims, utcDateTimes));
         }
         return entries;
     }
 
     static OutboxEntry read(ResultSet rs, boolean withClaims) throws SQLException {
+        return read(rs, withClaims, false);
+    }
+
+    static OutboxEntry read(ResultSet rs, boolean withClaims, boolean utc) throws SQLException {
         OutboxEntry.Builder b = OutboxEntry.builder()
                 .id(rs.getLong("id"))
                 .idempotencyKey(rs.getString("idempotency_key"))
@@ -71,24 +90,28 @@ final class EntryRows {
                 .headers(HeadersJson.read(rs.getString("headers")))
                 .status(EmissionStatus.valueOf(rs.getString("status")))
                 .attemptCount(rs.getInt("attempt_count"))
-                .nextAttemptAt(instant(rs, "next_attempt_at"))
-                .createdAt(instant(rs, "created_at"))
-                .deliveredAt(instant(rs, "delivered_at"))
+                .nextAttemptAt(instant(rs, "next_attempt_at", utc))
+                .createdAt(instant(rs, "created_at", utc))
+                .deliveredAt(instant(rs, "delivered_at", utc))
                 .lastError(rs.getString("last_error"))
                 .deadLetterReason(rs.getString("dead_letter_reason"));
         if (withClaims) {
             long token = rs.getLong("claim_token");
             b.claimToken(rs.wasNull() ? null : token)
                     .claimOwner(rs.getString("claim_owner"))
-                    .claimedAt(instant(rs, "claimed_at"))
-                    .claimExpiresAt(instant(rs, "claim_expires_at"))
+                    .claimedAt(instant(rs, "claimed_at", utc))
+                    .claimExpiresAt(instant(rs, "claim_expires_at", utc))
                     .claimAttemptCount(rs.getInt("claim_attempt_count"))
                     .fenceHighWater(rs.getLong("fence_high_water"));
         }
         return b.build();
     }
 
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
+    private static Instant instant(ResultSet rs, String column, boolean utc) throws SQLException {
+        if (utc) {
+            LocalDateTime local = rs.getObject(column, LocalDateTime.class);
+            return local == null ? null : local.toInstant(ZoneOffset.UTC);
+        }
         OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
         return value == null ? null : value.toInstant();
     }

@@ -28,7 +28,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * Leases held in the database itself, in the V3 table {@code <table>_leases} (one row per key ever
  * leased: key, owner, fence, expiry) with fences from the sequence {@code <table>_lease_fence_seq}:
  * the lease manager of the {@code database} backend in partition-lease mode, where workers lease a
- * few hundred {@code slot-<n>} keys. It passes {@code LeaseManagerContract} on PostgreSQL and H2.
+ * few hundred {@code slot-<n>} keys. It passes {@code LeaseManagerContract} on PostgreSQL, MariaDB and H2.
  *
  * <h2>Guarantees</h2>
  * <ul>

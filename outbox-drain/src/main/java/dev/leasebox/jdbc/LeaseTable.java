@@ -44,9 +44,12 @@ final class LeaseTable {
     private static final ConcurrentMap<String, Object> H2_LOCKS = new ConcurrentHashMap<>();
 
     private final SqlDialect dialect;
+    /** The per-key statements on MariaDB, null elsewhere. */
+    private final MariaDbLeaseTable mariaDb;
 
     LeaseTable(SqlDialect dialect) {
         this.dialect = dialect;
+        this.mariaDb = dialect instanceof MariaDbDialect m ? new MariaDbLeaseTable(m) : null;
     }
 
     DatabaseKind kind() {
@@ -90,6 +93,9 @@ final class LeaseTable {
     /** Grants the free keys among {@code keys} to {@code owner}; key to fence of each grant. */
     Map<String, Long> acquire(Connection c, List<String> keys, String owner, Instant expiresAt, long ttlMillis,
                               Instant now) throws SQLException {
+        if (mariaDb != null) {
+            return mariaDb.acquire(c, keys, owner, expiresAt, ttlMillis, now);
+        }
         return serialized(c, () -> {
             try (PreparedStatement ps = c.prepareStatement(dialect.sql("lease_acquire"))) {
                 ps.setString(1, owner);
@@ -110,6 +116,9 @@ final class LeaseTable {
 
     /** Those of {@code keys} whose lease is unexpired at {@code now}. Reads only. */
     Set<String> held(Connection c, List<String> keys, Instant now) throws SQLException {
+        if (mariaDb != null) {
+            return mariaDb.held(c, keys, now);
+        }
         try (PreparedStatement ps = c.prepareStatement(dialect.sql("lease_held"))) {
             ps.setArray(1, c.createArrayOf(textType(), keys.toArray()));
             EntryRows.setInstant(ps, 2, now);
@@ -128,6 +137,9 @@ final class LeaseTable {
      * plus the lease's ttl; the rows renewed.
      */
     Set<Row> renew(Connection c, List<Lease> leases, List<Instant> expiries, Instant now) throws SQLException {
+        if (mariaDb != null) {
+            return mariaDb.renew(c, leases, expiries, now);
+        }
         return serialized(c, () -> {
             try (PreparedStatement ps = c.prepareStatement(dialect.sql("lease_renew"))) {
                 int i = bindLeases(c, ps, leases);
@@ -141,6 +153,9 @@ final class LeaseTable {
 
     /** Expires each lease still held at once; the rows released. */
     Set<Row> release(Connection c, List<Lease> leases, Instant now) throws SQLException {
+        if (mariaDb != null) {
+            return mariaDb.release(c, leases, now);
+        }
         return serialized(c, () -> {
             try (PreparedStatement ps = c.prepareStatement(dialect.sql("lease_release"))) {
                 int i = bindLeases(c, ps, leases);
@@ -157,6 +172,9 @@ final class LeaseTable {
      * then {@code RESTART WITH floor + 1} when that value was not above the floor).
      */
     boolean raiseFenceFloor(Connection c, long floor) throws SQLException {
+        if (mariaDb != null) {
+            return mariaDb.raiseFenceFloor(c, floor);
+        }
         if (kind() == DatabaseKind.H2) {
             return serialized(c, () -> {
                 long next;

@@ -41,7 +41,7 @@ public final class OutboxWriter {
         try {
             return dialect.insert(connection, message, clock.instant());
         } catch (SQLException e) {
-            if ("23505".equals(e.getSQLState())) {
+            if (dialect.isDuplicateKey(e)) {
                 throw new IllegalArgumentException("an outbox entry with idempotency key " + message.idempotencyKey()
                         + " exists already in " + dialect.table(), e);
             }

@@ -29,7 +29,7 @@ final class SchemaCheck {
             if (claims) {
                 try {
                     dialect.probe(c, "probe_claim_columns");
-                    if (dialect.kind() == DatabaseKind.POSTGRESQL) {
+                    if (dialect.kind() != DatabaseKind.H2) {
                         dialect.probe(c, "probe_token_sequence");
                     }
                 } catch (SQLException e) {
@@ -51,8 +51,10 @@ final class SchemaCheck {
         try {
             return dataSource.getConnection();
         } catch (SQLException | RuntimeException e) {
-            throw new JdbcOutboxException("Cannot reach the outbox database at " + where + ": "
-                    + JdbcUrls.rootMessage(e) + " (check the URL, that the database runs and accepts this user)", e);
+            String cause = JdbcUrls.rootMessage(e);
+            throw new JdbcOutboxException("Cannot reach the outbox database at " + where + ": " + cause
+                    + (cause.contains("No suitable driver") ? " (" + DatabaseKind.SUPPORTED + "; put its JDBC driver on "
+                    + "the class path)" : " (check the URL, that the database runs and accepts this user)"), e);
         }
     }
 

@@ -32,7 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Every method runs exactly one statement unless it says otherwise, on a connection in
  * auto-commit mode (or inside the caller's transaction for {@link #insert}).
  */
-public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
+public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect, MariaDbDialect {
 
     private final DatabaseKind kind;
     private final TableName table;
@@ -48,6 +48,7 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
         return switch (kind) {
             case POSTGRESQL -> new PostgreSqlDialect(table);
             case H2 -> new H2Dialect(table);
+            case MARIADB -> new MariaDbDialect(table);
         };
     }
 
@@ -84,11 +85,32 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
     /** Whether {@code e} says a column does not exist. */
     abstract boolean isMissingColumn(SQLException e);
 
+    /** Whether {@code e} says a unique key (the idempotency key) is taken already. */
+    boolean isDuplicateKey(SQLException e) {
+        return "23505".equals(e.getSQLState());
+    }
+
     /** Runs the named probe statement; it returns no rows and fails when the schema lacks something. */
     void probe(Connection c, String statement) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql(statement)); ResultSet rs = ps.executeQuery()) {
             rs.next();
         }
+    }
+
+    // ---- instants: how this database stores them ----------------------------------------------------
+
+    /** Binds an instant (or NULL) as this database's timestamp columns take it. */
+    void setInstant(PreparedStatement ps, int index, Instant instant) throws SQLException {
+        EntryRows.setInstant(ps, index, instant);
+    }
+
+    /** The outbox row at {@code rs}'s cursor. */
+    OutboxEntry read(ResultSet rs, boolean withClaims) throws SQLException {
+        return EntryRows.read(rs, withClaims);
+    }
+
+    List<OutboxEntry> readAll(ResultSet rs, boolean withClaims) throws SQLException {
+        return EntryRows.readAll(rs, withClaims);
     }
 
     // ---- shared statements ----------------------------------------------------------------------
@@ -101,10 +123,10 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
             ps.setString(3, message.type());
             ps.setBytes(4, message.payload());
             ps.setString(5, HeadersJson.write(message.headers()));
-            EntryRows.setInstant(ps, 6, now);
+            setInstant(ps, 6, now);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                return EntryRows.read(rs, false);
+                return read(rs, false);
             }
         }
     }
@@ -114,13 +136,13 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
                                      boolean withClaims) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql(withClaims ? "select_eligible" : "select_eligible_without_claims"))) {
             int i = EntryRows.bindSelection(ps, 1, selection);
-            EntryRows.setInstant(ps, i++, now);
+            setInstant(ps, i++, now);
             if (withClaims) {
-                EntryRows.setInstant(ps, i++, now);
+                setInstant(ps, i++, now);
             }
             ps.setInt(i, limit);
             try (ResultSet rs = ps.executeQuery()) {
-                return EntryRows.readAll(rs, withClaims);
+                return readAll(rs, withClaims);
             }
         }
     }
@@ -130,8 +152,8 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql("select_eligible_ids"))) {
             int i = EntryRows.bindSelection(ps, 1, selection);
-            EntryRows.setInstant(ps, i++, now);
-            EntryRows.setInstant(ps, i++, now);
+            setInstant(ps, i++, now);
+            setInstant(ps, i++, now);
             ps.setInt(i, limit);
             List<CandidateSample.Candidate> ids = new java.util.ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
@@ -149,10 +171,10 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
         try (PreparedStatement ps = c.prepareStatement(sql("select_eligible_by_ids"))) {
             ps.setArray(1, c.createArrayOf(idArrayType(), ids.toArray(new Long[0])));
             int i = EntryRows.bindSelection(ps, 2, selection);
-            EntryRows.setInstant(ps, i++, now);
-            EntryRows.setInstant(ps, i, now);
+            setInstant(ps, i++, now);
+            setInstant(ps, i, now);
             try (ResultSet rs = ps.executeQuery()) {
-                return EntryRows.readAll(rs, true);
+                return readAll(rs, true);
             }
         }
     }
@@ -161,7 +183,7 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
         try (PreparedStatement ps = c.prepareStatement(sql("find_by_id"))) {
             ps.setLong(1, id);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(EntryRows.read(rs, withClaims)) : Optional.empty();
+                return rs.next() ? Optional.of(read(rs, withClaims)) : Optional.empty();
             }
         }
     }
@@ -170,7 +192,7 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
         try (PreparedStatement ps = c.prepareStatement(sql("find_by_ids"))) {
             ps.setArray(1, c.createArrayOf(idArrayType(), ids.toArray(new Long[0])));
             try (ResultSet rs = ps.executeQuery()) {
-                return EntryRows.readAll(rs, true);
+                return readAll(rs, true);
             }
         }
     }
@@ -183,13 +205,13 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect {
         try (PreparedStatement ps = c.prepareStatement(sql("save"))) {
             ps.setString(1, entry.status().name());
             ps.setInt(2, entry.attemptCount());
-            EntryRows.setInstant(ps, 3, entry.nextAttemptAt().orElse(null));
-            EntryRows.setInstant(ps, 4, entry.deliveredAt().orElse(null));
+            setInstant(ps, 3, entry.nextAttemptAt().orElse(null));
+            setInstant(ps, 4, entry.deliveredAt().orElse(null));
             ps.setString(5, entry.lastError().orElse(null));
             ps.setString(6, entry.deadLetterReason().orElse(null));
             ps.setLong(7, entry.id());
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(EntryRows.read(rs, withClaims)) : Optional.empty();
+                return rs.next() ? Optional.of(read(rs, withClaims)) : Optional.empty();
             }
         }
     }

@@ -27,7 +27,7 @@ import java.util.Objects;
  * the highest fence seen. One statement per emission, committed before the outcome is reported, so a
  * DELIVERED entry is always in the inbox. The provider creates its table and sequence if missing
  * (it is a receiver, not the outbox: the outbox's schema is never created by Leasebox).
- * PostgreSQL and H2.
+ * PostgreSQL, MariaDB and H2.
  */
 public final class JdbcInboxProvider implements OutboxProvider {
 
@@ -39,7 +39,8 @@ public final class JdbcInboxProvider implements OutboxProvider {
         String dialect;
         try (Connection connection = dataSource.getConnection()) {
             String product = connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT);
-            dialect = product.contains("h2") ? "h2" : "postgresql";
+            dialect = product.contains("h2") ? "h2"
+                    : product.contains("mariadb") || product.contains("mysql") ? "mariadb" : "postgresql";
             connection.setAutoCommit(true);
             try (Statement statement = connection.createStatement()) {
                 for (String sql : resource(dialect, "create.sql").split(";")) {
@@ -63,7 +64,9 @@ public final class JdbcInboxProvider implements OutboxProvider {
         try {
             statement.execute(sql);
         } catch (SQLException e) {
-            if (!"23505".equals(e.getSQLState()) && !"42P07".equals(e.getSQLState()) && !"42710".equals(e.getSQLState())) {
+            // MariaDB: 1050 table exists.
+            if (!"23505".equals(e.getSQLState()) && !"42P07".equals(e.getSQLState()) && !"42710".equals(e.getSQLState())
+                    && e.getErrorCode() != 1050) {
                 throw e;
             }
         }

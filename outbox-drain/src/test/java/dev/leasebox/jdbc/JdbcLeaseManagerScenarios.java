@@ -93,25 +93,25 @@ abstract class JdbcLeaseManagerScenarios {
         counting.reset();
         List<Lease> granted = counted.acquire(new LeaseRequest(keys, "w1", TTL));
         assertThat(granted).hasSize(BATCH);
-        assertThat(counting.executed()).as("statements run by acquire of %d keys", BATCH).hasSize(1);
+        assertThat(counting.executed()).as("statements run by acquire of %d keys", BATCH).hasSizeLessThanOrEqualTo(batchStatements(BATCH));
         assertThat(counting.connections()).isEqualTo(1);
 
         clock.advance(Duration.ofSeconds(10));
         counting.reset();
         List<Lease> renewed = counted.renew(granted);
         assertThat(renewed).hasSize(BATCH);
-        assertThat(counting.executed()).as("statements run by renew of %d leases", BATCH).hasSize(1);
+        assertThat(counting.executed()).as("statements run by renew of %d leases", BATCH).hasSizeLessThanOrEqualTo(batchStatements(BATCH));
         assertThat(counting.connections()).isEqualTo(1);
 
         counting.reset();
         assertThat(counted.release(renewed)).hasSize(BATCH);
-        assertThat(counting.executed()).as("statements run by release of %d leases", BATCH).hasSize(1);
+        assertThat(counting.executed()).as("statements run by release of %d leases", BATCH).hasSizeLessThanOrEqualTo(batchStatements(BATCH));
         assertThat(counting.connections()).isEqualTo(1);
 
         counting.reset();
         List<Lease> partly = counted.acquire(new LeaseRequest(keys("batch", BATCH + 50), "w2", TTL));
         assertThat(partly).as("the released keys and 50 new ones").hasSize(BATCH + 50);
-        assertThat(counting.executed()).as("statements run by acquire of %d keys", BATCH + 50).hasSize(1);
+        assertThat(counting.executed()).as("statements run by acquire of %d keys", BATCH + 50).hasSizeLessThanOrEqualTo(batchStatements(BATCH + 50));
     }
 
     @Test
@@ -220,7 +220,7 @@ abstract class JdbcLeaseManagerScenarios {
         Lease first = manager.acquire(new LeaseRequest(List.of("slot-r"), "w1", TTL)).get(0);
         assertThat(first.fence()).isGreaterThan(20);
         manager.release(List.of(first));
-        execute(kind() == DatabaseKind.H2
+        execute(kind() != DatabaseKind.POSTGRESQL
                 ? "ALTER SEQUENCE " + table + "_lease_fence_seq RESTART WITH 1"
                 : "SELECT setval('" + table + "_lease_fence_seq', 1, false)");
 
@@ -357,6 +357,14 @@ abstract class JdbcLeaseManagerScenarios {
         other.close();
     }
 
+    /**
+     * The statements one batch of {@code elements} may run: one on PostgreSQL and H2 (arrays); on MariaDB,
+     * which has none, one transaction of a few statements per element on one connection.
+     */
+    protected int batchStatements(int elements) {
+        return kind() == DatabaseKind.MARIADB ? 3 * elements + 1 : 1;
+    }
+
     protected record LeaseRow(String owner, long fence, OffsetDateTime expiresAt) {
     }
 
@@ -367,8 +375,10 @@ abstract class JdbcLeaseManagerScenarios {
             ps.setString(1, key);
             try (ResultSet rs = ps.executeQuery()) {
                 assertThat(rs.next()).as("a row for %s", key).isTrue();
-                return new LeaseRow(rs.getString(1), rs.getLong(2),
-                        rs.getObject(3, OffsetDateTime.class).withOffsetSameInstant(ZoneOffset.UTC));
+                OffsetDateTime expiresAt = kind() == DatabaseKind.MARIADB
+                        ? rs.getObject(3, java.time.LocalDateTime.class).atOffset(ZoneOffset.UTC) // DATETIME in UTC
+                        : rs.getObject(3, OffsetDateTime.class).withOffsetSameInstant(ZoneOffset.UTC);
+                return new LeaseRow(rs.getString(1), rs.getLong(2), expiresAt);
             }
         }
     }

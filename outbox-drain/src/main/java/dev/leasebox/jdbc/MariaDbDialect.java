@@ -1,0 +1,433 @@
+package dev.leasebox.jdbc;
+
+import dev.leasebox.outbox.ClaimCompletion;
+import dev.leasebox.outbox.ClaimGrant;
+import dev.leasebox.outbox.ClaimSelection;
+import dev.leasebox.outbox.OutboxClaim;
+import dev.leasebox.outbox.OutboxEntry;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * MariaDB 10.6 or later. Instants are {@code DATETIME(6)} values in UTC, bound and read as such, and
+ * the database's clock is {@code UTC_TIMESTAMP(6)}, so neither the server's nor the session's time
+ * zone matters. MariaDB has neither arrays nor {@code UPDATE … RETURNING}, so a batch runs as one
+ * prepared statement executed per element inside one transaction, and the rows written are read back
+ * by primary key in that transaction (their locks held until it commits). Each execution is itself
+ * the token- or fence-checked write, never a read-then-write.
+ *
+ * <p>The {@code database} backend claims in one READ COMMITTED transaction: the candidate ids are read
+ * first (without locks), then those still eligible are locked with {@code FOR UPDATE SKIP LOCKED}, so
+ * concurrent workers take different rows instead of waiting, and claimed with tokens from the table's
+ * sequence ({@code NEXTVAL}).
+ */
+public final class MariaDbDialect extends SqlDialect {
+
+    /** Candidates read per claimed row wanted, so that rows skipped as locked by others leave enough. */
+    private static final int CANDIDATE_SPREAD = 2;
+    private static final int CANDIDATE_SLACK = 16;
+
+    MariaDbDialect(TableName table) {
+        super(DatabaseKind.MARIADB, table);
+    }
+
+    @Override
+    boolean isMissingTable(SQLException e) {
+        // 1146: table (or sequence) doesn't exist; 1049: unknown database.
+        return e.getErrorCode() == 1146 || e.getErrorCode() == 1049;
+    }
+
+    @Override
+    boolean isMissingColumn(SQLException e) {
+        return e.getErrorCode() == 1054;
+    }
+
+    @Override
+    boolean isDuplicateKey(SQLException e) {
+        return e.getErrorCode() == 1062;
+    }
+
+    @Override
+    String idArrayType() {
+        return "BIGINT";
+    }
+
+    // ---- instants: DATETIME(6) in UTC ----------------------------------------------------------------
+
+    @Override
+    void setInstant(PreparedStatement ps, int index, Instant instant) throws SQLException {
+        EntryRows.setUtcDateTime(ps, index, instant);
+    }
+
+    @Override
+    OutboxEntry read(ResultSet rs, boolean withClaims) throws SQLException {
+        return EntryRows.read(rs, withClaims, true);
+    }
+
+    @Override
+    List<OutboxEntry> readAll(ResultSet rs, boolean withClaims) throws SQLException {
+        return EntryRows.readAll(rs, withClaims, true);
+    }
+
+    // ---- reads ---------------------------------------------------------------------------------------
+
+    /** Binds the candidate queries' per-status branches: status, now (due), [now (expiry)], limit; then limit. */
+    private int bindCandidates(PreparedStatement ps, ClaimSelection selection, Instant now, int limit, boolean withClaims)
+            throws SQLException {
+        String[] statuses = statuses(selection);
+        int i = 1;
+        for (String status : statuses) {
+            ps.setString(i++, status);
+            setInstant(ps, i++, now);
+            if (withClaims) {
+                setInstant(ps, i++, now);
+            }
+            ps.setInt(i++, limit);
+        }
+        ps.setInt(i++, limit);
+        return i;
+    }
+
+    private static String[] statuses(ClaimSelection selection) {
+        return switch (selection) {
+            case PENDING -> new String[] {"PENDING", "DEFERRED", "DEFERRED"};
+            case RETRY_READY -> new String[] {"RETRYABLE_FAILURE", "RETRYABLE_FAILURE", "RETRYABLE_FAILURE"};
+            case ELIGIBLE -> new String[] {"PENDING", "DEFERRED", "RETRYABLE_FAILURE"};
+        };
+    }
+
+    @Override
+    List<OutboxEntry> selectEligible(Connection c, ClaimSelection selection, Instant now, int limit, boolean withClaims)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql(withClaims ? "select_eligible" : "select_eligible_without_claims"))) {
+            bindCandidates(ps, selection, now, limit, withClaims);
+            try (ResultSet rs = ps.executeQuery()) {
+                return readAll(rs, withClaims);
+            }
+        }
+    }
+
+    @Override
+    List<CandidateSample.Candidate> selectEligibleIds(Connection c, ClaimSelection selection, Instant now, int limit)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql("select_eligible_ids"))) {
+            bindCandidates(ps, selection, now, limit, true);
+            List<CandidateSample.Candidate> ids = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(new CandidateSample.Candidate(rs.getLong(1), rs.getBoolean(2), false));
+                }
+            }
+            return ids;
+        }
+    }
+
+    @Override
+    List<OutboxEntry> selectEligibleByIds(Connection c, ClaimSelection selection, Instant now, Collection<Long> ids)
+            throws SQLException {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        try (PreparedStatement ps = c.prepareStatement(withIds("select_eligible_by_ids", ids.size()))) {
+            int i = bindIds(ps, 1, ids);
+            i = EntryRows.bindSelection(ps, i, selection);
+            setInstant(ps, i++, now);
+            setInstant(ps, i, now);
+            try (ResultSet rs = ps.executeQuery()) {
+                return readAll(rs, true);
+            }
+        }
+    }
+
+    @Override
+    List<OutboxEntry> findByIds(Connection c, Collection<Long> ids) throws SQLException {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        try (PreparedStatement ps = c.prepareStatement(withIds("find_by_ids", ids.size()))) {
+            bindIds(ps, 1, ids);
+            try (ResultSet rs = ps.executeQuery()) {
+                return readAll(rs, true);
+            }
+        }
+    }
+
+    @Override
+    Optional<OutboxEntry> save(Connection c, OutboxEntry entry, boolean withClaims) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql("save"))) {
+            ps.setString(1, entry.status().name());
+            ps.setInt(2, entry.attemptCount());
+            setInstant(ps, 3, entry.nextAttemptAt().orElse(null));
+            setInstant(ps, 4, entry.deliveredAt().orElse(null));
+            ps.setString(5, entry.lastError().orElse(null));
+            ps.setString(6, entry.deadLetterReason().orElse(null));
+            ps.setLong(7, entry.id());
+            if (ps.executeUpdate() == 0) {
+                return Optional.empty();
+            }
+        }
+        return findById(c, entry.id(), withClaims);
+    }
+
+    // ---- claims --------------------------------------------------------------------------------------
+
+    @Override
+    List<OutboxEntry> claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
+                                      Instant expiresAt, long leaseMillis, int limit) throws SQLException {
+        int window = Math.max(limit, limit * CANDIDATE_SPREAD + CANDIDATE_SLACK);
+        List<Long> candidates = selectEligibleIds(c, selection, now, window).stream()
+                .map(CandidateSample.Candidate::id).toList();
+        if (candidates.isEmpty()) {
+            return List.of();
+        }
+        return transaction(c, sql("read_committed"), () -> {
+            List<Long> locked = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(withIds("claim_lock", candidates.size()))) {
+                int i = bindIds(ps, 1, candidates);
+                i = EntryRows.bindSelection(ps, i, selection);
+                setInstant(ps, i++, now);
+                setInstant(ps, i++, now);
+                ps.setInt(i, limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        locked.add(rs.getLong(1));
+                    }
+                }
+            }
+            if (locked.isEmpty()) {
+                return List.of();
+            }
+            try (PreparedStatement ps = c.prepareStatement(withIds("claim_in_database", locked.size()))) {
+                ps.setString(1, owner);
+                setInstant(ps, 2, now);
+                setInstant(ps, 3, expiresAt);
+                ps.setLong(4, leaseMillis);
+                bindIds(ps, 5, locked);
+                ps.executeUpdate();
+            }
+            return findByIds(c, locked);
+        });
+    }
+
+    @Override
+    List<OutboxEntry> recordClaims(Connection c, ClaimSelection selection, Instant now, List<ClaimGrant> grants)
+            throws SQLException {
+        if (grants.isEmpty()) {
+            return List.of();
+        }
+        return transaction(c, () -> {
+            Map<Long, Long> written = new LinkedHashMap<>();
+            try (PreparedStatement ps = c.prepareStatement(sql("record_claim"))) {
+                for (ClaimGrant g : byId(grants, ClaimGrant::entryId)) {
+                    ps.setString(1, g.owner());
+                    setInstant(ps, 2, g.claimedAt());
+                    setInstant(ps, 3, g.expiresAt());
+                    ps.setLong(4, g.token());
+                    ps.setLong(5, g.token());
+                    ps.setLong(6, g.entryId());
+                    ps.setLong(7, g.token());
+                    int i = EntryRows.bindSelection(ps, 8, selection);
+                    setInstant(ps, i++, now);
+                    setInstant(ps, i, now);
+                    if (ps.executeUpdate() == 1) {
+                        written.put(g.entryId(), g.token());
+                    }
+                }
+            }
+            if (written.isEmpty()) {
+                return List.of();
+            }
+            List<OutboxEntry> claimed = new ArrayList<>();
+            for (OutboxEntry row : findByIds(c, written.keySet())) {
+                if (row.claimToken().isPresent() && row.claimToken().getAsLong() == written.get(row.id())) {
+                    claimed.add(row);
+                }
+            }
+            return claimed;
+        });
+    }
+
+    @Override
+    List<CompletedRow> completeAll(Connection c, List<ClaimCompletion> completions) throws SQLException {
+        return complete(c, "complete", completions, false, null);
+    }
+
+    @Override
+    List<CompletedRow> completeAllFenced(Connection c, List<ClaimCompletion> completions, Instant now)
+            throws SQLException {
+        return complete(c, "complete_fenced", completions, true, now);
+    }
+
+    private List<CompletedRow> complete(Connection c, String statement, List<ClaimCompletion> completions,
+                                        boolean fenced, Instant now) throws SQLException {
+        if (completions.isEmpty()) {
+            return List.of();
+        }
+        return transaction(c, () -> {
+            List<long[]> written = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(sql(statement))) {
+                for (ClaimCompletion cc : byId(completions, cc -> cc.claim().entryId())) {
+                    CompletionWrite w = CompletionWrite.of(cc.claim().entryId(), cc.claim().token(), cc.completion());
+                    ps.setString(1, w.status());
+                    ps.setObject(2, w.attemptCount());
+                    ps.setInt(3, w.attemptIncrement());
+                    ps.setBoolean(4, w.setNextAttempt());
+                    setInstant(ps, 5, w.nextAttemptAt());
+                    ps.setBoolean(6, w.setDeliveredAt());
+                    setInstant(ps, 7, w.deliveredAt());
+                    ps.setBoolean(8, w.setLastError());
+                    ps.setString(9, w.lastError());
+                    ps.setBoolean(10, w.setDeadLetterReason());
+                    ps.setString(11, w.deadLetterReason());
+                    if (fenced) {
+                        ps.setLong(12, w.token());
+                        ps.setLong(13, w.entryId());
+                        ps.setLong(14, w.token());
+                        setInstant(ps, 15, now);
+                    } else {
+                        ps.setLong(12, w.entryId());
+                        ps.setLong(13, w.token());
+                    }
+                    if (ps.executeUpdate() == 1) {
+                        written.add(new long[] {w.entryId(), w.token()});
+                    }
+                }
+            }
+            if (written.isEmpty()) {
+                return List.of();
+            }
+            Set<Long> ids = new HashSet<>();
+            written.forEach(w -> ids.add(w[0]));
+            Map<Long, OutboxEntry> rows = new HashMap<>();
+            findByIds(c, ids).forEach(e -> rows.put(e.id(), e));
+            List<CompletedRow> completed = new ArrayList<>();
+            for (long[] w : written) {
+                OutboxEntry row = rows.get(w[0]);
+                if (row != null) {
+                    completed.add(new CompletedRow(w[1], row));
+                }
+            }
+            return completed;
+        });
+    }
+
+    @Override
+    Set<Long> extendClaims(Connection c, List<OutboxClaim> claims, Instant expiresAt, long leaseMillis)
+            throws SQLException {
+        if (claims.isEmpty()) {
+            return Set.of();
+        }
+        return transaction(c, () -> {
+            Set<Long> moved = new HashSet<>();
+            try (PreparedStatement ps = c.prepareStatement(sql("extend_claim"))) {
+                for (OutboxClaim claim : byId(claims, OutboxClaim::entryId)) {
+                    setInstant(ps, 1, expiresAt);
+                    ps.setLong(2, leaseMillis);
+                    ps.setLong(3, claim.entryId());
+                    ps.setLong(4, claim.token());
+                    if (ps.executeUpdate() == 1) {
+                        moved.add(claim.entryId());
+                    }
+                }
+            }
+            return moved;
+        });
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------------
+
+    @FunctionalInterface
+    interface SqlAction<T> {
+        T run() throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} in a transaction of its own when {@code c} is in auto-commit mode (committed, or
+     * rolled back on failure, auto-commit restored), else inside the caller's transaction.
+     */
+    static <T> T transaction(Connection c, SqlAction<T> work) throws SQLException {
+        return transaction(c, null, work);
+    }
+
+    /** As {@link #transaction(Connection, SqlAction)}; {@code begin} (or null) runs first in a transaction of its own. */
+    static <T> T transaction(Connection c, String begin, SqlAction<T> work) throws SQLException {
+        if (!c.getAutoCommit()) {
+            return work.run();
+        }
+        c.setAutoCommit(false);
+        try {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    if (begin != null) {
+                        try (Statement st = c.createStatement()) {
+                            st.execute(begin);
+                        }
+                    }
+                    T result = work.run();
+                    c.commit();
+                    return result;
+                } catch (SQLException e) {
+                    c.rollback();
+                    if (e.getErrorCode() != DEADLOCK || attempt == DEADLOCK_ATTEMPTS) {
+                        throw e;
+                    }
+                    // InnoDB chose this transaction as a deadlock victim and rolled it back whole: nothing
+                    // was written, and every statement is a conditional write, so running it again is safe.
+                } catch (RuntimeException e) {
+                    c.rollback();
+                    throw e;
+                }
+            }
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
+    /** ER_LOCK_DEADLOCK. */
+    private static final int DEADLOCK = 1213;
+    private static final int DEADLOCK_ATTEMPTS = 3;
+
+    /**
+     * {@code elements} in ascending row id (stable): every multi-row transaction locks rows in primary-key
+     * order, so two of them never wait for each other in a cycle.
+     */
+    private static <T> List<T> byId(List<T> elements, java.util.function.ToLongFunction<T> id) {
+        List<T> sorted = new ArrayList<>(elements);
+        sorted.sort(java.util.Comparator.comparingLong(id));
+        return sorted;
+    }
+
+    /** Statement {@code name} with its {@code ${ids}} placeholder as {@code count} parameters. */
+    String withIds(String name, int count) {
+        return sql(name).replace("${ids}", placeholders(count));
+    }
+
+    static String placeholders(int count) {
+        StringBuilder out = new StringBuilder(count * 3);
+        for (int i = 0; i < count; i++) {
+            out.append(i == 0 ? "?" : ", ?");
+        }
+        return out.toString();
+    }
+
+    private static int bindIds(PreparedStatement ps, int index, Collection<Long> ids) throws SQLException {
+        for (long id : ids) {
+            ps.setLong(index++, id);
+        }
+        return index;
+    }
+}

@@ -1,0 +1,98 @@
+package dev.leasebox.jdbc;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Locale;
+
+/**
+ * Which Leasebox migration a table is at, read from the database's catalog: what {@code leasebox schema},
+ * the worker's {@code /ready} and the Spring Boot health indicator report.
+ */
+public final class SchemaVersion {
+
+    private SchemaVersion() {
+    }
+
+    /** The version {@code table} is at, on a connection of {@code dataSource}; see {@link #applied(Connection, TableName, DatabaseKind)}. */
+    public static int applied(DataSource dataSource, TableName table) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            return applied(connection, table, DatabaseKind.of(connection));
+        }
+    }
+
+    /**
+     * 0: no table; 1: the table without claim columns; 2: with them; 3: with lease slots too; 4: with the
+     * claim-style registry too; 5: with the claim-queue index too (V5 replaced the claim-candidate index).
+     */
+    public static int applied(Connection connection, TableName table, DatabaseKind kind) throws SQLException {
+        int columns = appliedColumns(connection, table, kind);
+        if (columns == 3 && tableExists(connection, new TableName(table.schema(), table.table() + "_claim_styles"), kind)) {
+            return hasIndex(connection, table, table.table() + "_claim_queue") ? 5 : 4;
+        }
+        return columns;
+    }
+
+    private static boolean hasIndex(Connection connection, TableName table, String index) throws SQLException {
+        DatabaseMetaData metaData = connection.getMetaData();
+        String schema = table.schema().isEmpty() ? connection.getSchema() : table.schema();
+        for (String name : new String[]{table.table(), table.table().toUpperCase(Locale.ROOT)}) {
+            for (String s : new String[]{schema, schema == null ? null : schema.toUpperCase(Locale.ROOT)}) {
+                try (ResultSet indexes = metaData.getIndexInfo(null, s, name, false, true)) {
+                    while (indexes.next()) {
+                        if (index.equalsIgnoreCase(indexes.getString("INDEX_NAME"))) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean tableExists(Connection connection, TableName table, DatabaseKind kind) throws SQLException {
+        return appliedColumns(connection, table, kind) > 0;
+    }
+
+    private static int appliedColumns(Connection connection, TableName table, DatabaseKind kind) throws SQLException {
+        DatabaseMetaData metaData = connection.getMetaData();
+        if (kind == DatabaseKind.MARIADB) {
+            // MariaDB's databases are JDBC catalogs: the table's qualifier, else the connection's database.
+            String catalog = table.schema().isEmpty() ? connection.getCatalog() : table.schema();
+            return columnsVersion(metaData, catalog, null, table.table());
+        }
+        for (String name : new String[]{table.table(), table.table().toUpperCase(Locale.ROOT)}) {
+            String schema = table.schema().isEmpty() ? connection.getSchema() : table.schema();
+            String schemaUpper = schema == null ? null : schema.toUpperCase(Locale.ROOT);
+            for (String s : new String[]{schema, schemaUpper}) {
+                int version = columnsVersion(metaData, null, s, name);
+                if (version > 0) {
+                    return version;
+                }
+            }
+        }
+        return 0;
+    }
+
+    /** 0: no such table; 1, 2, 3: which of V1, V2, V3 its columns show. */
+    private static int columnsVersion(DatabaseMetaData metaData, String catalog, String schema, String name)
+            throws SQLException {
+        boolean tableFound = false;
+        boolean claimColumns = false;
+        boolean slotColumn = false;
+        try (ResultSet columns = metaData.getColumns(catalog, schema, name, null)) {
+            while (columns.next()) {
+                tableFound = true;
+                if ("fence_high_water".equalsIgnoreCase(columns.getString("COLUMN_NAME"))) {
+                    claimColumns = true;
+                }
+                if ("lease_slot".equalsIgnoreCase(columns.getString("COLUMN_NAME"))) {
+                    slotColumn = true;
+                }
+            }
+        }
+        return !tableFound ? 0 : slotColumn ? 3 : claimColumns ? 2 : 1;
+    }
+}

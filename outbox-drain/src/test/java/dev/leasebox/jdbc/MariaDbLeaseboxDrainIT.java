@@ -1,0 +1,125 @@
+package dev.leasebox.jdbc;
+
+import dev.leasebox.Leasebox;
+import dev.leasebox.drain.DrainOptions;
+import dev.leasebox.drain.OutboxProvider;
+import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
+import dev.leasebox.outbox.OutboxMessage;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Three drains built through the library's entry point, {@code Leasebox.drain(dataSource)}, race over one
+ * MariaDB outbox: claiming in the database itself, and leasing rows from one shared lease manager.
+ * Every entry is emitted exactly once (no lease expires here), ends DELIVERED with its claim cleared,
+ * and more than one drain does the work. Partition leases are refused on MariaDB with one line.
+ */
+class MariaDbLeaseboxDrainIT {
+
+    private static final int ENTRIES = 3_000;
+
+    @RegisterExtension
+    static final MariaDbDatabase DB = new MariaDbDatabase(12);
+
+    private TableName table;
+
+    @BeforeEach
+    void freshOutbox() {
+        table = TestTables.fresh(DB.ds(), DatabaseKind.MARIADB, DB.name());
+        OutboxWriter writer = OutboxWriter.of(DatabaseKind.MARIADB, table, Clock.systemUTC());
+        for (int i = 0; i < ENTRIES; i++) {
+            writer.enqueue(DB.ds(), OutboxMessage.of("order-placed", ("{\"order\":" + i + "}").getBytes(StandardCharsets.UTF_8))
+                    .withPartitionKey("key-" + (i % 40)));
+        }
+    }
+
+    @Test
+    void threeDrainsClaimingInTheDatabase() throws Exception {
+        drainWithThree(null);
+    }
+
+    @Test
+    void threeDrainsLeasingRowsFromOneLeaseManager() throws Exception {
+        try (InMemoryLeaseManager leases = new InMemoryLeaseManager(Clock.systemUTC())) {
+            drainWithThree(leases);
+        }
+    }
+
+    @Test
+    void partitionLeasesAreRefusedOnMariaDbWithOneLine() throws Exception {
+        try (InMemoryLeaseManager leases = new InMemoryLeaseManager(Clock.systemUTC())) {
+            assertThatThrownBy(() -> Leasebox.drain(DB.ds()).table(table).leases(leases)
+                    .granularity(Leasebox.Granularity.PARTITION).provider(e -> ProviderOutcome.delivered()).build())
+                    .hasMessageContaining("Partition leases need PostgreSQL").hasMessageContaining("mariadb")
+                    .hasMessageContaining("--lease-granularity row");
+        }
+    }
+
+    private void drainWithThree(LeaseManager leases) throws Exception {
+        Map<Long, AtomicInteger> emissions = new ConcurrentHashMap<>();
+        Map<String, AtomicInteger> byDrain = new ConcurrentHashMap<>();
+        Set<Long> delivered = ConcurrentHashMap.newKeySet();
+        CountDownLatch all = new CountDownLatch(ENTRIES);
+        List<Leasebox> drains = new ArrayList<>();
+        try {
+            for (int i = 1; i <= 3; i++) {
+                String owner = "drain-" + i;
+                OutboxProvider provider = envelope -> {
+                    emissions.computeIfAbsent(envelope.entryId(), id -> new AtomicInteger()).incrementAndGet();
+                    byDrain.computeIfAbsent(owner, o -> new AtomicInteger()).incrementAndGet();
+                    if (delivered.add(envelope.entryId())) {
+                        all.countDown();
+                    }
+                    return ProviderOutcome.delivered();
+                };
+                Leasebox.Builder builder = Leasebox.drain(DB.ds()).table(table).provider(provider)
+                        .options(DrainOptions.builder().owner(owner).concurrency(2).batchSize(50)
+                                .leaseDuration(Duration.ofSeconds(30)).build());
+                if (leases != null) {
+                    builder.leases(leases);
+                }
+                drains.add(builder.build());
+            }
+            drains.forEach(Leasebox::start);
+            assertThat(all.await(120, TimeUnit.SECONDS)).as("all %d entries emitted; %d were", ENTRIES, delivered.size()).isTrue();
+        } finally {
+            drains.forEach(Leasebox::close);
+        }
+        assertThat(emissions).hasSize(ENTRIES);
+        assertThat(emissions.values()).as("no entry emitted twice: no lease expired").allMatch(n -> n.get() == 1);
+        assertThat(byDrain).as("drains that emitted something: %s", byDrain).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(count("status = 'DELIVERED'")).isEqualTo(ENTRIES);
+        assertThat(count("claim_token IS NOT NULL OR claim_owner IS NOT NULL")).as("claims left on rows").isZero();
+        assertThat(count("fence_high_water = 0")).as("rows completed without a recorded fence").isZero();
+    }
+
+    private long count(String where) throws SQLException {
+        try (Connection c = DB.ds().getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*) FROM " + table + " WHERE " + where)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
