@@ -4,6 +4,7 @@ import dev.leasebox.chaos.check.CheckResult;
 import dev.leasebox.chaos.check.FinalState;
 import dev.leasebox.chaos.check.HistoryChecker;
 import dev.leasebox.chaos.evidence.AuditChecker;
+import dev.leasebox.chaos.evidence.DeliveryChecker;
 import dev.leasebox.chaos.evidence.Evidence;
 import dev.leasebox.chaos.fault.FaultInjector;
 import dev.leasebox.chaos.fault.FaultLog;
@@ -115,7 +116,9 @@ public final class ScenarioRunner {
                 result = HistoryChecker.check(history, faultEvents, end,
                         new HistoryChecker.Rules(granularity.ordered(), granularity.isLeanPartition(),
                                 granularity.isLeanRows()))
-                        .withAudit(AuditChecker.check(evidence.audit(), evidence.deliveries(), !granularity.isLean()));
+                        .withAudit(AuditChecker.check(evidence.audit(), evidence.deliveries(), !granularity.isLean()))
+                        .withAudit(DeliveryChecker.check(evidence.audit(), evidence.deliveries(), faultEvents, end,
+                                DeliveryChecker.Mode.of(backend, granularity.isLean(), granularity.isLeanRows())));
             }
         } catch (RuntimeException | IOException | Error e) {
             error = e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
