@@ -1,6 +1,5 @@
 package dev.leasebox.chaos.scenario;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -47,7 +46,8 @@ class ChaosSuiteIT {
         List<Arguments> runs = new ArrayList<>();
         for (String backend : Coordinators.available()) {
             for (Scenario scenario : Scenario.ALL) {
-                if (selected(only, backend, scenario.name())) {
+                // a scenario that does not apply to a backend is no case at all (never a skipped one)
+                if (scenario.unavailableReason(backend).isEmpty() && selected(only, backend, scenario.name())) {
                     runs.add(Arguments.of(backend, scenario.name()));
                 }
             }
@@ -94,8 +94,6 @@ class ChaosSuiteIT {
         String scenarioName = caseName.contains("@") ? caseName.substring(0, caseName.indexOf('@')) : caseName;
         String variant = caseName.contains("@") ? caseName.substring(caseName.indexOf('@') + 1) : "";
         Scenario scenario = Scenario.named(scenarioName).orElseThrow();
-        String reason = scenario.unavailableReason(backend);
-        Assumptions.assumeTrue(reason.isEmpty(), () -> scenarioName + " on " + backend + ": " + reason);
         Granularity granularity = switch (variant) {
             case "" -> Granularity.ROW;
             case "lean-rows" -> Granularity.LEAN_ROWS;
