@@ -29,8 +29,10 @@ import java.util.TreeMap;
  *       by completions, so an equal mark means the row was already finished under that fence).</li>
  *   <li><b>{@value #EMIT_WITHOUT_CLAIM}</b> (recorded claims): a delivery whose fence was not the row's claim
  *       token when it was received, or whose claim had already expired then by the row's
- *       {@code claim_expires_at} (with the tolerance given: 0 when the database's clock wrote it), or whose row
- *       was already DELIVERED or DEAD_LETTERED. Lean claims record nothing on the row before emitting; they are
+ *       {@code claim_expires_at} (with the tolerance given: 0 when the database's clock wrote it) — unless a
+ *       database fault came between the claim's recording and the receipt (the downstream is the same PostgreSQL,
+ *       and the renewal could not reach the row: an emission begun under the live claim lands late) — or whose
+ *       row was already DELIVERED or DEAD_LETTERED. Lean claims record nothing on the row before emitting; they are
  *       held to {@value #SUPERSEDED_FENCE} instead.</li>
  *   <li><b>{@value #UNEXPLAINED_DUPLICATE}</b>: each repeat delivery of an entry (after its first) must be
  *       explained by the evidence: an <em>ambiguous provider outcome</em> (a provider-fault window, or a
@@ -158,6 +160,7 @@ public final class DeliveryChecker {
                             : !Long.valueOf(fence).equals(at.claimToken()) ? "the row's claim token was " + at.claimToken()
                             : TERMINAL.contains(at.status()) ? "the row was already " + at.status()
                             : at.expires() != null && d.receivedMicros() > at.expires() + mode.expiryToleranceMicros()
+                            && !stalledByDatabase(rowAudit, fence, d, faults)
                             ? "its claim had expired at " + at.expires() + " µs" : "";
                     if (!why.isEmpty()) {
                         violation(counts, lines, EMIT_WITHOUT_CLAIM, entry, "delivered under fence " + fence + " by "
@@ -241,6 +244,18 @@ public final class DeliveryChecker {
             }
         }
         return windowStart <= r; // a window never closed
+    }
+
+    /**
+     * Whether a database fault happened between the recording of the claim under {@code fence} and the receipt of
+     * {@code d}: the downstream (the same PostgreSQL) or the renewal of the row's expiry could not be reached, so
+     * an emission begun under the live claim may be received after the row's recorded expiry lapsed.
+     */
+    private static boolean stalledByDatabase(List<AuditRecord> rowAudit, long fence, Delivery d, List<FaultEvent> faults) {
+        long claimedAt = rowAudit.stream().filter(a -> a.newClaimToken() != null && a.newClaimToken() == fence)
+                .mapToLong(AuditRecord::atMicros).min().orElse(Long.MAX_VALUE);
+        return faults.stream().anyMatch(f -> AMBIGUOUS_OUTCOME.contains(f.fault())
+                && claimedAt <= f.t() * 1000 && f.t() * 1000 <= d.receivedMicros());
     }
 
     /** The row as committed before {@code micros}, or null when the audit shows no change before then. */

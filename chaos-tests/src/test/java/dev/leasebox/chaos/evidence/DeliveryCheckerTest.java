@@ -164,6 +164,19 @@ class DeliveryCheckerTest {
     }
 
     @Test
+    void aDeliveryLandingAfterTheRowsExpiryIsExcusedOnlyByADatabaseFaultDuringTheClaim() {
+        claim(1, 1.0, null, null, 5, "w1", 3);
+        delivery(1, 4.5, 5, "w1"); // the provider (the same PostgreSQL) was down: the insert landed after 4.0
+        complete(1, 4.7, 5, 4.0, "DELIVERED");
+        row(1, "DELIVERED");
+        fault(0.5, FaultEvent.DB_RESTART); // before the claim: explains nothing
+
+        assertThat(check(RECORDED).byClass()).containsEntry(DeliveryChecker.EMIT_WITHOUT_CLAIM, 1);
+        fault(1.2, FaultEvent.DB_RESTART);
+        assertThat(check(RECORDED).byClass()).containsEntry(DeliveryChecker.EMIT_WITHOUT_CLAIM, 0);
+    }
+
+    @Test
     void anUnexplainedRepeatDeliveryIsAViolation() {
         claim(1, 1.0, null, null, 5, "w1", 3);
         delivery(1, 1.5, 5, "w1");
