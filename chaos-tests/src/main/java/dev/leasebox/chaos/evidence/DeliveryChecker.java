@@ -42,7 +42,9 @@ import java.util.TreeMap;
  *       newer claim replacing it at or after its {@code claim_expires_at}) or released by its holder
  *       ({@code loss}); with lean claims (nothing recorded per claim), a different fence and a fault that can
  *       end a lease (a kill, pause, partition, coordinator or database fault, clock step) injected before the
- *       repeat ({@code fault}). Anything else is unexplained.</li>
+ *       repeat ({@code fault}), or a higher fence after the earlier sender's own report that it lost or abandoned
+ *       that claim ({@code loss}, from its history: the database records no lean claim). Anything else is
+ *       unexplained.</li>
  *   <li><b>{@value #FAILED_BUT_DELIVERED}</b>: a row that ended DEAD_LETTERED or FAILED although the downstream
  *       received it, unless an ambiguous provider outcome (as above) covers one of its deliveries.</li>
  * </ul>
@@ -107,8 +109,23 @@ public final class DeliveryChecker {
     private record State(long at, String status, Long claimToken, Long expires, long mark) {
     }
 
+    /** A worker's own report that it lost or abandoned its claim on {@code entry} at {@code t} (harness clock, ms). */
+    public record ReportedLoss(long entry, String owner, long t) {
+    }
+
     public static AuditChecker.Result check(List<AuditRecord> audit, List<Delivery> deliveries, List<FaultEvent> faults,
                                             FinalState end, Mode mode) {
+        return check(audit, deliveries, faults, end, mode, List.of());
+    }
+
+    /**
+     * @param losses the workers' own reports of claims lost or abandoned (their histories): with lean claims, where
+     *               the database records nothing per claim, a repeat under a higher fence after its earlier sender
+     *               reported that claim lost is explained as {@code loss} (a worker admitting a loss cannot hide a
+     *               premature takeover with it; the history checker judges those by real time)
+     */
+    public static AuditChecker.Result check(List<AuditRecord> audit, List<Delivery> deliveries, List<FaultEvent> faults,
+                                            FinalState end, Mode mode, List<ReportedLoss> losses) {
         Map<String, Integer> counts = new LinkedHashMap<>();
         ALL.forEach(c -> counts.put(c, 0));
         if (!mode.recordedClaims()) {
@@ -170,7 +187,7 @@ public final class DeliveryChecker {
                 // (6) repeats
                 if (i > 0) {
                     Delivery earlier = ds.get(i - 1);
-                    String cause = explainRepeat(earlier, d, rowAudit, faults, mode);
+                    String cause = explainRepeat(earlier, d, rowAudit, faults, mode, losses);
                     if (cause.isEmpty()) {
                         violation(counts, lines, UNEXPLAINED_DUPLICATE, entry, "delivered under fence " + earlier.fence()
                                 + " by " + earlier.worker() + " at " + earlier.receivedMicros() + " µs and again under fence "
@@ -195,9 +212,16 @@ public final class DeliveryChecker {
         return new AuditChecker.Result(counts, lines, audit.size());
     }
 
+    /** Every {@code lost} or {@code abandoned} line of the histories, as {@link ReportedLoss}es. */
+    public static List<ReportedLoss> lossesReported(List<dev.leasebox.chaos.history.HistoryEvent> history) {
+        return history.stream().filter(e -> dev.leasebox.chaos.history.HistoryEvent.LOST.equals(e.kind())
+                        || dev.leasebox.chaos.history.HistoryEvent.ABANDONED.equals(e.kind()))
+                .map(e -> new ReportedLoss(e.entry(), e.owner(), e.t())).toList();
+    }
+
     /** Why {@code later} repeated {@code earlier}, or empty when the evidence does not say. */
     private static String explainRepeat(Delivery earlier, Delivery later, List<AuditRecord> rowAudit, List<FaultEvent> faults,
-                                        Mode mode) {
+                                        Mode mode, List<ReportedLoss> losses) {
         if (ambiguous(earlier, faults)) {
             return "ambiguous";
         }
@@ -220,7 +244,13 @@ public final class DeliveryChecker {
         }
         boolean otherFence = later.fence() == null || later.fence() != f;
         boolean leaseEnder = faults.stream().anyMatch(x -> ENDS_LEASES.contains(x.fault()) && x.t() * 1000 <= later.receivedMicros());
-        return otherFence && leaseEnder ? "fault" : "";
+        if (otherFence && leaseEnder) {
+            return "fault";
+        }
+        boolean higher = later.fence() != null && later.fence() > f;
+        boolean reportedLost = losses.stream().anyMatch(l -> l.entry() == earlier.entryId()
+                && l.owner().equals(earlier.worker()) && l.t() * 1000 <= later.receivedMicros());
+        return higher && reportedLost ? "loss" : "";
     }
 
     /**

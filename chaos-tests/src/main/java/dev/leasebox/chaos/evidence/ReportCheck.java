@@ -77,7 +77,8 @@ public final class ReportCheck {
                 result = result.withAudit(AuditChecker.check(audit, deliveries, !lean));
                 if (deliveries != null) {
                     result = result.withAudit(DeliveryChecker.check(audit, deliveries, faults, end,
-                            DeliveryChecker.Mode.of(String.valueOf(summary.get("backend")), lean, !partition && lean)));
+                            DeliveryChecker.Mode.of(String.valueOf(summary.get("backend")), lean, !partition && lean),
+                            DeliveryChecker.lossesReported(history)));
                 }
             }
             return new Outcome(result.passed() ? HELD : BROKE, result, "", audited);

@@ -124,7 +124,8 @@ public final class ScenarioRunner {
                                 granularity.isLeanRows()))
                         .withAudit(AuditChecker.check(evidence.audit(), evidence.deliveries(), !granularity.isLean()))
                         .withAudit(DeliveryChecker.check(evidence.audit(), evidence.deliveries(), faultEvents, end,
-                                DeliveryChecker.Mode.of(backend, granularity.isLean(), granularity.isLeanRows())));
+                                DeliveryChecker.Mode.of(backend, granularity.isLean(), granularity.isLeanRows()),
+                                DeliveryChecker.lossesReported(history)));
             }
         } catch (RuntimeException | IOException | Error e) {
             error = e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");

@@ -224,6 +224,12 @@ class DeliveryCheckerTest {
         row(1, "DELIVERED");
 
         assertOnly(check(LEAN_ROWS), DeliveryChecker.UNEXPLAINED_DUPLICATE, 1);
+        // its sender's own report that it lost the claim explains a repeat under a higher fence, not a lower one
+        List<DeliveryChecker.ReportedLoss> lost = List.of(new DeliveryChecker.ReportedLoss(1, "w1", 1500));
+        assertThat(DeliveryChecker.check(audit, deliveries, faults, new FinalState(rows, Map.of()), LEAN_ROWS, lost)
+                .total()).isZero();
+        assertThat(DeliveryChecker.check(audit, deliveries, faults, new FinalState(rows, Map.of()), LEAN_ROWS,
+                List.of(new DeliveryChecker.ReportedLoss(1, "w2", 1500))).total()).isEqualTo(1);
         fault(0.5, FaultEvent.KILL);
         assertThat(check(LEAN_ROWS).total()).isZero();
     }
