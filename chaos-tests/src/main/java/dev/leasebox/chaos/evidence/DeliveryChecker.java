@@ -65,6 +65,22 @@ public final class DeliveryChecker {
     public static final List<String> ALL = List.of(FENCE_TWO_WORKERS, SUPERSEDED_FENCE, EMIT_WITHOUT_CLAIM,
             UNEXPLAINED_DUPLICATE, FAILED_BUT_DELIVERED);
 
+    /**
+     * Reported, not a violation: a delivery that would be {@value #SUPERSEDED_FENCE} or {@value #EMIT_WITHOUT_CLAIM}
+     * but whose sender the harness froze (SIGSTOP) and resumed after the claim was recorded (lean: within
+     * {@link #FROZEN_LOOKBACK_MICROS} before the receipt) and before the receipt: an emission handed over before the
+     * freeze lands after the lease ended (a zombie's emission). No worker can withdraw it; only a downstream that
+     * checks fences could refuse it (the jdbc-inbox provider does not), and the outbox's fence refuses the zombie's
+     * completion. Counted so that the report shows how often it happened.
+     */
+    public static final String FROZEN_SENDER = "zombieDeliveries";
+
+    /** Figures reported beside the violations, never failing a run. */
+    public static final Set<String> REPORTED_ONLY = Set.of(FROZEN_SENDER);
+
+    /** Lean claims record nothing per claim: a resume this long before a delivery may have frozen its emission. */
+    static final long FROZEN_LOOKBACK_MICROS = 30_000_000;
+
     /** What each class breaks, for the report's list of broken invariants. */
     public static final Map<String, String> MEANING = Map.of(
             FENCE_TWO_WORKERS, "no fence presented by two workers for one entry, from the deliveries",
@@ -75,6 +91,9 @@ public final class DeliveryChecker {
 
     /** Fault log events after which a provider's outcome may be unknown to the worker that emitted. */
     static final Set<String> AMBIGUOUS_OUTCOME = Set.of(FaultEvent.DB_CONNECTIONS_KILLED, FaultEvent.DB_RESTART);
+    /** Fault log events that mark the database unreachable or just back: an emission may stall across them. */
+    static final Set<String> DATABASE_OUTAGE = Set.of(FaultEvent.DB_CONNECTIONS_KILLED, FaultEvent.DB_RESTART,
+            FaultEvent.DB_START);
     /** Faults that can end a lease before its holder finished. */
     static final Set<String> ENDS_LEASES = Set.of(FaultEvent.KILL, FaultEvent.PAUSE, FaultEvent.PARTITION,
             FaultEvent.COORDINATOR_KILL, FaultEvent.COORDINATOR_DATA_LOSS, FaultEvent.COORDINATOR_FAILOVER,
@@ -128,6 +147,7 @@ public final class DeliveryChecker {
                                             FinalState end, Mode mode, List<ReportedLoss> losses) {
         Map<String, Integer> counts = new LinkedHashMap<>();
         ALL.forEach(c -> counts.put(c, 0));
+        counts.put(FROZEN_SENDER, 0);
         if (!mode.recordedClaims()) {
             counts.remove(EMIT_WITHOUT_CLAIM);
         }
@@ -166,8 +186,11 @@ public final class DeliveryChecker {
                 State at = stateBefore(rowAudit, d.receivedMicros());
                 long fence = d.fence() == null ? 0 : d.fence();
                 // (4) a superseded fence reaching the downstream
+                boolean frozen = frozenSender(rowAudit, fence, d, faults, mode);
+                boolean zombie = false;
                 if (at != null && (at.mark() > fence || (mode.leanRows() && at.mark() == fence))) {
-                    violation(counts, lines, SUPERSEDED_FENCE, entry, "delivered under fence " + fence + " by "
+                    zombie = frozen;
+                    violation(counts, lines, frozen ? FROZEN_SENDER : SUPERSEDED_FENCE, entry, "delivered under fence " + fence + " by "
                             + d.worker() + " at " + d.receivedMicros() + " µs, when the row's fence_high_water was already "
                             + at.mark() + " (since " + at.at() + " µs)");
                 }
@@ -179,7 +202,12 @@ public final class DeliveryChecker {
                             : at.expires() != null && d.receivedMicros() > at.expires() + mode.expiryToleranceMicros()
                             && !stalledByDatabase(rowAudit, fence, d, faults)
                             ? "its claim had expired at " + at.expires() + " µs" : "";
-                    if (!why.isEmpty()) {
+                    if (!why.isEmpty() && frozen) {
+                        if (!zombie) {
+                            violation(counts, lines, FROZEN_SENDER, entry, "delivered under fence " + fence + " by "
+                                    + d.worker() + " at " + d.receivedMicros() + " µs after a freeze, but " + why);
+                        }
+                    } else if (!why.isEmpty()) {
                         violation(counts, lines, EMIT_WITHOUT_CLAIM, entry, "delivered under fence " + fence + " by "
                                 + d.worker() + " at " + d.receivedMicros() + " µs, but " + why);
                     }
@@ -227,8 +255,10 @@ public final class DeliveryChecker {
         }
         long f = earlier.fence() == null ? 0 : earlier.fence();
         if (mode.recordedClaims()) {
+            // the earlier delivery's claim ended before the repeat (possibly even before the earlier delivery: a
+            // zombie's late emission)
             for (AuditRecord a : rowAudit) {
-                if (a.atMicros() < earlier.receivedMicros() || a.atMicros() > later.receivedMicros()
+                if (a.atMicros() > later.receivedMicros()
                         || a.oldClaimToken() == null || a.oldClaimToken() != f || TERMINAL.contains(a.newStatus())) {
                     continue;
                 }
@@ -284,8 +314,21 @@ public final class DeliveryChecker {
     private static boolean stalledByDatabase(List<AuditRecord> rowAudit, long fence, Delivery d, List<FaultEvent> faults) {
         long claimedAt = rowAudit.stream().filter(a -> a.newClaimToken() != null && a.newClaimToken() == fence)
                 .mapToLong(AuditRecord::atMicros).min().orElse(Long.MAX_VALUE);
-        return faults.stream().anyMatch(f -> AMBIGUOUS_OUTCOME.contains(f.fault())
+        return faults.stream().anyMatch(f -> DATABASE_OUTAGE.contains(f.fault())
                 && claimedAt <= f.t() * 1000 && f.t() * 1000 <= d.receivedMicros());
+    }
+
+    /**
+     * Whether the harness resumed {@code d}'s sender (it had been frozen) after the claim under {@code fence} was
+     * recorded (lean: within {@link #FROZEN_LOOKBACK_MICROS}) and before {@code d} was received.
+     */
+    private static boolean frozenSender(List<AuditRecord> rowAudit, long fence, Delivery d, List<FaultEvent> faults, Mode mode) {
+        long from = mode.recordedClaims()
+                ? rowAudit.stream().filter(a -> a.newClaimToken() != null && a.newClaimToken() == fence)
+                        .mapToLong(AuditRecord::atMicros).min().orElse(Long.MAX_VALUE)
+                : d.receivedMicros() - FROZEN_LOOKBACK_MICROS;
+        return faults.stream().anyMatch(f -> FaultEvent.RESUME.equals(f.fault()) && f.target().equals(d.worker())
+                && from <= f.t() * 1000 && f.t() * 1000 <= d.receivedMicros());
     }
 
     /** The row as committed before {@code micros}, or null when the audit shows no change before then. */

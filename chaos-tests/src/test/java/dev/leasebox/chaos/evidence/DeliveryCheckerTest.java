@@ -90,7 +90,7 @@ class DeliveryCheckerTest {
         AuditChecker.Result r = check(RECORDED);
 
         assertThat(r.total()).isZero();
-        assertThat(r.byClass()).containsOnlyKeys(DeliveryChecker.ALL);
+        assertThat(r.byClass().keySet()).containsAll(DeliveryChecker.ALL).contains(DeliveryChecker.FROZEN_SENDER);
     }
 
     @Test
@@ -174,6 +174,27 @@ class DeliveryCheckerTest {
         assertThat(check(RECORDED).byClass()).containsEntry(DeliveryChecker.EMIT_WITHOUT_CLAIM, 1);
         fault(1.2, FaultEvent.DB_RESTART);
         assertThat(check(RECORDED).byClass()).containsEntry(DeliveryChecker.EMIT_WITHOUT_CLAIM, 0);
+    }
+
+    @Test
+    void aFrozenSendersLateDeliveryIsReportedNotAViolationAndItsRepeatIsExplainedByExpiry() {
+        claim(1, 1.0, null, null, 5, "w1", 3);
+        claim(1, 4.5, 5L, 4.0, 9, "w2", 3); // w1 frozen past its lease: w2 takes over
+        delivery(1, 4.8, 5, "w1"); // w1's emission, handed over before the freeze, lands after the takeover
+        delivery(1, 5.0, 9, "w2");
+        complete(1, 5.2, 9, 7.5, "DELIVERED");
+        row(1, "DELIVERED");
+
+        AuditChecker.Result unfrozen = check(RECORDED);
+        assertThat(unfrozen.byClass()).containsEntry(DeliveryChecker.SUPERSEDED_FENCE, 1)
+                .containsEntry(DeliveryChecker.EMIT_WITHOUT_CLAIM, 1).containsEntry(DeliveryChecker.UNEXPLAINED_DUPLICATE, 0);
+
+        faults.add(new FaultEvent(1_500, FaultEvent.PAUSE, "w1", "SIGSTOP"));
+        faults.add(new FaultEvent(4_700, FaultEvent.RESUME, "w1", "SIGCONT"));
+        AuditChecker.Result frozen = check(RECORDED);
+        assertThat(frozen.byClass()).containsEntry(DeliveryChecker.FROZEN_SENDER, 1);
+        assertThat(frozen.byClass().entrySet()).allMatch(e -> e.getValue() == 0
+                || DeliveryChecker.REPORTED_ONLY.contains(e.getKey()));
     }
 
     @Test
