@@ -42,8 +42,9 @@ import java.util.TreeMap;
  *       newer claim replacing it at or after its {@code claim_expires_at}) or released by its holder
  *       ({@code loss}); with lean claims (nothing recorded per claim), a different fence and a fault that can
  *       end a lease (a kill, pause, partition, coordinator or database fault, clock step) injected before the
- *       repeat ({@code fault}), or a higher fence after the earlier sender's own report that it lost or abandoned
- *       that claim ({@code loss}, from its history: the database records no lean claim). Anything else is
+ *       repeat ({@code fault}), or a higher fence (lean partition claims: or the same one from the same worker, a
+ *       grant re-reading a row it gave up) after the earlier sender's own report that it lost or abandoned that
+ *       claim ({@code loss}, from its history: the database records no lean claim). Anything else is
  *       unexplained.</li>
  *   <li><b>{@value #FAILED_BUT_DELIVERED}</b>: a row that ended DEAD_LETTERED or FAILED although the downstream
  *       received it, unless an ambiguous provider outcome (as above) covers one of its deliveries.</li>
@@ -277,10 +278,12 @@ public final class DeliveryChecker {
         if (otherFence && leaseEnder) {
             return "fault";
         }
-        boolean higher = later.fence() != null && later.fence() > f;
+        // lean partition claims: the same grant re-reads a row it gave up with the same token (its slot lease stands)
+        boolean after = later.fence() != null && (later.fence() > f || (!mode.leanRows() && later.fence() == f
+                && String.valueOf(later.worker()).equals(String.valueOf(earlier.worker()))));
         boolean reportedLost = losses.stream().anyMatch(l -> l.entry() == earlier.entryId()
                 && l.owner().equals(earlier.worker()) && l.t() * 1000 <= later.receivedMicros());
-        return higher && reportedLost ? "loss" : "";
+        return after && reportedLost ? "loss" : "";
     }
 
     /**

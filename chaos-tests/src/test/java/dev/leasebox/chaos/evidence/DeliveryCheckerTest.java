@@ -256,6 +256,22 @@ class DeliveryCheckerTest {
     }
 
     @Test
+    void aLeanPartitionGrantReReadingARowItGaveUpIsExplainedByItsOwnLossReport() {
+        delivery(1, 1.0, 7, "w1");
+        delivery(1, 4.5, 7, "w1"); // the same grant's token: its local deadline passed, it abandoned and read again
+        leanComplete(1, 4.7, 0, 7, "DELIVERED");
+        row(1, "DELIVERED");
+        List<DeliveryChecker.ReportedLoss> abandoned = List.of(new DeliveryChecker.ReportedLoss(1, "w1", 1200));
+
+        assertOnly(check(LEAN_PARTITION), DeliveryChecker.UNEXPLAINED_DUPLICATE, 1);
+        assertThat(DeliveryChecker.check(audit, deliveries, faults, new FinalState(rows, Map.of()), LEAN_PARTITION,
+                abandoned).total()).isZero();
+        // lean row claims: every grant is a new lease, so the same fence again is not explained by it
+        assertThat(DeliveryChecker.check(audit, deliveries, faults, new FinalState(rows, Map.of()), LEAN_ROWS,
+                abandoned).byClass()).containsEntry(DeliveryChecker.UNEXPLAINED_DUPLICATE, 1);
+    }
+
+    @Test
     void aDeadLetteredRowTheDownstreamReceivedIsAViolationUnlessAFaultMadeItAmbiguous() {
         claim(1, 1.0, null, null, 5, "w1", 3);
         delivery(1, 1.5, 5, "w1");
