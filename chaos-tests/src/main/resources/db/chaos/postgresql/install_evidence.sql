@@ -45,7 +45,8 @@ CREATE TRIGGER chaos_audit AFTER UPDATE ON ${table} FOR EACH ROW
 -- chaos_deliveries: every delivery the jdbc-inbox provider received, not only the last fence. A
 -- BEFORE INSERT row trigger sees each proposed row, repeats that end in ON CONFLICT DO UPDATE
 -- included, with the fence as presented; it commits or rolls back with the delivery itself. The
--- worker is the connection's application_name (the harness sets ApplicationName=<owner>); the
+-- worker is the connection's application_name up to its '@' (the harness sets
+-- ApplicationName=<owner>@<schema>); the
 -- time is the database's (the provider's own) clock.
 CREATE TABLE ${schema}.chaos_deliveries (
     seq             bigserial   PRIMARY KEY,
@@ -59,7 +60,7 @@ CREATE TABLE ${schema}.chaos_deliveries (
 CREATE FUNCTION ${schema}.chaos_delivery_row() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO ${schema}.chaos_deliveries (idempotency_key, entry_id, fence, worker, txid, received_at)
-    VALUES (NEW.idempotency_key, NEW.entry_id, NEW.last_fence, current_setting('application_name', true),
+    VALUES (NEW.idempotency_key, NEW.entry_id, NEW.last_fence, split_part(current_setting('application_name', true), '@', 1),
             txid_current(), clock_timestamp());
     RETURN NEW;
 END

@@ -5,6 +5,7 @@ import dev.leasebox.chaos.scenario.Coordinators;
 import dev.leasebox.chaos.scenario.RunSettings;
 import dev.leasebox.chaos.scenario.Scenario;
 import dev.leasebox.chaos.scenario.ScenarioRunner;
+import dev.leasebox.chaos.scenario.Suite;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -37,11 +38,17 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--backend", paramLabel = "NAME", description = "database, redis, zookeeper or hazelcast (with --suite: only this one).")
     String backend;
 
-    @Option(names = "--scenario", paramLabel = "NAME", description = "worker-kill, worker-pause, coordinator-restart, partition, provider-faults, clock-skew or clock-step.")
+    @Option(names = "--scenario", paramLabel = "NAME", description = "worker-kill, worker-pause, coordinator-restart, "
+            + "partition, provider-faults, clock-skew, clock-step, db-connections-kill, db-restart or coordinator-failover.")
     String scenario;
 
-    @Option(names = "--suite", description = "Every scenario on every available backend (or on --backend).")
+    @Option(names = "--suite", description = "The CI suite (each scenario on the backends where it reaches different "
+            + "code, and the lean variants), on every available backend (or on --backend).")
     boolean suite;
+
+    @Option(names = "--full", description = "With --suite: every scenario on every backend it applies to, and every "
+            + "claim variant (longer than CI allows; see docs/chaos.md).")
+    boolean full;
 
     @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "15s", converter = Seconds.class,
             description = "The fault window per scenario, e.g. 15s (default: ${DEFAULT-VALUE}).")
@@ -100,6 +107,9 @@ public final class ChaosCommand implements Callable<Integer> {
                     + " is not available here: choose one of " + backends);
         }
         List<Scenario> scenarios;
+        if (full && !suite) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--full goes with --suite");
+        }
         if (suite) {
             scenarios = Scenario.ALL;
         } else {
@@ -121,6 +131,19 @@ public final class ChaosCommand implements Callable<Integer> {
                 reportDir, unsafeNoFence, keepSchema, granularity);
         List<ScenarioRunner.Outcome> outcomes = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
+        if (suite) {
+            List<Suite.Case> cases = full ? Suite.full(runOn) : Suite.ci(runOn);
+            for (Suite.Case c : cases) {
+                Scenario s = Scenario.named(c.scenario()).orElseThrow();
+                if ("database".equals(c.backend()) && c.granularity(granularity).isLeanRows()) {
+                    skipped.add(c.caseName() + " on database: --claim-mode lean needs an external backend");
+                    continue;
+                }
+                outcomes.add(ScenarioRunner.run(c.backend(), s, settings.withGranularity(c.granularity(granularity)), out));
+            }
+            printTable(out, outcomes, skipped);
+            return outcomes.stream().mapToInt(ScenarioRunner.Outcome::exitCode).max().orElse(0);
+        }
         for (String b : runOn) {
             for (Scenario s : scenarios) {
                 String reason = s.unavailableReason(b);

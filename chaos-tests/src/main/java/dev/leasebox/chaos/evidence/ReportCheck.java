@@ -73,7 +73,13 @@ public final class ReportCheck {
             boolean audited = Files.exists(dir.resolve(Evidence.AUDIT));
             if (audited) {
                 List<Delivery> deliveries = Files.exists(dir.resolve(Evidence.DELIVERIES)) ? Evidence.readDeliveries(dir) : null;
-                result = result.withAudit(AuditChecker.check(Evidence.readAudit(dir), deliveries, !lean));
+                List<AuditRecord> audit = Evidence.readAudit(dir);
+                result = result.withAudit(AuditChecker.check(audit, deliveries, !lean));
+                if (deliveries != null) {
+                    result = result.withAudit(DeliveryChecker.check(audit, deliveries, faults, end,
+                            DeliveryChecker.Mode.of(String.valueOf(summary.get("backend")), lean, !partition && lean),
+                            DeliveryChecker.lossesReported(history)));
+                }
             }
             return new Outcome(result.passed() ? HELD : BROKE, result, "", audited);
         } catch (RuntimeException e) { // a missing file, a line that does not parse, a field of the wrong type

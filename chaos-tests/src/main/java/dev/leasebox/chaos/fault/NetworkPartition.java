@@ -33,19 +33,24 @@ public final class NetworkPartition implements FaultInjector {
                 return "nft --version failed";
             }
         } catch (IOException e) {
-            return "the nft command is missing (apt-get install nftables)";
+            return "the nft command is missing: apt-get install -y nftables";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "interrupted";
         }
         if (!"root".equals(System.getProperty("user.name"))) {
-            return "nftables rules need root, running as " + System.getProperty("user.name");
+            return "nftables rules need root, running as " + System.getProperty("user.name") + ": run the chaos suite as root";
         }
         return "";
     }
 
     @Override
     public WorkerProcess.Options victimOptions(Path runDir) {
+        String missing = unavailableReason();
+        if (!missing.isEmpty()) {
+            // never skipped: the run fails with what to install
+            throw new IllegalStateException("the partition fault cannot be injected here: " + missing);
+        }
         return new WorkerProcess.Options(VICTIM_GROUP, null, Duration.ZERO, false, null);
     }
 

@@ -25,6 +25,7 @@ public final class ChaosCluster implements AutoCloseable {
     private final List<WorkerProcess> workers = new ArrayList<>();
     private final List<WorkerProcess> retired = new ArrayList<>();
     private int generation;
+    private LocalPostgres databaseServer;
 
     public ChaosCluster(Path runDir, OutboxDatabase database, Coordinator coordinator, FaultLog faults, Duration lease,
                         boolean unsafeNoFence, Granularity granularity) {
@@ -97,6 +98,17 @@ public final class ChaosCluster implements AutoCloseable {
 
     public OutboxDatabase database() {
         return database;
+    }
+
+    /** The PostgreSQL server the harness started for this run (faults that take the database down), if any. */
+    public java.util.Optional<LocalPostgres> databaseServer() {
+        return java.util.Optional.ofNullable(databaseServer);
+    }
+
+    /** Names the run's own PostgreSQL server (see {@link #databaseServer()}). */
+    public ChaosCluster withDatabaseServer(LocalPostgres server) {
+        this.databaseServer = server;
+        return this;
     }
 
     public Coordinator coordinator() {

@@ -133,6 +133,22 @@ public final class ChaosProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends {@code signal} (e.g. {@code QUIT}: PostgreSQL's immediate shutdown) and waits until the process is gone;
+     * SIGKILL if it is still there after {@code timeout}.
+     */
+    public void signalAndWait(String signal, Duration timeout) {
+        signal(signal);
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                kill();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            kill();
+        }
+    }
+
     private void signal(String signal) {
         if (!process.isAlive()) {
             return;

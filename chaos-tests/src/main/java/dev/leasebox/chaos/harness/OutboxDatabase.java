@@ -137,9 +137,30 @@ public final class OutboxDatabase implements AutoCloseable {
         return workerUrlFor(baseUrl, schema);
     }
 
-    /** {@link #workerUrl()} naming the connection after {@code owner}: the deliveries audit records it as the worker. */
+    /**
+     * {@link #workerUrl()} naming the connection {@code <owner>@<schema>}: the deliveries audit records the owner as
+     * the worker, and {@link #terminateWorkerConnections()} finds this run's workers by the suffix (other runs may
+     * share the server and the owner names).
+     */
     public String workerUrl(String owner) {
-        return workerUrl() + "&ApplicationName=" + java.net.URLEncoder.encode(owner, StandardCharsets.UTF_8);
+        return workerUrl() + "&ApplicationName=" + java.net.URLEncoder.encode(owner + "@" + schema, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * {@code pg_terminate_backend} on every connection of this run's workers (not the harness's own): their
+     * statements in flight fail, their transactions roll back. Returns how many were terminated.
+     */
+    public int terminateWorkerConnections() {
+        try (Connection c = dataSource.getConnection();
+             java.sql.PreparedStatement s = c.prepareStatement(ChaosSql.load("terminate_workers.sql", table.qualified()))) {
+            s.setString(1, "%@" + schema);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot terminate the workers' connections to " + schema + ": " + e.getMessage(), e);
+        }
     }
 
     public TableName table() {

@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param fault  what was done: {@code kill}, {@code pause}, {@code resume}, {@code coordinator-kill},
  *               {@code coordinator-start}, {@code partition}, {@code heal}, {@code provider-faults},
  *               {@code provider-healthy}, {@code clock-skew},
- *               {@code clock-step}, {@code coordinator-data-loss}
+ *               {@code clock-step}, {@code coordinator-data-loss}, {@code db-connections-killed},
+ *               {@code db-restart}, {@code db-start}, {@code coordinator-failover}
  * @param target whom it was done to (a worker's owner name, a server's name)
  * @param detail how (signal, rule, offset)
  */
@@ -31,6 +32,14 @@ public record FaultEvent(long t, String fault, String target, String detail) {
     public static final String COORDINATOR_DATA_LOSS = "coordinator-data-loss";
     /** Wall clocks stepped (holder back, taker forward). */
     public static final String CLOCK_STEP = "clock-step";
+    /** The workers' database connections terminated ({@code pg_terminate_backend}). */
+    public static final String DB_CONNECTIONS_KILLED = "db-connections-killed";
+    /** The outbox's PostgreSQL server stopped (it is started again: {@link #DB_START}). */
+    public static final String DB_RESTART = "db-restart";
+    /** The outbox's PostgreSQL server accepting connections again. */
+    public static final String DB_START = "db-start";
+    /** The coordinator's primary stopped and a replica promoted in its place. */
+    public static final String COORDINATOR_FAILOVER = "coordinator-failover";
 
     public FaultEvent {
         Objects.requireNonNull(fault, "fault");
@@ -41,7 +50,8 @@ public record FaultEvent(long t, String fault, String target, String detail) {
     /** Whether this event injects a fault (as opposed to ending one). */
     public boolean isInjection() {
         return switch (fault) {
-            case KILL, PAUSE, COORDINATOR_KILL, PARTITION, PROVIDER_FAULTS, CLOCK_SKEW, CLOCK_STEP -> true;
+            case KILL, PAUSE, COORDINATOR_KILL, PARTITION, PROVIDER_FAULTS, CLOCK_SKEW, CLOCK_STEP, DB_CONNECTIONS_KILLED,
+                 DB_RESTART, COORDINATOR_FAILOVER -> true;
             default -> false;
         };
     }

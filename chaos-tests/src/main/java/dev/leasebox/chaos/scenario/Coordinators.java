@@ -32,6 +32,14 @@ public final class Coordinators {
 
     /** Starts {@code backend}'s servers (real processes on free loopback ports) for one run. */
     public static Coordinator start(String backend, Path runDir) {
+        return start(backend, runDir, "");
+    }
+
+    /** As {@link #start(String, Path)}; {@code coordinator-failover} on redis gets a primary, a replica and a proxy. */
+    public static Coordinator start(String backend, Path runDir, String scenario) {
+        if ("redis".equals(backend) && "coordinator-failover".equals(scenario)) {
+            return RedisCoordinator.startWithReplica(runDir);
+        }
         return switch (backend) {
             case "database" -> new DatabaseCoordinator();
             case "redis" -> RedisCoordinator.start(runDir);

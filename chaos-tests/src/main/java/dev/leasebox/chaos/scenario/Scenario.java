@@ -2,7 +2,10 @@ package dev.leasebox.chaos.scenario;
 
 import dev.leasebox.chaos.fault.ClockSkew;
 import dev.leasebox.chaos.fault.ClockStep;
+import dev.leasebox.chaos.fault.CoordinatorFailover;
 import dev.leasebox.chaos.fault.CoordinatorRestart;
+import dev.leasebox.chaos.fault.DatabaseConnectionsKill;
+import dev.leasebox.chaos.fault.DatabaseRestart;
 import dev.leasebox.chaos.fault.FaultInjector;
 import dev.leasebox.chaos.fault.NetworkPartition;
 import dev.leasebox.chaos.fault.ProviderFaults;
@@ -22,9 +25,15 @@ import java.util.function.Supplier;
  * @param injector       a fresh injector per run
  * @param needsExternal  true when the fault acts on a coordinator separate from the database
  * @param fencing        true when the fault exercises the fence (and {@code --unsafe-no-fence} must fail it)
+ * @param ownDatabase    the run needs a PostgreSQL server of its own ({@code LocalPostgres}): the fault stops it
  */
 public record Scenario(String name, String proves, Supplier<FaultInjector> injector, boolean needsExternal,
-                       boolean fencing) {
+                       boolean fencing, boolean ownDatabase) {
+
+    /** A scenario on the shared PostgreSQL ({@link RunSettings#jdbcBaseUrl()}). */
+    public Scenario(String name, String proves, Supplier<FaultInjector> injector, boolean needsExternal, boolean fencing) {
+        this(name, proves, injector, needsExternal, fencing, false);
+    }
 
     public static final List<Scenario> ALL = List.of(
             new Scenario("worker-kill", "A worker SIGKILLed while holding claims loses nothing: its claims are "
@@ -48,7 +57,19 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
             new Scenario("clock-step", "A holder whose wall clock steps two leases back and a taker whose clock steps "
                     + "two leases ahead, the holder then frozen past its lease: judged by real time, no lease is taken "
                     + "while it stands, no stale completion is accepted, nothing is lost.",
-                    ClockStep::new, false, true));
+                    ClockStep::new, false, true),
+            new Scenario("db-connections-kill", "Every worker connection terminated by the database "
+                    + "(pg_terminate_backend) in the middle of a batch, three times: the workers reconnect by themselves, "
+                    + "nothing is lost or written stale.",
+                    DatabaseConnectionsKill::new, false, false),
+            new Scenario("db-restart", "The outbox's PostgreSQL (a server of the run's own) shut down immediately while "
+                    + "claims are held and started again 2 s later: the workers recover without a restart, nothing is "
+                    + "lost or written stale.",
+                    DatabaseRestart::new, false, false, true),
+            new Scenario("coordinator-failover", "Redis primary stopped and a replica promoted (REPLICAOF NO ONE) "
+                    + "before it has every write: leases and fences the primary granted may be forgotten, but the "
+                    + "row's fence guard refuses every stale finalization and nothing is lost.",
+                    CoordinatorFailover::new, true, false));
 
     public static Optional<Scenario> named(String name) {
         return ALL.stream().filter(s -> s.name().equals(name)).findFirst();
@@ -58,13 +79,17 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
         return ALL.stream().map(Scenario::name).toList();
     }
 
-    /** Why this scenario cannot run on {@code backend} here, or empty when it can. */
+    /**
+     * Why this scenario does not apply to {@code backend}, or empty when it does. A tool missing here (nft,
+     * libfaketime, PostgreSQL's binaries) is not a reason: the run then fails with one line naming what to install.
+     */
     public String unavailableReason(String backend) {
         if (needsExternal && "database".equals(backend)) {
             return "the database backend has no coordinator apart from the outbox database";
         }
-        if ("partition".equals(name)) {
-            return NetworkPartition.unavailableReason();
+        if ("coordinator-failover".equals(name) && !"redis".equals(backend)) {
+            return "a failover to a replica that missed writes is Redis's (ZooKeeper and Hazelcast CP keep a quorum; "
+                    + "coordinator-restart covers them)";
         }
         return "";
     }

@@ -4,12 +4,14 @@ import dev.leasebox.chaos.check.CheckResult;
 import dev.leasebox.chaos.check.FinalState;
 import dev.leasebox.chaos.check.HistoryChecker;
 import dev.leasebox.chaos.evidence.AuditChecker;
+import dev.leasebox.chaos.evidence.DeliveryChecker;
 import dev.leasebox.chaos.evidence.Evidence;
 import dev.leasebox.chaos.fault.FaultInjector;
 import dev.leasebox.chaos.fault.FaultLog;
 import dev.leasebox.chaos.harness.ChaosCluster;
 import dev.leasebox.chaos.harness.Coordinator;
 import dev.leasebox.chaos.harness.Granularity;
+import dev.leasebox.chaos.harness.LocalPostgres;
 import dev.leasebox.chaos.harness.OutboxDatabase;
 import dev.leasebox.chaos.harness.Poll;
 import dev.leasebox.chaos.harness.WorkerProcess;
@@ -65,11 +67,16 @@ public final class ScenarioRunner {
             FinalState end;
             FaultInjector injector = scenario.injector().get();
             try (FaultLog faults = new FaultLog(dir.resolve("faults.jsonl"), progress);
-                 OutboxDatabase db = OutboxDatabase.create(settings.jdbcBaseUrl(), settings.keepSchema(),
-                         granularity.aggregates());
-                 Coordinator coordinator = Coordinators.start(backend, dir);
+                 LocalPostgres ownServer = scenario.ownDatabase() ? LocalPostgres.start(dir) : null;
+                 OutboxDatabase db = OutboxDatabase.create(ownServer != null ? ownServer.jdbcUrl() : settings.jdbcBaseUrl(),
+                         settings.keepSchema(), granularity.aggregates());
+                 Coordinator coordinator = Coordinators.start(backend, dir, scenario.name());
                  ChaosCluster cluster = new ChaosCluster(dir, db, coordinator, faults, settings.lease(),
-                         settings.unsafeNoFence(), granularity)) {
+                         settings.unsafeNoFence(), granularity).withDatabaseServer(ownServer)) {
+                if (ownServer != null) {
+                    progress.printf("  [%5.1fs] PostgreSQL of the run's own at 127.0.0.1:%d (pid %d)%n",
+                            secondsSince(started), ownServer.port(), ownServer.pid());
+                }
                 progress.printf("  [%5.1fs] %s%n", secondsSince(started), coordinator.address().isEmpty()
                         ? "database backend: leases in the outbox table"
                         : backend + " servers listening at " + coordinator.address());
@@ -115,7 +122,10 @@ public final class ScenarioRunner {
                 result = HistoryChecker.check(history, faultEvents, end,
                         new HistoryChecker.Rules(granularity.ordered(), granularity.isLeanPartition(),
                                 granularity.isLeanRows()))
-                        .withAudit(AuditChecker.check(evidence.audit(), evidence.deliveries(), !granularity.isLean()));
+                        .withAudit(AuditChecker.check(evidence.audit(), evidence.deliveries(), !granularity.isLean()))
+                        .withAudit(DeliveryChecker.check(evidence.audit(), evidence.deliveries(), faultEvents, end,
+                                DeliveryChecker.Mode.of(backend, granularity.isLean(), granularity.isLeanRows()),
+                                DeliveryChecker.lossesReported(history)));
             }
         } catch (RuntimeException | IOException | Error e) {
             error = e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
@@ -192,13 +202,17 @@ public final class ScenarioRunner {
         public void run() {
             int perTick = Math.max(1, settings.entriesPerSecond() / 10);
             long deadline = System.nanoTime() + settings.duration().toNanos();
-            try {
-                while (!finished && System.nanoTime() < deadline) {
-                    db.enqueue(next.getAndAdd(perTick), perTick);
-                    Poll.pause(Duration.ofMillis(100));
+            // A tick the database refused (it is being restarted, or the connection was terminated) is tried again
+            // next tick with the same numbers; the producer fails only if the last tick still failed.
+            while (!finished && System.nanoTime() < deadline) {
+                try {
+                    db.enqueue(next.get(), perTick);
+                    next.addAndGet(perTick);
+                    failure.set(null);
+                } catch (RuntimeException e) {
+                    failure.set(e);
                 }
-            } catch (RuntimeException e) {
-                failure.set(e);
+                Poll.pause(Duration.ofMillis(100));
             }
         }
 

@@ -1,6 +1,5 @@
 package dev.leasebox.chaos.scenario;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -21,11 +20,12 @@ import dev.leasebox.chaos.evidence.ReportCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The short chaos suite: every scenario on every backend available here, with real worker JVMs,
+ * The CI chaos suite ({@link Suite#ci}: every scenario, each on the backends where it reaches different code;
+ * {@code -Dchaos.full=true} for every scenario on every backend), with real worker JVMs,
  * real coordinator servers on free ports and PostgreSQL at 127.0.0.1:5432 (a fresh schema per run).
  * Each run must hold every invariant, and its fault must really have happened. A scenario that
- * cannot run here (no nft, no libfaketime, or no coordinator apart from the database) is skipped
- * with the reason.
+ * does not apply to a backend (no coordinator apart from the database) is no case; one whose tool is
+ * missing here (nft, libfaketime, PostgreSQL's binaries) fails with one line saying what to install.
  *
  * <p>{@code -Dchaos.only=BACKEND/SCENARIO[,...]} runs only the matching cases ({@code *} matches any
  * backend or scenario, a bare {@code BACKEND} every scenario on it), e.g.
@@ -35,33 +35,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ChaosSuiteIT {
 
     /**
-     * Lean claims' cases, beside every scenario with recorded row claims: {@code BACKEND/SCENARIO@VARIANT}, where
-     * {@code lean-rows} is {@code --claim-mode lean} and {@code lean-partition} is {@code --lease-granularity
-     * partition --partition-claims lean} (unordered; {@code PartitionChaosIT} runs the ordered ones).
+     * The CI cases ({@link Suite#ci}); with {@code -Dchaos.full=true} every case of {@code leasebox chaos --suite
+     * --full} ({@link Suite#full}). {@code -Dchaos.only} selects among all of the full suite's cases, so a case
+     * outside CI can be run alone the same way.
      */
-    static final List<String> LEAN_CASES = List.of("redis/worker-pause@lean-rows", "zookeeper/worker-pause@lean-rows",
-            "redis/coordinator-restart@lean-rows", "database/clock-step@lean-partition");
-
     static List<Arguments> runs() {
         String only = System.getProperty("chaos.only", "").trim();
+        boolean full = Boolean.getBoolean("chaos.full") || !only.isEmpty();
         List<Arguments> runs = new ArrayList<>();
-        for (String backend : Coordinators.available()) {
-            for (Scenario scenario : Scenario.ALL) {
-                if (selected(only, backend, scenario.name())) {
-                    runs.add(Arguments.of(backend, scenario.name()));
-                }
-            }
-        }
-        for (String leanCase : LEAN_CASES) {
-            String backend = leanCase.substring(0, leanCase.indexOf('/'));
-            String scenario = leanCase.substring(leanCase.indexOf('/') + 1);
-            if (Coordinators.available().contains(backend) && selected(only, backend, scenario)) {
-                runs.add(Arguments.of(backend, scenario));
+        List<String> available = Coordinators.available();
+        for (Suite.Case c : full ? Suite.full(available) : Suite.ci(available)) {
+            if (selected(only, c.backend(), c.caseName())) {
+                runs.add(Arguments.of(c.backend(), c.caseName()));
             }
         }
         if (runs.isEmpty()) {
             throw new IllegalArgumentException("-Dchaos.only=" + only + " matches no case: backends here are "
-                    + Coordinators.available() + ", scenarios " + Scenario.names() + "; use BACKEND/SCENARIO[,...]");
+                    + available + ", scenarios " + Scenario.names() + "; use BACKEND/SCENARIO[,...]");
         }
         return runs;
     }
@@ -94,14 +84,7 @@ class ChaosSuiteIT {
         String scenarioName = caseName.contains("@") ? caseName.substring(0, caseName.indexOf('@')) : caseName;
         String variant = caseName.contains("@") ? caseName.substring(caseName.indexOf('@') + 1) : "";
         Scenario scenario = Scenario.named(scenarioName).orElseThrow();
-        String reason = scenario.unavailableReason(backend);
-        Assumptions.assumeTrue(reason.isEmpty(), () -> scenarioName + " on " + backend + ": " + reason);
-        Granularity granularity = switch (variant) {
-            case "" -> Granularity.ROW;
-            case "lean-rows" -> Granularity.LEAN_ROWS;
-            case "lean-partition" -> Granularity.partition(false, "lean");
-            default -> throw new IllegalArgumentException("unknown variant " + variant);
-        };
+        Granularity granularity = new Suite.Case(backend, scenarioName, variant).granularity(Granularity.ROW);
         RunSettings settings = RunSettings.defaults(reports).withDuration(Duration.ofSeconds(10))
                 .withGranularity(granularity);
 

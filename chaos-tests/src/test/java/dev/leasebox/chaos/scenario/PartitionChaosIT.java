@@ -47,15 +47,20 @@ class PartitionChaosIT {
     private static final Granularity ORDERED_LEAN = Granularity.partition(true, "lean");
 
     static List<Arguments> cases() {
-        List<Arguments> all = List.of(
+        String only = System.getProperty("chaos.only", "").trim();
+        // worker-kill with ordered lean claims on database and redis run with -Dchaos.full=true (or chaos.only):
+        // worker-pause reaches the same slot takeover and the fence besides; CI time is bounded (docs/chaos.md)
+        boolean full = Boolean.getBoolean("chaos.full") || !only.isEmpty();
+        List<Arguments> all = new ArrayList<>(List.of(
                 Arguments.of("database", "worker-pause"),
-                Arguments.of("database", "worker-kill"),
                 Arguments.of("redis", "worker-pause"),
-                Arguments.of("redis", "worker-kill"),
                 Arguments.of("zookeeper", "worker-kill-recorded"),
                 Arguments.of("database", "worker-pause-unsafe"),
-                Arguments.of("database", "worker-kill-unordered"));
-        String only = System.getProperty("chaos.only", "").trim();
+                Arguments.of("database", "worker-kill-unordered")));
+        if (full) {
+            all.add(Arguments.of("database", "worker-kill"));
+            all.add(Arguments.of("redis", "worker-kill"));
+        }
         List<Arguments> selected = new ArrayList<>();
         for (Arguments a : all) {
             String backend = (String) a.get()[0];

@@ -1,0 +1,358 @@
+package dev.leasebox.chaos.evidence;
+
+import dev.leasebox.chaos.check.FinalState;
+import dev.leasebox.chaos.history.FaultEvent;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Judges every delivery the downstream received ({@code deliveries.jsonl}) against what the database
+ * committed ({@code audit.jsonl}), the harness's fault log and the final rows, without a worker's word.
+ * Every time compared is the database's clock ({@code clock_timestamp()} in the audit and delivery
+ * triggers) or the harness's (the fault log), both on the machine that judges; never a worker's.
+ *
+ * <ul>
+ *   <li><b>{@value #FENCE_TWO_WORKERS}</b>: one fence of one entry presented downstream by two different
+ *       workers (a same-fence re-grant). With lean claims it is excused when a coordinator data loss
+ *       ({@code coordinator-data-loss} in the fault log) lies between the two deliveries: the coordinator may
+ *       then grant a number again, and the store refuses the equal token's completion.</li>
+ *   <li><b>{@value #SUPERSEDED_FENCE}</b>: a delivery received when the row's {@code fence_high_water}, as
+ *       committed before it, was above the delivery's fence (recorded claims and lean partition claims: a newer
+ *       claim or completion was written first), or at or above it (lean row claims: the mark there moves only
+ *       by completions, so an equal mark means the row was already finished under that fence).</li>
+ *   <li><b>{@value #EMIT_WITHOUT_CLAIM}</b> (recorded claims): a delivery whose fence was not the row's claim
+ *       token when it was received, or whose claim had already expired then by the row's
+ *       {@code claim_expires_at} (with the tolerance given: 0 when the database's clock wrote it) — unless a
+ *       database fault came between the claim's recording and the receipt (the downstream is the same PostgreSQL,
+ *       and the renewal could not reach the row: an emission begun under the live claim lands late) — or whose
+ *       row was already DELIVERED or DEAD_LETTERED. Lean claims record nothing on the row before emitting; they are
+ *       held to {@value #SUPERSEDED_FENCE} instead.</li>
+ *   <li><b>{@value #UNEXPLAINED_DUPLICATE}</b>: each repeat delivery of an entry (after its first) must be
+ *       explained by the evidence: an <em>ambiguous provider outcome</em> (a provider-fault window, or a
+ *       database fault, in the fault log when the earlier delivery was received: the worker may not have learnt
+ *       that it was delivered); with recorded claims, the earlier delivery's claim ending before the repeat
+ *       without finishing the row: taken over after its recorded expiry ({@code expiry}: the audit shows the
+ *       newer claim replacing it at or after its {@code claim_expires_at}) or released by its holder
+ *       ({@code loss}); with lean claims (nothing recorded per claim), a different fence and a fault that can
+ *       end a lease (a kill, pause, partition, coordinator or database fault, clock step) injected before the
+ *       repeat ({@code fault}), or a higher fence (lean partition claims: or the same one from the same worker, a
+ *       grant re-reading a row it gave up) after the earlier sender's own report that it lost or abandoned that
+ *       claim ({@code loss}, from its history: the database records no lean claim). Anything else is
+ *       unexplained.</li>
+ *   <li><b>{@value #FAILED_BUT_DELIVERED}</b>: a row that ended DEAD_LETTERED or FAILED although the downstream
+ *       received it, unless an ambiguous provider outcome (as above) covers one of its deliveries.</li>
+ * </ul>
+ */
+public final class DeliveryChecker {
+
+    /** One fence of one entry presented by two different workers. */
+    public static final String FENCE_TWO_WORKERS = "deliveryFenceTwoWorkers";
+    /** A delivery whose fence the row's high-water mark had already passed (or reached, lean rows). */
+    public static final String SUPERSEDED_FENCE = "deliveryFenceSuperseded";
+    /** Recorded claims: a delivery without the row's live claim under its fence when it was received. */
+    public static final String EMIT_WITHOUT_CLAIM = "deliveryWithoutLiveClaim";
+    /** A repeat delivery the evidence does not explain. */
+    public static final String UNEXPLAINED_DUPLICATE = "deliveryDuplicateUnexplained";
+    /** A row DEAD_LETTERED or FAILED although delivered, without an ambiguous provider outcome. */
+    public static final String FAILED_BUT_DELIVERED = "deliveredButFailed";
+
+    public static final List<String> ALL = List.of(FENCE_TWO_WORKERS, SUPERSEDED_FENCE, EMIT_WITHOUT_CLAIM,
+            UNEXPLAINED_DUPLICATE, FAILED_BUT_DELIVERED);
+
+    /**
+     * Reported, not a violation: a delivery that would be {@value #SUPERSEDED_FENCE} or {@value #EMIT_WITHOUT_CLAIM}
+     * but whose sender the harness froze (SIGSTOP) and resumed after the claim was recorded (lean: within
+     * {@link #FROZEN_LOOKBACK_MICROS} before the receipt) and before the receipt: an emission handed over before the
+     * freeze lands after the lease ended (a zombie's emission). No worker can withdraw it; only a downstream that
+     * checks fences could refuse it (the jdbc-inbox provider does not), and the outbox's fence refuses the zombie's
+     * completion. Counted so that the report shows how often it happened.
+     */
+    public static final String FROZEN_SENDER = "zombieDeliveries";
+
+    /** Figures reported beside the violations, never failing a run. */
+    public static final Set<String> REPORTED_ONLY = Set.of(FROZEN_SENDER);
+
+    /** Lean claims record nothing per claim: a resume this long before a delivery may have frozen its emission. */
+    static final long FROZEN_LOOKBACK_MICROS = 30_000_000;
+
+    /** What each class breaks, for the report's list of broken invariants. */
+    public static final Map<String, String> MEANING = Map.of(
+            FENCE_TWO_WORKERS, "no fence presented by two workers for one entry, from the deliveries",
+            SUPERSEDED_FENCE, "no fence at or below the row's high-water mark reaches a delivery, from the audit and the deliveries",
+            EMIT_WITHOUT_CLAIM, "claim before emit, by the database's clock, from the audit and the deliveries",
+            UNEXPLAINED_DUPLICATE, "repeat deliveries explained by expiry, loss or an ambiguous provider fault, from the deliveries",
+            FAILED_BUT_DELIVERED, "no DEAD_LETTERED or FAILED row the downstream received, unless a fault made the outcome ambiguous");
+
+    /** Fault log events after which a provider's outcome may be unknown to the worker that emitted. */
+    static final Set<String> AMBIGUOUS_OUTCOME = Set.of(FaultEvent.DB_CONNECTIONS_KILLED, FaultEvent.DB_RESTART);
+    /** Fault log events that mark the database unreachable or just back: an emission may stall across them. */
+    static final Set<String> DATABASE_OUTAGE = Set.of(FaultEvent.DB_CONNECTIONS_KILLED, FaultEvent.DB_RESTART,
+            FaultEvent.DB_START);
+    /** Faults that can end a lease before its holder finished. */
+    static final Set<String> ENDS_LEASES = Set.of(FaultEvent.KILL, FaultEvent.PAUSE, FaultEvent.PARTITION,
+            FaultEvent.COORDINATOR_KILL, FaultEvent.COORDINATOR_DATA_LOSS, FaultEvent.COORDINATOR_FAILOVER,
+            FaultEvent.CLOCK_SKEW, FaultEvent.CLOCK_STEP, FaultEvent.DB_CONNECTIONS_KILLED, FaultEvent.DB_RESTART);
+    /** How long a provider-fault window may outlast its end in the fault log (the control file is re-read every 100 ms). */
+    static final long PROVIDER_WINDOW_SLACK_MICROS = 1_000_000;
+    /** How long after a database fault a delivery's outcome may still be unknown to its worker (a pool's reconnect). */
+    static final long DATABASE_FAULT_SLACK_MICROS = 10_000_000;
+
+    private static final Set<String> TERMINAL = Set.of("DELIVERED", "DEAD_LETTERED");
+    private static final int MAX_VIOLATION_LINES = 50;
+
+    private DeliveryChecker() {
+    }
+
+    /**
+     * How the run claimed rows.
+     *
+     * @param recordedClaims        claims were written on the rows before emitting (not lean)
+     * @param leanRows              lean row claims ({@code --claim-mode lean}); false with lean partition claims
+     * @param expiryToleranceMicros how far past a row's {@code claim_expires_at} a delivery is still in time: 0 when
+     *                              the database's clock wrote the expiry ({@code database} backend), a little when a
+     *                              worker's monotonic clock on this machine did
+     */
+    public record Mode(boolean recordedClaims, boolean leanRows, long expiryToleranceMicros) {
+        public static Mode of(String backend, boolean lean, boolean leanRows) {
+            return new Mode(!lean, leanRows, "database".equals(backend) ? 0 : 200_000);
+        }
+    }
+
+    /** One row's state after a committed change. */
+    private record State(long at, String status, Long claimToken, Long expires, long mark) {
+    }
+
+    /** A worker's own report that it lost or abandoned its claim on {@code entry} at {@code t} (harness clock, ms). */
+    public record ReportedLoss(long entry, String owner, long t) {
+    }
+
+    public static AuditChecker.Result check(List<AuditRecord> audit, List<Delivery> deliveries, List<FaultEvent> faults,
+                                            FinalState end, Mode mode) {
+        return check(audit, deliveries, faults, end, mode, List.of());
+    }
+
+    /**
+     * @param losses the workers' own reports of claims lost or abandoned (their histories): with lean claims, where
+     *               the database records nothing per claim, a repeat under a higher fence after its earlier sender
+     *               reported that claim lost is explained as {@code loss} (a worker admitting a loss cannot hide a
+     *               premature takeover with it; the history checker judges those by real time)
+     */
+    public static AuditChecker.Result check(List<AuditRecord> audit, List<Delivery> deliveries, List<FaultEvent> faults,
+                                            FinalState end, Mode mode, List<ReportedLoss> losses) {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        ALL.forEach(c -> counts.put(c, 0));
+        counts.put(FROZEN_SENDER, 0);
+        if (!mode.recordedClaims()) {
+            counts.remove(EMIT_WITHOUT_CLAIM);
+        }
+        List<String> lines = new ArrayList<>();
+        Map<Long, List<AuditRecord>> auditByEntry = new HashMap<>();
+        audit.stream().sorted(Comparator.comparingLong(AuditRecord::seq))
+                .forEach(a -> auditByEntry.computeIfAbsent(a.entryId(), x -> new ArrayList<>()).add(a));
+        Map<Long, List<Delivery>> byEntry = new TreeMap<>();
+        deliveries.stream().sorted(Comparator.comparingLong(Delivery::receivedMicros).thenComparingLong(Delivery::seq))
+                .forEach(d -> byEntry.computeIfAbsent(d.entryId(), x -> new ArrayList<>()).add(d));
+        List<FaultEvent> dataLoss = faults.stream().filter(FaultEvent::losesCoordinatorState).toList();
+
+        for (Map.Entry<Long, List<Delivery>> e : byEntry.entrySet()) {
+            long entry = e.getKey();
+            List<Delivery> ds = e.getValue();
+            List<AuditRecord> rowAudit = auditByEntry.getOrDefault(entry, List.of());
+            // (4) one fence, two workers
+            Map<Long, Delivery> firstByFence = new HashMap<>();
+            for (Delivery d : ds) {
+                if (d.fence() == null) {
+                    continue;
+                }
+                Delivery first = firstByFence.putIfAbsent(d.fence(), d);
+                if (first != null && !String.valueOf(first.worker()).equals(String.valueOf(d.worker()))) {
+                    boolean excused = !mode.recordedClaims() && dataLoss.stream().anyMatch(
+                            f -> first.receivedMicros() <= f.t() * 1000 && f.t() * 1000 <= d.receivedMicros());
+                    if (!excused) {
+                        violation(counts, lines, FENCE_TWO_WORKERS, entry, "fence " + d.fence() + " presented by "
+                                + first.worker() + " (delivery seq " + first.seq() + ") and by " + d.worker()
+                                + " (delivery seq " + d.seq() + ")");
+                    }
+                }
+            }
+            for (int i = 0; i < ds.size(); i++) {
+                Delivery d = ds.get(i);
+                State at = stateBefore(rowAudit, d.receivedMicros());
+                long fence = d.fence() == null ? 0 : d.fence();
+                // (4) a superseded fence reaching the downstream
+                boolean frozen = frozenSender(rowAudit, fence, d, faults, mode);
+                boolean zombie = false;
+                if (at != null && (at.mark() > fence || (mode.leanRows() && at.mark() == fence))) {
+                    zombie = frozen;
+                    violation(counts, lines, frozen ? FROZEN_SENDER : SUPERSEDED_FENCE, entry, "delivered under fence " + fence + " by "
+                            + d.worker() + " at " + d.receivedMicros() + " µs, when the row's fence_high_water was already "
+                            + at.mark() + " (since " + at.at() + " µs)");
+                }
+                // (5) claim before emit, recorded claims
+                if (mode.recordedClaims()) {
+                    String why = at == null ? "no claim of the row was committed before"
+                            : !Long.valueOf(fence).equals(at.claimToken()) ? "the row's claim token was " + at.claimToken()
+                            : TERMINAL.contains(at.status()) ? "the row was already " + at.status()
+                            : at.expires() != null && d.receivedMicros() > at.expires() + mode.expiryToleranceMicros()
+                            && !stalledByDatabase(rowAudit, fence, d, faults)
+                            ? "its claim had expired at " + at.expires() + " µs" : "";
+                    if (!why.isEmpty() && frozen) {
+                        if (!zombie) {
+                            violation(counts, lines, FROZEN_SENDER, entry, "delivered under fence " + fence + " by "
+                                    + d.worker() + " at " + d.receivedMicros() + " µs after a freeze, but " + why);
+                        }
+                    } else if (!why.isEmpty()) {
+                        violation(counts, lines, EMIT_WITHOUT_CLAIM, entry, "delivered under fence " + fence + " by "
+                                + d.worker() + " at " + d.receivedMicros() + " µs, but " + why);
+                    }
+                }
+                // (6) repeats
+                if (i > 0) {
+                    Delivery earlier = ds.get(i - 1);
+                    String cause = explainRepeat(earlier, d, rowAudit, faults, mode, losses);
+                    if (cause.isEmpty()) {
+                        violation(counts, lines, UNEXPLAINED_DUPLICATE, entry, "delivered under fence " + earlier.fence()
+                                + " by " + earlier.worker() + " at " + earlier.receivedMicros() + " µs and again under fence "
+                                + d.fence() + " by " + d.worker() + " at " + d.receivedMicros()
+                                + " µs, with no expiry, release or ambiguous provider fault between them in the evidence");
+                    }
+                }
+            }
+        }
+        // (2) outcome truth
+        for (FinalState.Row row : end.rows()) {
+            if (!"DEAD_LETTERED".equals(row.status()) && !"FAILED".equals(row.status())) {
+                continue;
+            }
+            List<Delivery> ds = byEntry.getOrDefault(row.id(), List.of());
+            if (!ds.isEmpty() && ds.stream().noneMatch(d -> ambiguous(d, faults))) {
+                violation(counts, lines, FAILED_BUT_DELIVERED, row.id(), "ended " + row.status() + " though the downstream"
+                        + " received it " + ds.size() + " time(s) (first at " + ds.get(0).receivedMicros()
+                        + " µs, by " + ds.get(0).worker() + "), with no provider or database fault to make that ambiguous");
+            }
+        }
+        return new AuditChecker.Result(counts, lines, audit.size());
+    }
+
+    /** Every {@code lost} or {@code abandoned} line of the histories, as {@link ReportedLoss}es. */
+    public static List<ReportedLoss> lossesReported(List<dev.leasebox.chaos.history.HistoryEvent> history) {
+        return history.stream().filter(e -> dev.leasebox.chaos.history.HistoryEvent.LOST.equals(e.kind())
+                        || dev.leasebox.chaos.history.HistoryEvent.ABANDONED.equals(e.kind()))
+                .map(e -> new ReportedLoss(e.entry(), e.owner(), e.t())).toList();
+    }
+
+    /** Why {@code later} repeated {@code earlier}, or empty when the evidence does not say. */
+    private static String explainRepeat(Delivery earlier, Delivery later, List<AuditRecord> rowAudit, List<FaultEvent> faults,
+                                        Mode mode, List<ReportedLoss> losses) {
+        if (ambiguous(earlier, faults)) {
+            return "ambiguous";
+        }
+        long f = earlier.fence() == null ? 0 : earlier.fence();
+        if (mode.recordedClaims()) {
+            // the earlier delivery's claim ended before the repeat (possibly even before the earlier delivery: a
+            // zombie's late emission)
+            for (AuditRecord a : rowAudit) {
+                if (a.atMicros() > later.receivedMicros()
+                        || a.oldClaimToken() == null || a.oldClaimToken() != f || TERMINAL.contains(a.newStatus())) {
+                    continue;
+                }
+                if (a.newClaimToken() == null) {
+                    return "loss"; // released by its holder (the row not finished)
+                }
+                if (a.newClaimToken() > f && a.oldExpiresMicros() != null
+                        && a.oldExpiresMicros() <= a.atMicros() + mode.expiryToleranceMicros()) {
+                    return "expiry";
+                }
+            }
+            return "";
+        }
+        boolean otherFence = later.fence() == null || later.fence() != f;
+        boolean leaseEnder = faults.stream().anyMatch(x -> ENDS_LEASES.contains(x.fault()) && x.t() * 1000 <= later.receivedMicros());
+        if (otherFence && leaseEnder) {
+            return "fault";
+        }
+        // lean partition claims: the same grant re-reads a row it gave up with the same token (its slot lease stands)
+        boolean after = later.fence() != null && (later.fence() > f || (!mode.leanRows() && later.fence() == f
+                && String.valueOf(later.worker()).equals(String.valueOf(earlier.worker()))));
+        boolean reportedLost = losses.stream().anyMatch(l -> l.entry() == earlier.entryId()
+                && l.owner().equals(earlier.worker()) && l.t() * 1000 <= later.receivedMicros());
+        return after && reportedLost ? "loss" : "";
+    }
+
+    /**
+     * Whether the worker that sent {@code d} may not have learnt it was delivered: a provider-fault window (timeouts
+     * after delivering) stood when it was received, or a database fault came soon after it.
+     */
+    static boolean ambiguous(Delivery d, List<FaultEvent> faults) {
+        long r = d.receivedMicros();
+        long windowStart = Long.MAX_VALUE;
+        for (FaultEvent f : faults.stream().sorted(Comparator.comparingLong(FaultEvent::t)).toList()) {
+            long t = f.t() * 1000;
+            if (FaultEvent.PROVIDER_FAULTS.equals(f.fault())) {
+                windowStart = Math.min(windowStart, t);
+            } else if (FaultEvent.PROVIDER_HEALTHY.equals(f.fault()) && windowStart != Long.MAX_VALUE) {
+                if (windowStart <= r && r <= t + PROVIDER_WINDOW_SLACK_MICROS) {
+                    return true;
+                }
+                windowStart = Long.MAX_VALUE;
+            } else if (AMBIGUOUS_OUTCOME.contains(f.fault()) && r <= t && t <= r + DATABASE_FAULT_SLACK_MICROS) {
+                return true;
+            }
+        }
+        return windowStart <= r; // a window never closed
+    }
+
+    /**
+     * Whether a database fault happened between the recording of the claim under {@code fence} and the receipt of
+     * {@code d}: the downstream (the same PostgreSQL) or the renewal of the row's expiry could not be reached, so
+     * an emission begun under the live claim may be received after the row's recorded expiry lapsed.
+     */
+    private static boolean stalledByDatabase(List<AuditRecord> rowAudit, long fence, Delivery d, List<FaultEvent> faults) {
+        long claimedAt = rowAudit.stream().filter(a -> a.newClaimToken() != null && a.newClaimToken() == fence)
+                .mapToLong(AuditRecord::atMicros).min().orElse(Long.MAX_VALUE);
+        return faults.stream().anyMatch(f -> DATABASE_OUTAGE.contains(f.fault())
+                && claimedAt <= f.t() * 1000 && f.t() * 1000 <= d.receivedMicros());
+    }
+
+    /**
+     * Whether the harness resumed {@code d}'s sender (it had been frozen) after the claim under {@code fence} was
+     * recorded (lean: within {@link #FROZEN_LOOKBACK_MICROS}) and before {@code d} was received.
+     */
+    private static boolean frozenSender(List<AuditRecord> rowAudit, long fence, Delivery d, List<FaultEvent> faults, Mode mode) {
+        long from = mode.recordedClaims()
+                ? rowAudit.stream().filter(a -> a.newClaimToken() != null && a.newClaimToken() == fence)
+                        .mapToLong(AuditRecord::atMicros).min().orElse(Long.MAX_VALUE)
+                : d.receivedMicros() - FROZEN_LOOKBACK_MICROS;
+        return faults.stream().anyMatch(f -> FaultEvent.RESUME.equals(f.fault()) && f.target().equals(d.worker())
+                && from <= f.t() * 1000 && f.t() * 1000 <= d.receivedMicros());
+    }
+
+    /** The row as committed before {@code micros}, or null when the audit shows no change before then. */
+    private static State stateBefore(List<AuditRecord> rowAudit, long micros) {
+        AuditRecord last = null;
+        for (AuditRecord a : rowAudit) {
+            if (a.atMicros() < micros) {
+                last = a;
+            }
+        }
+        if (last == null) {
+            return null;
+        }
+        return new State(last.atMicros(), last.newStatus(), last.newClaimToken(), last.newExpiresMicros(),
+                last.newFenceHighWater() == null ? 0 : last.newFenceHighWater());
+    }
+
+    private static void violation(Map<String, Integer> counts, List<String> lines, String kind, long entry, String what) {
+        counts.merge(kind, 1, Integer::sum);
+        if (lines.size() < MAX_VIOLATION_LINES) {
+            lines.add("[" + kind + "] entry " + entry + ": " + what);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package dev.leasebox.chaos.scenario;
+
+import dev.leasebox.chaos.harness.Granularity;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Which cases the chaos suite runs. {@link #ci} is what {@code leasebox chaos --suite} and {@code ChaosSuiteIT}
+ * (so {@code mvn verify}) run: every scenario on at least one backend, each fault on the backends where it
+ * reaches different code, sized to stay within the CI bound (docs/chaos.md, <i>Bounds</i>). {@link #full} is
+ * {@code leasebox chaos --suite --full}: every scenario on every backend it applies to, and every claim variant.
+ * A case is {@code BACKEND/SCENARIO} or {@code BACKEND/SCENARIO@VARIANT}, the variant {@code lean-rows}
+ * ({@code --claim-mode lean}) or {@code lean-partition} ({@code --lease-granularity partition --partition-claims
+ * lean}, unordered).
+ */
+public final class Suite {
+
+    /** The CI cases. */
+    static final List<String> CI = List.of(
+            "database/worker-kill", "database/worker-pause", "database/provider-faults", "database/clock-step",
+            "database/db-connections-kill", "database/db-restart",
+            "redis/worker-kill", "redis/worker-pause", "redis/coordinator-restart", "redis/partition",
+            "redis/clock-step", "redis/coordinator-failover", "redis/db-connections-kill",
+            "zookeeper/worker-kill", "zookeeper/worker-pause", "zookeeper/coordinator-restart", "zookeeper/partition",
+            "zookeeper/clock-step",
+            "hazelcast/worker-kill", "hazelcast/worker-pause", "hazelcast/coordinator-restart", "hazelcast/partition",
+            "redis/worker-pause@lean-rows", "redis/coordinator-restart@lean-rows", "database/clock-step@lean-partition");
+
+    /** Claim variants beyond every scenario with recorded row claims, in the full suite. */
+    static final List<String> VARIANTS = List.of(
+            "redis/worker-pause@lean-rows", "zookeeper/worker-pause@lean-rows", "redis/coordinator-restart@lean-rows",
+            "redis/coordinator-failover@lean-rows", "database/clock-step@lean-partition");
+
+    private Suite() {
+    }
+
+    /** One case: a scenario on a backend, with row claims recorded unless a variant says otherwise. */
+    public record Case(String backend, String scenario, String variant) {
+
+        static Case parse(String name) {
+            String backend = name.substring(0, name.indexOf('/'));
+            String rest = name.substring(name.indexOf('/') + 1);
+            int at = rest.indexOf('@');
+            return new Case(backend, at < 0 ? rest : rest.substring(0, at), at < 0 ? "" : rest.substring(at + 1));
+        }
+
+        /** {@code SCENARIO} or {@code SCENARIO@VARIANT}. */
+        public String caseName() {
+            return variant.isEmpty() ? scenario : scenario + "@" + variant;
+        }
+
+        public Granularity granularity(Granularity withoutVariant) {
+            return switch (variant) {
+                case "" -> withoutVariant;
+                case "lean-rows" -> Granularity.LEAN_ROWS;
+                case "lean-partition" -> Granularity.partition(false, "lean");
+                default -> throw new IllegalArgumentException("unknown variant " + variant);
+            };
+        }
+    }
+
+    /** The CI cases on the backends available here. */
+    public static List<Case> ci(List<String> available) {
+        return CI.stream().map(Case::parse).filter(c -> available.contains(c.backend())).toList();
+    }
+
+    /** Every scenario on every available backend it applies to, then the variants. */
+    public static List<Case> full(List<String> available) {
+        Set<Case> cases = new LinkedHashSet<>();
+        for (String backend : available) {
+            for (Scenario s : Scenario.ALL) {
+                if (s.unavailableReason(backend).isEmpty()) {
+                    cases.add(new Case(backend, s.name(), ""));
+                }
+            }
+        }
+        VARIANTS.stream().map(Case::parse).filter(c -> available.contains(c.backend())).forEach(cases::add);
+        return new ArrayList<>(cases);
+    }
+}
