@@ -16,7 +16,7 @@ import java.util.Optional;
 /**
  * The {@code leasebox} health component. DOWN when the drain is not running, when the coordinator does not
  * answer (a lease on a probe key is acquired and released: one round trip each), when the outbox table
- * lacks a migration the drain needs (V1 to V4), or when the oldest entry waiting for delivery is older
+ * lacks a migration the drain needs (V1 to V5), or when the oldest entry waiting for delivery is older
  * than {@code leasebox.health.oldest-pending-threshold}. Details: table, schema version, coordinator,
  * backlog and oldest pending age.
  */

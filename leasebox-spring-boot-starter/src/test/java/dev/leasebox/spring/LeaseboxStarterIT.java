@@ -1,5 +1,6 @@
 package dev.leasebox.spring;
 
+import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.drain.OutboxProvider;
 import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.lease.LeaseManager;
@@ -57,7 +58,7 @@ class LeaseboxStarterIT {
 
     @BeforeEach
     void createTables() throws Exception {
-        table = TestTables.outbox(4);
+        table = TestTables.outbox(LeaseboxSchema.LATEST_VERSION);
         orders = TestTables.uniqueName("sb_orders");
         TestTables.execute("CREATE TABLE " + orders + " (id text PRIMARY KEY)");
     }
@@ -127,7 +128,7 @@ class LeaseboxStarterIT {
 
                     Health health = context.getBean(LeaseboxHealthIndicator.class).health();
                     assertThat(health.getStatus()).isEqualTo(Status.UP);
-                    assertThat(health.getDetails()).containsEntry("schemaVersion", 4).containsEntry("coordinator", "database")
+                    assertThat(health.getDetails()).containsEntry("schemaVersion", LeaseboxSchema.LATEST_VERSION).containsEntry("coordinator", "database")
                             .containsEntry("running", true).containsEntry("backlog", 0L);
 
                     context.getSourceApplicationContext().close();
@@ -247,7 +248,7 @@ class LeaseboxStarterIT {
                     await().atMost(Duration.ofSeconds(30)).until(() -> indicator.health().getStatus().equals(Status.DOWN));
                     Health health = indicator.health();
                     assertThat(health.getDetails()).containsEntry("oldestPendingThreshold", "PT0.2S")
-                            .containsEntry("coordinator", "database").containsEntry("schemaVersion", 4);
+                            .containsEntry("coordinator", "database").containsEntry("schemaVersion", LeaseboxSchema.LATEST_VERSION);
                 });
     }
 
@@ -258,7 +259,7 @@ class LeaseboxStarterIT {
             assertThat(new OutboxTableReport(TestTables.dataSource(), dev.leasebox.jdbc.TableName.parse(partial)).schemaVersion())
                     .isEqualTo(2);
             assertThat(new OutboxTableReport(TestTables.dataSource(), dev.leasebox.jdbc.TableName.parse(table)).schemaVersion())
-                    .isEqualTo(4);
+                    .isEqualTo(LeaseboxSchema.LATEST_VERSION);
             assertThat(new OutboxTableReport(TestTables.dataSource(), dev.leasebox.jdbc.TableName.parse("sb_missing_table"))
                     .schemaVersion()).isZero();
         } finally {
