@@ -46,7 +46,7 @@ public final class PlainJavaExample {
         dataSource.setUrl(args[0]);
 
         TableName table = TableName.parse("example_outbox");
-        new LeaseboxSchema(DatabaseKind.POSTGRESQL, table).applyAll(dataSource);
+        new LeaseboxSchema(DatabaseKind.POSTGRESQL, table).migrate(dataSource); // only what the table lacks
 
         enqueue(dataSource, table, entries);
         System.out.println("database backend: delivered " + drain(dataSource, table, null, entries));

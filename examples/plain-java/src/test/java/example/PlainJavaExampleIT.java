@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Runs the example as a user would, against the PostgreSQL and Redis this machine runs. */
 class PlainJavaExampleIT {
 
-    private static final String JDBC_URL = System.getenv().getOrDefault("LEASEBOX_TEST_JDBC_URL",
+    private static final String JDBC_URL = System.getenv().getOrDefault("LEASEBOX_JDBC_URL",
             "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
     private static final String REDIS_URI = System.getenv().getOrDefault("REDIS_URL", "redis://127.0.0.1:6379");
 

@@ -68,6 +68,8 @@ class RedisRestartedEmptyMidDrainIT {
     /** Per entry: the highest token any worker was granted; and the token of each accepted completion. */
     private final Map<Long, Long> highestGranted = new ConcurrentHashMap<>();
     private final Map<Long, Long> acceptedCompletionToken = new ConcurrentHashMap<>();
+    /** Entries whose DELIVERED completion the store accepted twice (must stay empty). */
+    private final java.util.Set<Long> completedTwice = ConcurrentHashMap.newKeySet();
     private final List<SimpleMeterRegistry> registries = new ArrayList<>();
     private final CountDownLatch victimBlocked = new CountDownLatch(1);
     private final CountDownLatch victimReleased = new CountDownLatch(1);
@@ -178,6 +180,7 @@ class RedisRestartedEmptyMidDrainIT {
                         .isEqualTo(highWater);
             }
             assertThat(rows).isEqualTo(ENTRIES + MORE);
+            assertThat(completedTwice).as("entries whose delivery the store accepted twice").isEmpty();
         }
     }
 
@@ -224,7 +227,10 @@ class RedisRestartedEmptyMidDrainIT {
         public void completed(long entryId, Completion completion, CompletionOutcome outcome) {
             if (completion instanceof Completion.Delivered) {
                 Long previous = acceptedCompletionToken.put(entryId, myTokens.get(entryId));
-                assertThat(previous).as("entry %d completed twice", entryId).isNull();
+                if (previous != null) {
+                    // asserted on the test thread: an AssertionError here would only end this drain thread
+                    completedTwice.add(entryId);
+                }
             }
         }
     }

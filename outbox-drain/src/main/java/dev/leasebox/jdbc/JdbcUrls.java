@@ -33,7 +33,7 @@ public final class JdbcUrls {
             try {
                 Object url = dataSource.getClass().getMethod(getter).invoke(dataSource);
                 if (url instanceof String text && !text.isBlank()) {
-                    return redact(text);
+                    return redact(concise(text));
                 }
             } catch (ReflectiveOperationException | RuntimeException notThisKind) {
                 // not a getter this data source has: try the next way
@@ -44,6 +44,12 @@ public final class JdbcUrls {
         } catch (SQLException | RuntimeException e) {
             return dataSource.getClass().getSimpleName();
         }
+    }
+
+    /** A URL a driver spelled out with every default property (PostgreSQL's data source does) cut before its query. */
+    private static String concise(String url) {
+        int query = url.indexOf('?');
+        return url.length() > 160 && query > 0 ? url.substring(0, query) : url;
     }
 
     /** The innermost message of {@code e}'s causes, on one line. */

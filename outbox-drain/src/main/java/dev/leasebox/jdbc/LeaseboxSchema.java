@@ -109,6 +109,24 @@ public final class LeaseboxSchema {
         apply(dataSource, 1, LATEST_VERSION);
     }
 
+    /**
+     * Brings the table to {@link #LATEST_VERSION}: applies the migrations it lacks, none when it is there
+     * already (a program may call this at every start). Returns the version the table was at before.
+     */
+    public int migrate(DataSource dataSource) {
+        int applied;
+        try {
+            applied = SchemaVersion.applied(dataSource, table);
+        } catch (SQLException e) {
+            throw new JdbcOutboxException("Cannot read the outbox schema of " + table + " at "
+                    + JdbcUrls.describe(dataSource) + ": " + e.getMessage(), e);
+        }
+        if (applied < LATEST_VERSION) {
+            apply(dataSource, applied + 1, LATEST_VERSION);
+        }
+        return applied;
+    }
+
     /** As {@link #apply(DataSource, int, int)}, on the caller's connection (restored to its auto-commit mode). */
     public void apply(Connection c, int fromVersion, int toVersion) throws SQLException {
         boolean autoCommit = c.getAutoCommit();

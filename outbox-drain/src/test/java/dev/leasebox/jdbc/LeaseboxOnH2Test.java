@@ -89,4 +89,18 @@ class LeaseboxOnH2Test {
                     .isInstanceOf(JdbcOutboxException.class);
         }
     }
+
+    @Test
+    void migrateAppliesOnlyWhatTheTableLacksAndCanRunAtEveryStart() throws Exception {
+        TableName fresh = new TableName(H2TestDatabase.SCHEMA, "migrated_outbox");
+        LeaseboxSchema schema = new LeaseboxSchema(DatabaseKind.H2, fresh);
+        assertThat(schema.migrate(ds)).as("the version before").isZero();
+        assertThat(SchemaVersion.applied(ds, fresh)).isEqualTo(LeaseboxSchema.LATEST_VERSION);
+        assertThat(schema.migrate(ds)).isEqualTo(LeaseboxSchema.LATEST_VERSION);
+
+        TableName older = new TableName(H2TestDatabase.SCHEMA, "older_outbox");
+        new LeaseboxSchema(DatabaseKind.H2, older).apply(ds, 1, 2);
+        assertThat(new LeaseboxSchema(DatabaseKind.H2, older).migrate(ds)).isEqualTo(2);
+        assertThat(SchemaVersion.applied(ds, older)).isEqualTo(LeaseboxSchema.LATEST_VERSION);
+    }
 }
