@@ -1,5 +1,6 @@
 package example.springboot;
 
+import dev.leasebox.jdbc.LeaseboxSchema;
 import com.sun.net.httpserver.HttpServer;
 import dev.leasebox.spring.LeaseboxDrain;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -162,7 +163,7 @@ class OrdersApplicationIT {
     void theLeaseboxHealthComponentIsUp() {
         await().atMost(Duration.ofSeconds(30)).until(() -> ((Health) health.healthForPath("leasebox")).getStatus() == Status.UP);
         Health leasebox = (Health) health.healthForPath("leasebox");
-        assertThat(leasebox.getDetails()).containsEntry("coordinatorReachable", true).containsEntry("schemaVersion", 4)
+        assertThat(leasebox.getDetails()).containsEntry("coordinatorReachable", true).containsEntry("schemaVersion", LeaseboxSchema.LATEST_VERSION)
                 .containsEntry("table", OUTBOX);
     }
 
