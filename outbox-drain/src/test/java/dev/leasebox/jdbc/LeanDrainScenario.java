@@ -99,12 +99,14 @@ public final class LeanDrainScenario {
         Map<Long, Long> acceptedFence = new ConcurrentHashMap<>();
         AtomicInteger refused = new AtomicInteger();
         CountDownLatch victimMidBatch = new CountDownLatch(1);
+        CountDownLatch victimStarted = new CountDownLatch(1);
         CountDownLatch never = new CountDownLatch(1);
         AtomicInteger victimEmitted = new AtomicInteger();
         String victim = "worker-0";
 
         List<AutoCloseable> resources = new ArrayList<>();
         List<OutboxDrain> drains = new ArrayList<>();
+        boolean victimHalted = false;
         try {
             for (int w = 0; w < WORKERS; w++) {
                 String owner = "worker-" + w;
@@ -122,6 +124,9 @@ public final class LeanDrainScenario {
                         .provider(envelope -> {
                             emissions.add(new Emission(envelope.entryId(), envelope.owner(), envelope.fence().orElseThrow(),
                                     System.nanoTime()));
+                            if (isVictim) {
+                                victimStarted.countDown();
+                            }
                             if (isVictim && victimEmitted.incrementAndGet() == VICTIM_EMISSIONS) {
                                 victimMidBatch.countDown();
                                 never.await(); // until the halt interrupts it: this emission's result is never written
@@ -142,12 +147,20 @@ public final class LeanDrainScenario {
                         }).build();
                 drains.add(drain);
             }
-            drains.forEach(OutboxDrain::start);
+            // The victim starts first and the others join once it holds a batch: three workers could otherwise
+            // drain the table before the victim's first claim, and the scenario would halt nobody mid-batch.
+            drains.get(0).start();
+            assertThat(victimStarted.await(1, TimeUnit.MINUTES)).as("the victim emitted its first entry").isTrue();
+            drains.subList(1, WORKERS).forEach(OutboxDrain::start);
             assertThat(victimMidBatch.await(2, TimeUnit.MINUTES)).as("the victim reached its 20th emission").isTrue();
             drains.get(0).halt();
+            victimHalted = true;
             await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
                     .until(() -> count(admin, table, "status = 'DELIVERED'") == ENTRIES);
         } finally {
+            if (!victimHalted && !drains.isEmpty()) {
+                drains.get(0).halt(); // a scenario that failed before the halt leaves no worker on a closed pool
+            }
             for (int i = drains.size() - 1; i >= 1; i--) {
                 drains.get(i).close();
             }
