@@ -19,42 +19,17 @@ import java.util.List;
  */
 public interface FencedOutboxStore extends OutboxStore {
 
-    /** Eligible rows of {@code selection} (due, unclaimed or claim expired), oldest first. Reads only. */
-    List<OutboxEntry> findClaimCandidates(ClaimSelection selection, int limit);
-
     /**
-     * The ids of the rows {@link #findClaimCandidates} would return, without the rows: all the claim
-     * path needs to ask for leases, since it gets the rows themselves from {@link #recordClaims} or
-     * {@link #findEligible} after the grant. Oldest first, except that a store which spreads
-     * concurrent workers over a wider window returns its sample in the order a claim should prefer
-     * the keys (the claim asks for more keys than it wants and takes them in this order). Reads only,
-     * one round trip.
+     * The candidate ids of a leased claim ({@link CandidateQuery}): eligible rows of
+     * {@code query.selection()} (due, unclaimed or claim expired), at most {@code query.sample()}, none of
+     * {@code query.excluded()}, in the order the claim should prefer them, the query's stripe first. The
+     * claim asks leases for these keys and reads the rows themselves only after the grant
+     * ({@link #recordClaims}, {@link #findEligible}). The reference order is
+     * {@link CandidateQuery#preferenceOrder} over the {@link CandidateQuery#stripedWindow()} oldest eligible
+     * ids; a store that spreads concurrent workers over a wider window returns its own sample, in the order
+     * a claim should prefer it. Reads only, one round trip.
      */
-    List<Long> findClaimCandidateIds(ClaimSelection selection, int limit);
-
-    /**
-     * Candidate ids for a claim of {@code batch} rows that will ask leases for up to
-     * {@code batch × overAsk} of them: a store that spreads workers over a window sized by the batch
-     * keeps that window and draws the larger sample from it. By default the same as asking for
-     * {@code batch × overAsk} candidates.
-     */
-    default List<Long> findClaimCandidateIds(ClaimSelection selection, int batch, int overAsk) {
-        return findClaimCandidateIds(selection, Math.multiplyExact(batch, overAsk));
-    }
-
-    /**
-     * The candidate ids of a leased claim ({@link CandidateQuery}): at most {@code query.sample()},
-     * none of {@code query.excluded()}, in the order the claim should prefer them, the query's stripe
-     * first. Reads only, one round trip. The default reads the {@link CandidateQuery#stripedWindow()} oldest eligible ids
-     * and orders them by {@link CandidateQuery#preferenceOrder}; without a stripe
-     * or exclusions it is {@link #findClaimCandidateIds(ClaimSelection, int, int)}.
-     */
-    default List<Long> findClaimCandidateIds(CandidateQuery query) {
-        if (!query.stripe().isStriped() && query.excluded().isEmpty()) {
-            return findClaimCandidateIds(query.selection(), query.batch(), query.overAsk());
-        }
-        return query.preferenceOrder(findClaimCandidateIds(query.selection(), Math.toIntExact(query.stripedWindow())));
-    }
+    List<Long> findClaimCandidateIds(CandidateQuery query);
 
     /**
      * Those of {@code ids} whose rows are eligible for {@code selection} now (due, claim-completable,

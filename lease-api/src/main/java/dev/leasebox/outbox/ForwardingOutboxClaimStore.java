@@ -4,7 +4,6 @@ package dev.leasebox.outbox;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * A claim store that forwards every operation to another: extend it to observe or change one
@@ -47,30 +46,5 @@ public abstract class ForwardingOutboxClaimStore implements OutboxClaimStore {
     @Override
     public void addClaimLossListener(ClaimLossListener listener) {
         delegate.addClaimLossListener(listener);
-    }
-
-    @Override
-    public OutboxEntry enqueue(OutboxMessage message) {
-        return delegate.enqueue(message);
-    }
-
-    @Override
-    public List<OutboxEntry> findPending(int limit) {
-        return delegate.findPending(limit);
-    }
-
-    @Override
-    public List<OutboxEntry> findRetryReady(int limit) {
-        return delegate.findRetryReady(limit);
-    }
-
-    @Override
-    public OutboxEntry save(OutboxEntry entry) {
-        return delegate.save(entry);
-    }
-
-    @Override
-    public Optional<OutboxEntry> find(long id) {
-        return delegate.find(id);
     }
 }

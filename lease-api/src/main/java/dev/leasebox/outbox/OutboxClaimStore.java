@@ -21,7 +21,7 @@ import java.util.Optional;
  *       why. Completions clear the claim fields and keep the fence high-water mark.</li>
  * </ul>
  */
-public interface OutboxClaimStore extends OutboxStore {
+public interface OutboxClaimStore {
 
     /** Claims up to {@code request.batchSize()} due PENDING or DEFERRED rows. */
     default List<OutboxClaim> claimPending(ClaimRequest request) {

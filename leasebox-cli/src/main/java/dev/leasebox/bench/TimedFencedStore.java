@@ -40,21 +40,6 @@ final class TimedFencedStore implements FencedOutboxStore {
     }
 
     @Override
-    public List<OutboxEntry> findClaimCandidates(ClaimSelection selection, int limit) {
-        return timed("candidates", () -> delegate.findClaimCandidates(selection, limit));
-    }
-
-    @Override
-    public List<Long> findClaimCandidateIds(ClaimSelection selection, int limit) {
-        return timed("candidates", () -> delegate.findClaimCandidateIds(selection, limit));
-    }
-
-    @Override
-    public List<Long> findClaimCandidateIds(ClaimSelection selection, int batch, int overAsk) {
-        return timed("candidates", () -> delegate.findClaimCandidateIds(selection, batch, overAsk));
-    }
-
-    @Override
     public List<Long> findClaimCandidateIds(CandidateQuery query) {
         return timed("candidates", () -> delegate.findClaimCandidateIds(query));
     }

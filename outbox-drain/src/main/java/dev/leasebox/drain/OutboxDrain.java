@@ -85,12 +85,12 @@ public final class OutboxDrain implements AutoCloseable {
                 new Backoff(options.initialBackoff(), options.backoffMultiplier(), options.maxBackoff(),
                         options.backoffJitter(), b.random), options.whenAttemptsExhausted());
         if (options.useClaimLeases()) {
-            this.cycle = new ClaimingCycle((OutboxClaimStore) b.store, options, b.clock, emitter, policy, listener,
+            this.cycle = new ClaimingCycle(b.claims, options, b.clock, emitter, policy, listener,
                     renewals, this::stopRequested, () -> halted);
         } else {
             log.warn("OutboxDrain {} runs the non-claiming path (useClaimLeases=false): concurrent workers may emit "
                     + "the same entry; run one worker or disjoint slices", options.owner());
-            this.cycle = new SelectingCycle(b.store, options, b.clock, emitter, policy, listener, this::stopRequested);
+            this.cycle = new SelectingCycle(b.selection, options, b.clock, emitter, policy, listener, this::stopRequested);
         }
     }
 
@@ -323,7 +323,8 @@ public final class OutboxDrain implements AutoCloseable {
 
     /** Builds an {@link OutboxDrain}; {@link #build()} validates the whole configuration. */
     public static final class Builder {
-        private OutboxStore store;
+        private OutboxClaimStore claims;
+        private OutboxStore selection;
         private OutboxProvider provider;
         private DrainOptions options;
         private Clock clock = dev.leasebox.lease.MonotonicClock.system();
@@ -334,9 +335,19 @@ public final class OutboxDrain implements AutoCloseable {
         private Builder() {
         }
 
-        /** The outbox; must be an {@link OutboxClaimStore} unless {@code useClaimLeases} is false. */
-        public Builder store(OutboxStore store) {
-            this.store = Objects.requireNonNull(store, "store");
+        /** The outbox the drain claims from (the claim path, {@code useClaimLeases = true}, the default). */
+        public Builder store(OutboxClaimStore store) {
+            this.claims = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * The outbox for the non-claiming compatibility path ({@code useClaimLeases = false}): entries are
+         * selected, not claimed, so concurrent workers may emit the same entry. A {@link #store claim store}
+         * that is also an {@link OutboxStore} serves this path without this call.
+         */
+        public Builder selectionOnlyStore(OutboxStore store) {
+            this.selection = Objects.requireNonNull(store, "store");
             return this;
         }
 
@@ -379,19 +390,25 @@ public final class OutboxDrain implements AutoCloseable {
 
         /** @throws DrainConfigurationException in one line, naming what is missing or inconsistent and what to do */
         public OutboxDrain build() {
-            if (store == null) {
-                throw new DrainConfigurationException("OutboxDrain needs a store: call builder().store(...)");
-            }
-            if (provider == null) {
-                throw new DrainConfigurationException("OutboxDrain needs a provider: call builder().provider(...)");
-            }
             if (options == null) {
                 options = DrainOptions.defaults();
             }
-            if (options.useClaimLeases() && !(store instanceof OutboxClaimStore)) {
-                throw new DrainConfigurationException("useClaimLeases=true but the store " + store.getClass().getName()
-                        + " is not an OutboxClaimStore: use a claim-capable store and apply its claim-column migration, "
+            if (options.useClaimLeases() && claims == null) {
+                throw new DrainConfigurationException(selection == null
+                        ? "OutboxDrain needs a store: call builder().store(...)"
+                        : "useClaimLeases=true but the store " + selection.getClass().getName() + " is not an "
+                        + "OutboxClaimStore: use a claim-capable store and apply its claim-column migration, "
                         + "or set useClaimLeases=false and accept duplicate emissions across workers");
+            }
+            if (!options.useClaimLeases() && selection == null) {
+                if (!(claims instanceof OutboxStore plain)) {
+                    throw new DrainConfigurationException("useClaimLeases=false needs a store that selects entries: "
+                            + "call builder().selectionOnlyStore(...)");
+                }
+                selection = plain;
+            }
+            if (provider == null) {
+                throw new DrainConfigurationException("OutboxDrain needs a provider: call builder().provider(...)");
             }
             return new OutboxDrain(this);
         }

@@ -47,10 +47,6 @@ final class CandidateSample {
     record Candidate(long id, boolean lapsed, boolean own) {
     }
 
-    static List<OutboxEntry> choose(List<OutboxEntry> window, int limit, RandomGenerator random) {
-        return choose(window, limit, e -> e.claimExpiresAt().isPresent(), Comparator.comparingLong(OutboxEntry::id), random);
-    }
-
     /**
      * The same choice over an ids-only window: the chosen ids, ascending when the window is all of
      * them, else in preference order (lapsed first, each part random).

@@ -60,7 +60,7 @@ import java.util.concurrent.ThreadLocalRandom;
  *       {@code clock(...)} (tests) judges by that clock instead. Instants are stored with microsecond
  *       precision.</li>
  *   <li>Statements run in auto-commit mode, each atomic by itself; no transaction spans two.</li>
- *   <li>{@link #findClaimCandidates} returns the oldest eligible rows (the fenced-store contract),
+ *   <li>{@link #findClaimCandidateIds} returns the oldest eligible rows (the fenced-store contract),
  *       {@link #findClaimCandidateIds} their ids only (what the leased claim path reads).
  *       With {@code candidateSpread(n > 1)} they spread concurrent workers instead: they read the
  *       oldest {@code limit × n} eligible rows (ids) in the same one statement and return a random
@@ -223,35 +223,11 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
 
     // ---- the fenced store under external leases ------------------------------------------------
 
-    @Override
-    public List<OutboxEntry> findClaimCandidates(ClaimSelection selection, int limit) {
-        requireClaims("findClaimCandidates");
-        requirePositive(limit);
-        Instant now = judgedNow();
-        int window = candidateWindow(limit);
-        List<OutboxEntry> oldest = run("find claim candidates", c -> dialect.selectEligible(c, selection, now, window, true));
-        return CandidateSample.choose(oldest, limit, ThreadLocalRandom.current());
-    }
-
-    /** As {@link #findClaimCandidates}, ids only: the window of candidates costs an id per row, not a row. */
-    @Override
-    public List<Long> findClaimCandidateIds(ClaimSelection selection, int limit) {
-        return findClaimCandidateIds(selection, limit, 1);
-    }
-
     /**
-     * The window stays the one of {@code batch} ({@code batch × candidateSpread}, at least the sample)
-     * and the sample of {@code batch × overAsk} ids is drawn from it: a wider sample, not a wider
-     * read (the read costs about 8 µs an id here; docs/benchmarks.md).
-     */
-    @Override
-    public List<Long> findClaimCandidateIds(ClaimSelection selection, int batch, int overAsk) {
-        return findClaimCandidateIds(CandidateQuery.of(selection, batch, overAsk));
-    }
-
-    /**
-     * Without a stripe, as {@link #findClaimCandidateIds(ClaimSelection, int, int)}, with the window
-     * widened by the excluded ids. With a stripe: the ids (and lapsed flags) of the oldest
+     * Without a stripe: a sample of {@code batch × overAsk} ids drawn from the window of the batch
+     * ({@code batch × candidateSpread}, at least the sample, widened by the excluded ids): a wider sample,
+     * not a wider read; lapsed claims first for up to three quarters of the sample, the rest at random
+     * ({@link CandidateSample#chooseIds}). With a stripe: the ids (and lapsed flags) of the oldest
      * {@code max(max(sample + excluded, block) × stripes, batch × spread)} eligible rows, in the same
      * statement as without one; the sample takes the lapsed claims first (as without a stripe), then
      * the own stripe oldest first, then the rest a block at a time, blocks at random
@@ -544,7 +520,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         }
 
         /**
-         * How many times the batch size {@link #findClaimCandidates} reads to choose a random batch
+         * How many times the batch size {@link #findClaimCandidateIds} reads to choose a random batch
          * from (1..100). Default 1: strictly the oldest eligible rows. 4 suits many workers sharing
          * one outbox through an external lease manager.
          */

@@ -1,6 +1,7 @@
 package dev.leasebox.drain;
 
 import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
+import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
 import dev.leasebox.outbox.OutboxStore;
@@ -55,7 +56,7 @@ final class DrainFixture implements AutoCloseable {
     }
 
     /** A drain builder on this fixture's clock with a seeded jitter source. */
-    OutboxDrain.Builder drainOn(OutboxStore store, OutboxProvider provider, DrainOptions options) {
+    OutboxDrain.Builder drainOn(OutboxClaimStore store, OutboxProvider provider, DrainOptions options) {
         return OutboxDrain.builder().store(store).provider(provider).options(options).clock(clock)
                 .backoffRandom(new Random(42));
     }

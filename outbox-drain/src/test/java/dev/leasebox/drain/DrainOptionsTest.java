@@ -89,7 +89,7 @@ class DrainOptionsTest {
     void claimLeasesOnAStoreThatCannotClaimFailsAtBuildWithOneLineSayingWhatToDo() {
         OutboxStore selectionOnly = new SelectionOnlyStore(new InMemoryOutboxStore(MutableClock.startingAt2026()));
 
-        assertThatThrownBy(() -> OutboxDrain.builder().store(selectionOnly)
+        assertThatThrownBy(() -> OutboxDrain.builder().selectionOnlyStore(selectionOnly)
                 .provider(e -> ProviderOutcome.delivered()).build())
                 .isInstanceOf(DrainConfigurationException.class)
                 .hasMessageNotContaining("\n")
@@ -98,7 +98,7 @@ class DrainOptionsTest {
                 .hasMessageContaining("use a claim-capable store and apply its claim-column migration")
                 .hasMessageContaining("or set useClaimLeases=false and accept duplicate emissions");
 
-        OutboxDrain optedOut = OutboxDrain.builder().store(selectionOnly).provider(e -> ProviderOutcome.delivered())
+        OutboxDrain optedOut = OutboxDrain.builder().selectionOnlyStore(selectionOnly).provider(e -> ProviderOutcome.delivered())
                 .options(DrainOptions.builder().useClaimLeases(false).build()).build();
         optedOut.close();
         assertThat(optedOut.state()).isEqualTo(OutboxDrain.State.CLOSED);

@@ -25,8 +25,9 @@ class NonClaimingPathTest {
     }
 
     private OutboxDrain drain(String owner, OutboxProvider provider) {
-        return f.register(f.drainOn(selectionOnly, provider,
-                DrainFixture.options(owner).useClaimLeases(false).build()).build());
+        return f.register(OutboxDrain.builder().selectionOnlyStore(selectionOnly).provider(provider)
+                .options(DrainFixture.options(owner).useClaimLeases(false).build()).clock(f.clock)
+                .backoffRandom(new java.util.Random(42)).build());
     }
 
     @Test

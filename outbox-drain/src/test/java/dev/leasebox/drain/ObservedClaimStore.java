@@ -99,29 +99,4 @@ final class ObservedClaimStore implements OutboxClaimStore {
         lossListeners.add(listener);
         delegate.addClaimLossListener(listener);
     }
-
-    @Override
-    public OutboxEntry enqueue(OutboxMessage message) {
-        return delegate.enqueue(message);
-    }
-
-    @Override
-    public List<OutboxEntry> findPending(int limit) {
-        return delegate.findPending(limit);
-    }
-
-    @Override
-    public List<OutboxEntry> findRetryReady(int limit) {
-        return delegate.findRetryReady(limit);
-    }
-
-    @Override
-    public OutboxEntry save(OutboxEntry entry) {
-        return delegate.save(entry);
-    }
-
-    @Override
-    public Optional<OutboxEntry> find(long id) {
-        return delegate.find(id);
-    }
 }

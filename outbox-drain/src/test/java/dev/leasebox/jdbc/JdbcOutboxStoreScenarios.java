@@ -1,5 +1,6 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.outbox.CandidateQuery;
 import dev.leasebox.outbox.ClaimCompletion;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
@@ -263,15 +264,15 @@ abstract class JdbcOutboxStoreScenarios {
     }
 
     @Test
-    void findClaimCandidatesReadsOnlyAndSkipsHeldAndUndueRows() {
+    void candidateIdsReadOnlyAndSkipHeldAndUndueRows() {
         OutboxEntry a = enqueue("a");
         OutboxEntry b = enqueue("b");
         store.claimPending(request("w", 1));
-        List<OutboxEntry> candidates = store.findClaimCandidates(ClaimSelection.ELIGIBLE, 10);
+        List<OutboxEntry> candidates = candidateRows(store, 10);
         assertThat(candidates).extracting(OutboxEntry::id).containsExactly(b.id());
         assertThat(store.find(b.id()).orElseThrow().claimToken()).isEmpty();
         clock.advance(LEASE);
-        assertThat(store.findClaimCandidates(ClaimSelection.ELIGIBLE, 10)).extracting(OutboxEntry::id)
+        assertThat(candidateRows(store, 10)).extracting(OutboxEntry::id)
                 .containsExactly(a.id(), b.id());
     }
 
@@ -284,7 +285,7 @@ abstract class JdbcOutboxStoreScenarios {
         long oldestWindowEnd = store.findPending(40).get(19).id();
         java.util.Set<Long> seen = new java.util.HashSet<>();
         for (int round = 0; round < 20; round++) {
-            List<OutboxEntry> chosen = spread.findClaimCandidates(ClaimSelection.ELIGIBLE, 5);
+            List<OutboxEntry> chosen = candidateRows(spread, 5);
             assertThat(chosen).hasSize(5).isSortedAccordingTo(java.util.Comparator.comparingLong(OutboxEntry::id));
             assertThat(chosen).allSatisfy(e -> assertThat(e.id()).isLessThanOrEqualTo(oldestWindowEnd));
             chosen.forEach(e -> seen.add(e.id()));
@@ -308,12 +309,12 @@ abstract class JdbcOutboxStoreScenarios {
         }
         assertThat(store.recordClaims(ClaimSelection.ELIGIBLE, grants).recorded()).hasSize(3);
         JdbcOutboxStore spread = JdbcOutboxStore.builder(dataSource()).table(table).clock(clock).candidateSpread(4).open();
-        assertThat(spread.findClaimCandidates(ClaimSelection.ELIGIBLE, 6)).extracting(OutboxEntry::id)
+        assertThat(candidateRows(spread, 6)).extracting(OutboxEntry::id)
                 .as("claimed rows are not candidates before their expiry").doesNotContainAnyElementsOf(orphans);
 
         clock.advance(LEASE);
         for (int round = 0; round < 20; round++) {
-            List<OutboxEntry> chosen = spread.findClaimCandidates(ClaimSelection.ELIGIBLE, 6);
+            List<OutboxEntry> chosen = candidateRows(spread, 6);
             assertThat(chosen).hasSize(6).isSortedAccordingTo(java.util.Comparator.comparingLong(OutboxEntry::id));
             assertThat(chosen).extracting(OutboxEntry::id).as("every lapsed claim, in every sample of 6 from 24")
                     .containsAll(orphans);
@@ -327,7 +328,7 @@ abstract class JdbcOutboxStoreScenarios {
         clock.advance(LEASE);
         int withUnclaimedRows = 0;
         for (int round = 0; round < 50; round++) {
-            List<OutboxEntry> chosen = spread.findClaimCandidates(ClaimSelection.ELIGIBLE, 6);
+            List<OutboxEntry> chosen = candidateRows(spread, 6);
             assertThat(chosen).hasSize(6);
             assertThat(chosen.stream().filter(e -> e.claimExpiresAt().isPresent()).count())
                     .as("9 lapsed claims among 24: a quota of 4 or 5 of a batch of 6 is theirs, the rest a random draw")
@@ -382,5 +383,11 @@ abstract class JdbcOutboxStoreScenarios {
                 .hasMessage("Invalid outbox table name 'outbox; DROP TABLE x' (property table): use letters, digits "
                         + "and underscores, starting with a letter or underscore, at most 40 characters, optionally "
                         + "schema-qualified as schema.table");
+    }
+
+    /** The rows of a plain candidate read of {@code limit} ids (a batch of {@code limit}, no over-ask), by id. */
+    private List<OutboxEntry> candidateRows(JdbcOutboxStore from, int limit) {
+        return from.findClaimCandidateIds(CandidateQuery.of(ClaimSelection.ELIGIBLE, limit, 1)).stream()
+                .map(id -> store.find(id).orElseThrow()).sorted(java.util.Comparator.comparingLong(OutboxEntry::id)).toList();
     }
 }

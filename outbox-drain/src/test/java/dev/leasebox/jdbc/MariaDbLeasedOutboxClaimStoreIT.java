@@ -17,6 +17,6 @@ class MariaDbLeasedOutboxClaimStoreIT extends OutboxClaimStoreContract {
     @Override
     protected OutboxClaimStore newStore(MutableClock clock) {
         JdbcOutboxStore jdbc = JdbcOutboxStore.builder(DB.ds()).table(TestTables.fresh(DB.ds(), DatabaseKind.MARIADB, DB.name())).clock(clock).open();
-        return LeasedOutboxClaimStore.open(jdbc, new InMemoryLeaseManager(clock), clock);
+        return LeasedOutboxClaimStore.open(over(jdbc), new InMemoryLeaseManager(clock), clock);
     }
 }

@@ -1,5 +1,6 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.outbox.CandidateQuery;
 import dev.leasebox.outbox.leased.ClaimMode;
 
 import dev.leasebox.lease.Lease;
@@ -80,7 +81,7 @@ class PostgreSqlDatabaseClockIT {
         JdbcOutboxStore ahead = worker(AHEAD);
         assertThat(ahead.claim(ClaimSelection.ELIGIBLE, new ClaimRequest("ahead", 10, TTL)))
                 .as("judged by the database's clock, the holder's claims run for another 30 s").isEmpty();
-        assertThat(ahead.findClaimCandidateIds(ClaimSelection.ELIGIBLE, 10)).isEmpty();
+        assertThat(ahead.findClaimCandidateIds(CandidateQuery.of(ClaimSelection.ELIGIBLE, 10, 1))).isEmpty();
 
         JdbcOutboxStore judgingByItsOwnClock = JdbcOutboxStore.builder(DB.ds()).table(table).clock(AHEAD).open();
         assertThat(judgingByItsOwnClock.claim(ClaimSelection.ELIGIBLE, new ClaimRequest("own-clock", 10, TTL)))

@@ -18,7 +18,7 @@ class PostgreSqlLeanLeasedOutboxClaimStoreIT extends OutboxClaimStoreContract {
     protected OutboxClaimStore newStore(MutableClock clock) {
         JdbcOutboxStore jdbc = JdbcOutboxStore.builder(DB.ds())
                 .table(TestTables.fresh(DB.ds(), DatabaseKind.POSTGRESQL, DB.name())).clock(clock).open();
-        return LeasedOutboxClaimStore.builder(jdbc, new InMemoryLeaseManager(clock), clock).claimMode(ClaimMode.LEAN).open();
+        return LeasedOutboxClaimStore.builder(over(jdbc), new InMemoryLeaseManager(clock), clock).claimMode(ClaimMode.LEAN).open();
     }
 
     @Override

@@ -95,7 +95,7 @@ public abstract class FencedOutboxStoreContract extends OutboxContractSupport {
     }
 
     @Test
-    void findClaimCandidatesReturnsEligibleRowsOldestFirstAndWritesNothing() {
+    void candidateIdsAreTheEligibleStatusesOldestFirstAndWriteNothing() {
         OutboxEntry pending = enqueue("pending");
         OutboxEntry retry = enqueueIn("retry", EmissionStatus.RETRYABLE_FAILURE, now());
         OutboxEntry deferred = enqueueIn("deferred", EmissionStatus.DEFERRED, now());
@@ -105,19 +105,19 @@ public abstract class FencedOutboxStoreContract extends OutboxContractSupport {
         enqueueIn("dead", EmissionStatus.DEAD_LETTERED, null);
         List<OutboxEntry> before = List.of(row(pending.id()), row(retry.id()), row(deferred.id()));
 
-        assertThat(store.findClaimCandidates(ClaimSelection.ELIGIBLE, 10)).extracting(OutboxEntry::id)
+        assertThat(store.findClaimCandidateIds(CandidateQuery.of(ClaimSelection.ELIGIBLE, 10, 1)))
                 .containsExactly(pending.id(), retry.id(), deferred.id());
-        assertThat(store.findClaimCandidates(ClaimSelection.PENDING, 10)).extracting(OutboxEntry::id)
+        assertThat(store.findClaimCandidateIds(CandidateQuery.of(ClaimSelection.PENDING, 10, 1)))
                 .containsExactly(pending.id(), deferred.id());
-        assertThat(store.findClaimCandidates(ClaimSelection.RETRY_READY, 10)).extracting(OutboxEntry::id)
+        assertThat(store.findClaimCandidateIds(CandidateQuery.of(ClaimSelection.RETRY_READY, 10, 1)))
                 .containsExactly(retry.id());
-        assertThat(store.findClaimCandidates(ClaimSelection.ELIGIBLE, 2)).extracting(OutboxEntry::id)
+        assertThat(store.findClaimCandidateIds(CandidateQuery.of(ClaimSelection.ELIGIBLE, 2, 1)))
                 .containsExactly(pending.id(), retry.id());
         assertThat(List.of(row(pending.id()), row(retry.id()), row(deferred.id()))).isEqualTo(before);
     }
 
     @Test
-    void findClaimCandidateIdsAreTheCandidatesIdsAndWriteNothing() {
+    void candidateIdsSkipAHeldClaimUntilItLapses() {
         OutboxEntry pending = enqueue("pending");
         OutboxEntry retry = enqueueIn("retry", EmissionStatus.RETRYABLE_FAILURE, now());
         enqueueIn("later", EmissionStatus.DEFERRED, now().plusSeconds(60));
@@ -126,12 +126,12 @@ public abstract class FencedOutboxStoreContract extends OutboxContractSupport {
         record(held.id(), "w1", 10);
         OutboxEntry before = row(pending.id());
 
-        assertThat(store.findClaimCandidateIds(ClaimSelection.ELIGIBLE, 10)).containsExactly(pending.id(), retry.id());
-        assertThat(store.findClaimCandidateIds(ClaimSelection.RETRY_READY, 10)).containsExactly(retry.id());
-        assertThat(store.findClaimCandidateIds(ClaimSelection.ELIGIBLE, 1)).containsExactly(pending.id());
+        assertThat(store.findClaimCandidateIds(CandidateQuery.of(ClaimSelection.ELIGIBLE, 10, 1))).containsExactly(pending.id(), retry.id());
+        assertThat(store.findClaimCandidateIds(CandidateQuery.of(ClaimSelection.RETRY_READY, 10, 1))).containsExactly(retry.id());
+        assertThat(store.findClaimCandidateIds(CandidateQuery.of(ClaimSelection.ELIGIBLE, 1, 1))).containsExactly(pending.id());
         assertThat(row(pending.id())).isEqualTo(before);
         clock.advance(LEASE.plusSeconds(1));
-        assertThat(store.findClaimCandidateIds(ClaimSelection.PENDING, 10)).containsExactly(pending.id(), held.id());
+        assertThat(store.findClaimCandidateIds(CandidateQuery.of(ClaimSelection.PENDING, 10, 1))).containsExactly(pending.id(), held.id());
     }
 
     @Test
@@ -227,13 +227,13 @@ public abstract class FencedOutboxStoreContract extends OutboxContractSupport {
     }
 
     @Test
-    void findClaimCandidatesSkipsUnexpiredClaimsAndReturnsExpiredOnes() {
+    void candidateIdsSkipUnexpiredClaimsAndIncludeExpiredOnes() {
         OutboxEntry entry = enqueue("claimed");
         record(entry.id(), "w1", 10);
 
-        assertThat(store.findClaimCandidates(ClaimSelection.ELIGIBLE, 10)).isEmpty();
+        assertThat(store.findClaimCandidateIds(CandidateQuery.of(ClaimSelection.ELIGIBLE, 10, 1))).isEmpty();
         clock.advance(LEASE.plusSeconds(1));
-        assertThat(store.findClaimCandidates(ClaimSelection.ELIGIBLE, 10)).extracting(OutboxEntry::id)
+        assertThat(store.findClaimCandidateIds(CandidateQuery.of(ClaimSelection.ELIGIBLE, 10, 1)))
                 .containsExactly(entry.id());
     }
 
@@ -399,7 +399,7 @@ public abstract class FencedOutboxStoreContract extends OutboxContractSupport {
     @Test
     void anEmptyFencedOutboxHasHighWaterZeroAndNoCandidates() {
         assertThat(store.highestFenceHighWater()).isZero();
-        assertThat(store.findClaimCandidates(ClaimSelection.ELIGIBLE, 10)).isEmpty();
+        assertThat(store.findClaimCandidateIds(CandidateQuery.of(ClaimSelection.ELIGIBLE, 10, 1))).isEmpty();
         assertThat(store.recordClaims(ClaimSelection.ELIGIBLE, List.of()).recorded()).isEmpty();
         assertThat(store.extendClaims(List.of(), now())).isEmpty();
     }

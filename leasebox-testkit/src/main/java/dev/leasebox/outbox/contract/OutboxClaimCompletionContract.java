@@ -115,7 +115,7 @@ public abstract class OutboxClaimCompletionContract extends OutboxClaimSelection
     @Test
     void releaseClaimKeepsStatusAndAttemptsAndMakesTheRowClaimableAtOnce() {
         OutboxEntry entry = enqueueIn("release", EmissionStatus.RETRYABLE_FAILURE, now());
-        store.save(row(entry.id()).toBuilder().attemptCount(3).lastError("E: earlier").build());
+        outboxStore().save(row(entry.id()).toBuilder().attemptCount(3).lastError("E: earlier").build());
         OutboxClaim claim = store.claimRetryReady(request("w1", 1)).get(0);
 
         OutboxEntry row = completed(store.releaseClaim(claim, "shutting down"));
@@ -192,7 +192,7 @@ public abstract class OutboxClaimCompletionContract extends OutboxClaimSelection
     @Test
     void completingAClaimedRowThatWasParkedAsFailedIsRefusedAsNotCompletable() {
         OutboxClaim claim = claimOne("parked", "w1");
-        store.save(row(claim.entryId()).toBuilder().status(EmissionStatus.FAILED).build());
+        outboxStore().save(row(claim.entryId()).toBuilder().status(EmissionStatus.FAILED).build());
 
         CompletionOutcome outcome = store.markClaimDelivered(claim, EmissionResult.at(now()));
 

@@ -30,24 +30,45 @@ public abstract class OutboxClaimSelectionContract extends OutboxContractSupport
     /** The store under test. */
     protected OutboxClaimStore store;
 
-    /** A claim store over an empty outbox, whose "now" is {@code clock}. */
+    /** The plain store over the same outbox (enqueue, reads, unconditional saves). */
+    private OutboxStore entries;
+
+    /**
+     * A claim store over an empty outbox, whose "now" is {@code clock}. A claim store that is not itself an
+     * {@link OutboxStore} (one claiming through leases over another store) names the store it claims from with
+     * {@link #over(OutboxStore)}.
+     */
     protected abstract OutboxClaimStore newStore(MutableClock clock);
+
+    /** Names {@code entries} as the store the claim store under test claims from; returns it. */
+    protected final <S extends OutboxStore> S over(S entries) {
+        this.entries = entries;
+        return entries;
+    }
 
     @BeforeEach
     void makeTheStoreUnderTest() {
+        entries = null;
         store = newStore(clock);
+        if (entries == null) {
+            if (!(store instanceof OutboxStore plain)) {
+                throw new IllegalStateException(store.getClass().getName()
+                        + " is no OutboxStore: newStore must name the store it claims from with over(store)");
+            }
+            entries = plain;
+        }
     }
 
     @Override
     protected final OutboxStore outboxStore() {
-        return store;
+        return entries;
     }
 
     @Test
     void enqueueWritesAPendingEntryWithTheMessageAndNoClaim() {
         OutboxMessage message = OutboxMessage.of("order.placed", "{\"id\":1}".getBytes(StandardCharsets.UTF_8))
                 .withIdempotencyKey(idempotencyKey("order-1")).withPartitionKey("order-1").withHeader("h", "v");
-        OutboxEntry entry = store.enqueue(message);
+        OutboxEntry entry = outboxStore().enqueue(message);
 
         OutboxEntry row = row(entry.id());
         assertThat(row.status()).isEqualTo(EmissionStatus.PENDING);
@@ -67,8 +88,8 @@ public abstract class OutboxClaimSelectionContract extends OutboxContractSupport
         OutboxEntry first = enqueue("dup");
         OutboxMessage again = OutboxMessage.of("contract.test", new byte[0]).withIdempotencyKey(idempotencyKey("dup"));
 
-        assertThatThrownBy(() -> store.enqueue(again)).hasMessageContaining(idempotencyKey("dup"));
-        assertThat(store.findPending(10)).extracting(OutboxEntry::id).containsExactly(first.id());
+        assertThatThrownBy(() -> outboxStore().enqueue(again)).hasMessageContaining(idempotencyKey("dup"));
+        assertThat(outboxStore().findPending(10)).extracting(OutboxEntry::id).containsExactly(first.id());
     }
 
     @Test
@@ -204,8 +225,8 @@ public abstract class OutboxClaimSelectionContract extends OutboxContractSupport
         OutboxEntry retry = enqueueIn("retry", EmissionStatus.RETRYABLE_FAILURE, now());
         enqueueIn("failed", EmissionStatus.FAILED, null);
 
-        assertThat(store.findPending(10)).extracting(OutboxEntry::id).containsExactly(pending.id());
-        assertThat(store.findRetryReady(10)).extracting(OutboxEntry::id).containsExactly(retry.id());
+        assertThat(outboxStore().findPending(10)).extracting(OutboxEntry::id).containsExactly(pending.id());
+        assertThat(outboxStore().findRetryReady(10)).extracting(OutboxEntry::id).containsExactly(retry.id());
         assertClaimCleared(pending.id(), 0);
         assertClaimCleared(retry.id(), 0);
         assertThat(row(pending.id()).claimAttemptCount()).isZero();
@@ -219,13 +240,13 @@ public abstract class OutboxClaimSelectionContract extends OutboxContractSupport
         store.claimPending(request("w1", 10));
 
         if (!claimsAreWrittenToRows()) {
-            assertThat(store.findPending(10)).as("a lean claim writes nothing: its row is still read")
+            assertThat(outboxStore().findPending(10)).as("a lean claim writes nothing: its row is still read")
                     .extracting(OutboxEntry::id).containsExactly(entry.id());
             return;
         }
-        assertThat(store.findPending(10)).isEmpty();
+        assertThat(outboxStore().findPending(10)).isEmpty();
         clock.advance(LEASE.plusSeconds(1));
-        assertThat(store.findPending(10)).extracting(OutboxEntry::id).containsExactly(entry.id());
+        assertThat(outboxStore().findPending(10)).extracting(OutboxEntry::id).containsExactly(entry.id());
     }
 
     @Test
@@ -234,7 +255,7 @@ public abstract class OutboxClaimSelectionContract extends OutboxContractSupport
         OutboxEntry changed = entry.toBuilder().status(EmissionStatus.DEFERRED).attemptCount(2)
                 .nextAttemptAt(now().plusSeconds(30)).lastError("E: try later").build();
 
-        store.save(changed);
+        outboxStore().save(changed);
 
         OutboxEntry row = row(entry.id());
         assertThat(row.status()).isEqualTo(EmissionStatus.DEFERRED);
@@ -247,13 +268,13 @@ public abstract class OutboxClaimSelectionContract extends OutboxContractSupport
     @Test
     void saveOfAnUnknownRowFails() {
         OutboxEntry ghost = claimOnMissingRow(987_654_321L, 1).entry();
-        assertThatThrownBy(() -> store.save(ghost)).isInstanceOf(NoSuchElementException.class);
+        assertThatThrownBy(() -> outboxStore().save(ghost)).isInstanceOf(NoSuchElementException.class);
     }
 
     @Test
     void anEmptyOutboxHasHighWaterZeroAndNothingToClaim() {
         assertThat(store.highestFenceHighWater()).isZero();
         assertThat(store.claim(ClaimSelection.ELIGIBLE, request("w1", 10))).isEmpty();
-        assertThat(store.find(1)).isEmpty();
+        assertThat(outboxStore().find(1)).isEmpty();
     }
 }

@@ -1,5 +1,6 @@
 package dev.leasebox.outbox.inmemory;
 
+import dev.leasebox.outbox.CandidateQuery;
 import dev.leasebox.outbox.ClaimCompletion;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
@@ -76,14 +77,12 @@ public final class InMemoryOutboxStore implements OutboxClaimStore, FencedOutbox
         return select(ClaimSelection.RETRY_READY, limit);
     }
 
+    /** The reference order: {@link CandidateQuery#preferenceOrder} over the oldest eligible ids. */
     @Override
-    public List<OutboxEntry> findClaimCandidates(ClaimSelection selection, int limit) {
-        return select(selection, limit);
-    }
-
-    @Override
-    public List<Long> findClaimCandidateIds(ClaimSelection selection, int limit) {
-        return select(selection, limit).stream().map(OutboxEntry::id).toList();
+    public List<Long> findClaimCandidateIds(CandidateQuery query) {
+        List<Long> window = select(query.selection(), Math.toIntExact(query.stripedWindow())).stream()
+                .map(OutboxEntry::id).toList();
+        return query.preferenceOrder(window);
     }
 
     @Override

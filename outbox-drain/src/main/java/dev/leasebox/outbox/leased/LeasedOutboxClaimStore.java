@@ -508,31 +508,6 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
-    @Override
-    public OutboxEntry enqueue(OutboxMessage message) {
-        return store.enqueue(message);
-    }
-
-    @Override
-    public List<OutboxEntry> findPending(int limit) {
-        return store.findPending(limit);
-    }
-
-    @Override
-    public List<OutboxEntry> findRetryReady(int limit) {
-        return store.findRetryReady(limit);
-    }
-
-    @Override
-    public OutboxEntry save(OutboxEntry entry) {
-        return store.save(entry);
-    }
-
-    @Override
-    public Optional<OutboxEntry> find(long id) {
-        return store.find(id);
-    }
-
     /** Configures a {@link LeasedOutboxClaimStore}; {@link #open()} builds it. */
     public static final class Builder {
         private final FencedOutboxStore store;

@@ -20,6 +20,6 @@ class GroupedLeasedOutboxClaimStoreContractTest extends OutboxClaimStoreContract
     protected OutboxClaimStore newStore(MutableClock clock) {
         GroupedLeaseManager grouped = GroupedLeaseManager.builder(new InMemoryLeaseManager(clock), new LeaseGrouping(4, 16, Duration.ZERO))
                 .clock(clock).reapInterval(Duration.ZERO).open();
-        return LeasedOutboxClaimStore.open(new InMemoryOutboxStore(clock), grouped, clock);
+        return LeasedOutboxClaimStore.open(over(new InMemoryOutboxStore(clock)), grouped, clock);
     }
 }

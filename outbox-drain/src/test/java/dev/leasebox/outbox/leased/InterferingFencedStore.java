@@ -39,16 +39,6 @@ final class InterferingFencedStore implements FencedOutboxStore {
     }
 
     @Override
-    public List<Long> findClaimCandidateIds(ClaimSelection selection, int limit) {
-        return delegate.findClaimCandidateIds(selection, limit);
-    }
-
-    @Override
-    public List<Long> findClaimCandidateIds(ClaimSelection selection, int batch, int overAsk) {
-        return delegate.findClaimCandidateIds(selection, batch, overAsk);
-    }
-
-    @Override
     public List<Long> findClaimCandidateIds(CandidateQuery query) {
         return delegate.findClaimCandidateIds(query);
     }
@@ -74,11 +64,6 @@ final class InterferingFencedStore implements FencedOutboxStore {
             writer.run();
         }
         return delegate.recordClaims(selection, grants);
-    }
-
-    @Override
-    public List<OutboxEntry> findClaimCandidates(ClaimSelection selection, int limit) {
-        return delegate.findClaimCandidates(selection, limit);
     }
 
     @Override

@@ -11,7 +11,7 @@ class LeanLeasedOutboxClaimStoreContractTest extends OutboxClaimStoreContract {
 
     @Override
     protected OutboxClaimStore newStore(MutableClock clock) {
-        return LeasedOutboxClaimStore.builder(new InMemoryOutboxStore(clock), new InMemoryLeaseManager(clock), clock)
+        return LeasedOutboxClaimStore.builder(over(new InMemoryOutboxStore(clock)), new InMemoryLeaseManager(clock), clock)
                 .claimMode(ClaimMode.LEAN).open();
     }
 

@@ -14,6 +14,6 @@ class LeasedOutboxClaimStoreContractTest extends OutboxClaimStoreContract {
 
     @Override
     protected OutboxClaimStore newStore(MutableClock clock) {
-        return LeasedOutboxClaimStore.open(new InMemoryOutboxStore(clock), new InMemoryLeaseManager(clock), clock);
+        return LeasedOutboxClaimStore.open(over(new InMemoryOutboxStore(clock)), new InMemoryLeaseManager(clock), clock);
     }
 }
