@@ -8,7 +8,7 @@ import dev.leasebox.lease.PeerRank;
  * row, those whose {@code id mod count} is {@code index}. Workers that know their rank among {@code count} live peers
  * ({@link dev.leasebox.lease.LeaseManager#peerRank()}) take disjoint stripes, so their first choices
  * do not meet another worker's leases; a ZooKeeper multi-op, which is all-or-nothing, then commits in
- * one round instead of three (docs/benchmarks.md, session 5).
+ * one round instead of three (docs/decisions/0023-candidate-stripes.md).
  *
  * <p>A preference, never a restriction: a worker still takes other stripes' rows when its own stripe
  * is short in the candidate window, which is always the oldest eligible rows, so a stripe whose

@@ -111,7 +111,7 @@ class LeaseValuesTest {
     void aLeaseLossNamesAtLeastOneLeaseAndIsImmutable() {
         Lease lease = new Lease("k", "w", 1, T0, TTL, T0);
         List<Lease> leases = new ArrayList<>(List.of(lease));
-        LeaseLoss loss = new LeaseLoss(leases, LeaseLoss.Cause.SESSION_EXPIRED, "zk session 0x1 expired");
+        LeaseLoss loss = new LeaseLoss(leases, LeaseLoss.Cause.SESSION_EXPIRED, "zk session id 0x1 expired");
         leases.clear();
 
         assertThat(loss.leases()).containsExactly(lease);

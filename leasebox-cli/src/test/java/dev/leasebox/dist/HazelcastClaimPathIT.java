@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Candidate stripes end to end with Hazelcast ({@link StripedClaimPathTests}): three CP members in
- * this JVM (CP session 10 s, heartbeat 1 s), each worker a client ranked through the IMap of its
+ * this JVM (CP session TTL 10 s, heartbeat 1 s), each worker a client ranked through the IMap of its
  * namespace's live managers, and PostgreSQL.
  */
 class HazelcastClaimPathIT extends StripedClaimPathTests {

@@ -82,7 +82,7 @@ final class ZooKeeperTestServers {
         }, zooKeeper.getSessionId(), zooKeeper.getSessionPasswd());
         try {
             if (!connected.await(10, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("the twin client could not join session 0x" + Long.toHexString(zooKeeper.getSessionId()));
+                throw new IllegalStateException("the twin client could not join session id 0x" + Long.toHexString(zooKeeper.getSessionId()));
             }
         } finally {
             twin.close();
