@@ -54,7 +54,7 @@ public record CandidateQuery(ClaimSelection selection, int batch, int overAsk, C
      * oldest rows can all lie in one block that another worker still holds (it leased rows of it before
      * the stripes changed); a sample of {@code batch × overAsk} rows could then lie wholly in that block
      * and the claim come back short or empty. With {@code batch + block} rows, one refused block still
-     * leaves a batch (docs/architecture.md §25).
+     * leaves a batch.
      */
     public int sample() {
         int asked = Math.multiplyExact(batch, overAsk);

@@ -16,7 +16,7 @@ final class ClaimPathOptions {
             description = {"External backends: recorded (default) writes each claim to its row before emitting and checks",
                     "completions against it; lean writes no claim and checks the lease's fence in the completion",
                     "(fewer writes; a stale holder is refused only once a newer one has completed, and rows in flight",
-                    "show no claim). See docs/benchmarks.md."})
+                    "show no claim). See docs/performance.md."})
     String claimMode;
 
     @Option(names = "--release-after-completion", paramLabel = "always|non-terminal", defaultValue = "always",

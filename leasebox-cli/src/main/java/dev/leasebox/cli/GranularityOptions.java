@@ -30,7 +30,7 @@ public final class GranularityOptions {
     @Option(names = "--partition-claims", paramLabel = "lean|recorded", defaultValue = "lean",
             description = {"With partition: lean (default) writes nothing before emitting, the slot lease being the claim:",
                     "one write per batch; rows in flight carry no claim columns. recorded writes each batch's claims on the",
-                    "rows first, as row leases do, for operators who want to see every claim (see docs/partitions.md)."})
+                    "rows first, as row leases do, for operators who want to see every claim (see docs/guide/partition-leases.md)."})
     String partitionClaims;
 
     @Option(names = "--when-attempts-exhausted", paramLabel = "dead-letter|keep-retrying", defaultValue = "dead-letter",

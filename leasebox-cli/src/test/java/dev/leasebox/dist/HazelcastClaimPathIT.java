@@ -49,7 +49,7 @@ class HazelcastClaimPathIT extends StripedClaimPathTests {
     }
 
     /**
-     * Grouped row leases end to end, the drain's default on Hazelcast (docs/architecture.md §21): a
+     * Grouped row leases end to end, the drain's default on Hazelcast: a
      * worker's claim is granted a group at a time, one FencedLock per group key, so its 100 claims,
      * drawn from the oldest 400 rows (at most 5 blocks of 128), carry one fence per block they fall in,
      * not one per row.

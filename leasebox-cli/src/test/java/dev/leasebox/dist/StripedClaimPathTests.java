@@ -133,7 +133,7 @@ abstract class StripedClaimPathTests {
 
     /**
      * Which worker leaves decides which blocks the two that stay find in their new stripes, and held by
-     * whom: with blocks of rows (Hazelcast, §21), when the worker of rank 0 leaves, the new rank 1's
+     * whom: with blocks of rows (grouped leases), when the worker of rank 0 leaves, the new rank 1's
      * oldest rows are in the block the new rank 0 still holds for its first claim. Every rank is tried.
      */
     @ParameterizedTest(name = "the worker of rank {0} leaves")

@@ -18,7 +18,7 @@ import java.util.random.RandomGenerator;
  * lost it, since every completion clears the claim columns) are chosen first, for up to three quarters
  * of the batch; the rest is a uniform random sample of the remaining window. Without the preference an
  * orphan is one row among {@code limit × spread} for every worker, and waits several claim cycles after
- * its claim expired (measured: up to 2.2 s at spread 4, docs/benchmarks.md, failover). Not the whole
+ * its claim expired. Not the whole
  * batch, because a lapsed claim's lease may not be grantable yet (a Hazelcast lock stays with a dead
  * holder until its CP session expires): a batch made only of such rows would claim nothing, and the
  * claim loop would back off as if the outbox were idle. The lapsed rows taken are themselves a random

@@ -238,7 +238,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
      * block and none of the others'); it is capped at {@value #MAX_CANDIDATE_WINDOW} rows (or the
      * sample, if larger). The stripe is picked
      * out here rather than in SQL: running counts over the window in the statement cost 2.2–2.5× the
-     * plain read, shipping the window's ids 1.3–1.6× (JMH, docs/benchmarks.md).
+     * plain read, shipping the window's ids 1.3–1.6× (JMH: `CandidateReadBenchmark`).
      */
     @Override
     public List<Long> findClaimCandidateIds(CandidateQuery query) {

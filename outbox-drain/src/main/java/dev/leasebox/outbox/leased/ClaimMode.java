@@ -71,7 +71,7 @@ import java.util.Locale;
  * lease being the claim, and complete with one statement that checks the slot's recorded grant and the
  * row's high-water mark. A stale holder's lean completion is refused once a newer grant of the slot is
  * registered, which the newer holder does before it reads a row. A row is never emitted under a grant
- * whose fence is below the row's high-water mark. See docs/partitions.md.
+ * whose fence is below the row's high-water mark.
  */
 public enum ClaimMode {
     /** A claim record is written before anything is emitted; completions are checked against it. */

@@ -74,12 +74,12 @@ import java.util.concurrent.TimeUnit;
  * <p>The claim asks for {@code k} times as many keys as its batch ({@link Builder#candidateOverAsk},
  * default 2) and lets the coordinator grant at most a batch of them ({@link LeaseRequest#limitedTo}):
  * keys that concurrent workers hold or are taking are skipped in the same round trip, so batches come
- * back full instead of two-thirds full (measured at four workers: docs/benchmarks.md).
+ * back full instead of two-thirds full.
  *
  * <p>Candidates come in stripes when the manager knows its rank among its live peers
  * ({@link LeaseManager#peerRank()}, ZooKeeper): each worker prefers the rows whose {@code id mod peers}
  * is its rank ({@link CandidateStripe}), so concurrent workers' first choices are disjoint and an
- * all-or-nothing batch grant (a ZooKeeper multi) commits in one round (measured: docs/benchmarks.md).
+ * all-or-nothing batch grant (a ZooKeeper multi) commits in one round.
  * Rows this store's own claim loops are asking for, or hold under a lease still locally valid, are
  * left out of its candidates.
  *
@@ -548,7 +548,7 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
          * Whether a completed batch's leases are released by a thread of the store (true) or by the
          * completing thread before {@code completeAll} returns (false, the default). In the background the
          * claim loop does not wait for the release's round trip (measured: ZooKeeper, one worker, batches
-         * of 10, about 17 % more rows a second; docs/benchmarks.md); the keys come free a moment later
+         * of 10, about 17 % more rows a second); the keys come free a moment later
          * instead, and {@link LeasedOutboxClaimStore#close()} must be called to wait for the last ones.
          * Safety is the same: a release always follows its completion, which the row has checked.
          */

@@ -308,7 +308,7 @@ public final class SlotLeaseKeeper implements AutoCloseable {
                                 + "mark (up to {}): {}; acquiring them again on the next tick", owner, refused, manager.describe(),
                                 highWater, raised ? "raised the fence floor above it"
                                         : "this backend cannot raise its fence floor, so these slots stay unclaimable until "
-                                        + "the coordinator's fences pass the mark (see docs/partitions.md)");
+                                        + "the coordinator's fences pass the mark (see docs/guide/partition-leases.md)");
                     }
                 }
             }

@@ -9,7 +9,7 @@
 -- scan. Written as plain predicates, they let a stale or missing estimate ("hardly any eligible
 -- rows": a fresh table, or statistics taken before a burst) pick a plan that scans every eligible
 -- row once per grant: 100 grants over a 40,000-row backlog took 1-2 s instead of 2 ms
--- (docs/benchmarks.md, the W=1 B=100 stall; PostgreSqlBatchPlansIT holds every batched statement to it).
+-- (PostgreSqlBatchPlansIT holds every batched statement to it).
 -- Parameters: ids bigint[], owners text[], tokens bigint[], claimed_at text[], expires_at text[],
 -- three statuses, now (due), now (expiry), ids bigint[] again.
 UPDATE ${table} AS t
