@@ -5,6 +5,7 @@ import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.OutboxProvider;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.outbox.grouped.LeaseGrouping;
 import dev.leasebox.lease.MonotonicClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -107,7 +108,7 @@ public class LeaseboxDrain implements SmartLifecycle {
         } else if (settings.opensBackend()) {
             String name = settings.backend().name().toLowerCase(Locale.ROOT);
             try {
-                manager = settings.leaseBackend().open(settings.backendSettings());
+                manager = LeaseGrouping.open(name, settings.backendSettings(), clock); // rows grouped as the CLI groups them
             } catch (RuntimeException e) {
                 throw new LeaseboxConfigurationException("leasebox.backend=" + name + " at "
                         + DrainSettings.addressProperty(settings.backend()) + "=" + settings.address()

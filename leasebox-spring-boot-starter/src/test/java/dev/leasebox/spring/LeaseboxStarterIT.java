@@ -2,6 +2,7 @@ package dev.leasebox.spring;
 
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.drain.OutboxProvider;
+import dev.leasebox.outbox.grouped.GroupedLeaseManager;
 import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.redis.RedisLeaseConfig;
@@ -160,6 +161,21 @@ class LeaseboxStarterIT {
                     context.getSourceApplicationContext().close();
                     assertThat(drain.isRunning()).isFalse();
                     assertThat(drain.leaseManager()).isEmpty();
+                });
+    }
+
+    @Test
+    void groupsRowsUnderSharedLeasesAsTheCliDoes() {
+        runner().withBean(OutboxProvider.class, () -> recording)
+                .withPropertyValues("leasebox.backend=redis", "leasebox.redis.uri=" + TestTables.REDIS_URI,
+                        "leasebox.backend-options.rowLockBlock=16", "leasebox.backend-options.rowLockSlots=64")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    LeaseboxDrain drain = context.getBean(LeaseboxDrain.class);
+                    assertThat(drain.coordinator()).get().isInstanceOf(GroupedLeaseManager.class);
+                    assertThat(drain.coordinator().get().rowBlock()).isEqualTo(16);
+                    enqueue(context.getBean(TransactionalOutbox.class), 40);
+                    await().atMost(Duration.ofSeconds(30)).until(() -> delivered.size() == 40);
                 });
     }
 
