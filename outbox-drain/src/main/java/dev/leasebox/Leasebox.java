@@ -119,7 +119,7 @@ public final class Leasebox implements AutoCloseable {
     /** Builds a {@link Leasebox}; every setting has a default except the provider. */
     public static final class Builder {
         private final DataSource dataSource;
-        private TableName table = TableName.parse("outbox");
+        private TableName table = TableName.DEFAULT;
         private LeaseManager leases;
         private String coordinatorName;
         private String coordinatorAddress;
@@ -145,7 +145,7 @@ public final class Leasebox implements AutoCloseable {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         }
 
-        /** The outbox table, {@code name} or {@code schema.name} (default {@code outbox}). */
+        /** The outbox table, {@code name} or {@code schema.name} (default {@code leasebox_outbox}, as the CLI and the starter). */
         public Builder table(String name) {
             return table(TableName.parse(name));
         }

@@ -48,6 +48,18 @@ class LeaseboxOnH2Test {
     }
 
     @Test
+    void withoutATableTheDrainUsesTheTableTheCliAndTheStarterUse() {
+        new LeaseboxSchema(DatabaseKind.H2, TableName.DEFAULT).applyAll(ds);
+        OutboxWriter.of(DatabaseKind.H2, TableName.DEFAULT, Clock.systemUTC())
+                .enqueue(ds, OutboxMessage.of("t", "default".getBytes(StandardCharsets.UTF_8)));
+        try (Leasebox drain = Leasebox.drain(ds).provider(provider).build()) {
+            drain.engine().drainUntilIdle(5);
+        }
+        assertThat(TableName.DEFAULT.table()).isEqualTo("leasebox_outbox");
+        assertThat(delivered).hasSize(1);
+    }
+
+    @Test
     void withoutLeasesTheDrainClaimsInTheDatabaseAndDeliversEveryEntry() {
         try (Leasebox drain = Leasebox.drain(ds).table(table).provider(provider)
                 .options(DrainOptions.builder().batchSize(7).build()).build()) {
