@@ -44,21 +44,6 @@ public abstract class ForwardingLeaseManager implements LeaseManager {
     }
 
     @Override
-    public boolean unreleasedLeasesLapse() {
-        return delegate.unreleasedLeasesLapse();
-    }
-
-    @Override
-    public Optional<PeerRank> peerRank() {
-        return delegate.peerRank();
-    }
-
-    @Override
-    public int rowBlock() {
-        return delegate.rowBlock();
-    }
-
-    @Override
     public String describe() {
         return delegate.describe();
     }
@@ -66,5 +51,11 @@ public abstract class ForwardingLeaseManager implements LeaseManager {
     @Override
     public void close() {
         delegate.close();
+    }
+
+    /** This decorator first, then what the manager it decorates offers. */
+    @Override
+    public <T> Optional<T> as(Class<T> capability) {
+        return capability.isInstance(this) ? Optional.of(capability.cast(this)) : delegate.as(capability);
     }
 }

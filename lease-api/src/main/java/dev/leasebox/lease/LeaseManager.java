@@ -70,42 +70,14 @@ public interface LeaseManager extends AutoCloseable {
     }
 
     /**
-     * Whether a lease that is never released costs nothing once its ttl has passed: the coordinator
-     * forgets it by itself and this client keeps no state for it (Redis: the key expires). Callers may
-     * then skip the release of leases nobody will ask for again, such as the lease of a row that
-     * became terminal ({@code ReleaseAfterCompletion.NON_TERMINAL}). False by default, and for
-     * ZooKeeper (an unreleased lease's EPHEMERAL node lives as long as the session) and Hazelcast (the
-     * manager unlocks at the deadline itself: the Raft work moves, it is not saved).
+     * This manager, or one it decorates, as {@code capability} where it offers it: optional knowledge a
+     * caller may use to choose keys or skip work ({@link PeerRanking}, {@link LapsingLeases}), never
+     * something the lease contract depends on. Decorators ({@link ForwardingLeaseManager}) answer for
+     * themselves first, then ask the manager they decorate. By default: this manager, if it implements
+     * {@code capability}.
      */
-    default boolean unreleasedLeasesLapse() {
-        return false;
-    }
-
-    /**
-     * This manager's rank among the live managers of its namespace, where the coordinator keeps a
-     * membership anyway (ZooKeeper: the {@code members} group): answered from state the client keeps
-     * current in the background, with no round trip. Empty when the manager has no such view (the
-     * default). The claim path uses it to give each worker its own stripe of candidate rows, so that
-     * concurrent workers rarely ask for the same keys; see {@link PeerRank} for what it guarantees
-     * (nothing about safety).
-     */
-    default Optional<PeerRank> peerRank() {
-        return Optional.empty();
-    }
-
-    /**
-     * How many consecutive rows this manager leases under one group lease: row keys
-     * ({@code LeasedOutboxClaimStore.leaseKey(id)}) with the same {@code id / rowBlock()} that one
-     * request asks for are granted with one round trip and share its fence. 1 (the default) when
-     * every row is leased on its own. Only the drain's grouping strategy
-     * ({@code dev.leasebox.outbox.grouped.GroupedLeaseManager}) answers otherwise; backends keep the
-     * default. The claim path then gives each worker a stripe of whole blocks
-     * ({@code CandidateStripe}), so that its candidates come in blocks and nobody else's rows share
-     * its locks. A hint for choosing keys, like {@link #peerRank()}: the lease contract holds for every
-     * key whatever the caller asks for.
-     */
-    default int rowBlock() {
-        return 1;
+    default <T> Optional<T> as(Class<T> capability) {
+        return capability.isInstance(this) ? Optional.of(capability.cast(this)) : Optional.empty();
     }
 
     /** One line naming the backend and its address, for logs and error messages. */

@@ -50,7 +50,7 @@ public record CandidateQuery(ClaimSelection selection, int batch, int overAsk, C
     /**
      * How many candidates to return at most: {@code batch × overAsk}, and with a stripe of blocks of
      * more than one row at least {@code batch + block}. A manager that grants a block under one lock
-     * ({@link dev.leasebox.lease.LeaseManager#rowBlock()}) refuses a block whole, and the own stripe's
+     * (the drain's grouped leases) refuses a block whole, and the own stripe's
      * oldest rows can all lie in one block that another worker still holds (it leased rows of it before
      * the stripes changed); a sample of {@code batch × overAsk} rows could then lie wholly in that block
      * and the claim come back short or empty. With {@code batch + block} rows, one refused block still

@@ -6,7 +6,7 @@ import dev.leasebox.lease.PeerRank;
  * The rows a worker prefers when it chooses claim candidates: those whose block
  * ({@code id / block}, rounded down) is {@code index} mod {@code count}; with the usual block of one
  * row, those whose {@code id mod count} is {@code index}. Workers that know their rank among {@code count} live peers
- * ({@link dev.leasebox.lease.LeaseManager#peerRank()}) take disjoint stripes, so their first choices
+ * ({@link dev.leasebox.lease.PeerRanking}) take disjoint stripes, so their first choices
  * do not meet another worker's leases; a ZooKeeper multi-op, which is all-or-nothing, then commits in
  * one round instead of three (docs/decisions/0023-candidate-stripes.md).
  *
@@ -16,7 +16,7 @@ import dev.leasebox.lease.PeerRank;
  * not depend on it: every key is still leased from the coordinator.
  *
  * <p>Blocks: a manager that grants a block of consecutive rows under one coordinator lock
- * ({@link dev.leasebox.lease.LeaseManager#rowBlock()}) wants a worker's stripe to hold whole blocks,
+ * (the drain's grouped leases) wants a worker's stripe to hold whole blocks,
  * so that its batch of consecutive candidates costs one lock per block, and another worker's rows
  * never share its locks.
  *

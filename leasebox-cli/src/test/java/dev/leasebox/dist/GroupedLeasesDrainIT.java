@@ -1,5 +1,6 @@
 package dev.leasebox.dist;
 
+import dev.leasebox.outbox.leased.RowBlockLeases;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.jdbc.LeanDrainScenario;
 import dev.leasebox.jdbc.PostgreSqlTestServer;
@@ -82,7 +83,7 @@ class GroupedLeasesDrainIT {
             LeaseManager manager = LeaseGrouping.open(backend, new LeaseBackendSettings(address, namespace, LEASE, options),
                     MonotonicClock.system());
             assertThat(manager).isInstanceOf(GroupedLeaseManager.class);
-            assertThat(manager.rowBlock()).isEqualTo(16);
+            assertThat(RowBlockLeases.of(manager)).isEqualTo(16);
             return manager;
         }, forget, LEASE, 1_500, LEASE.dividedBy(2).minus(Duration.ofMillis(500)));
     }

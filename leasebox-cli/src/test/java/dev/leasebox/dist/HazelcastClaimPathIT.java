@@ -1,5 +1,6 @@
 package dev.leasebox.dist;
 
+import dev.leasebox.outbox.leased.RowBlockLeases;
 import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.ClaimRequest;
@@ -60,7 +61,7 @@ class HazelcastClaimPathIT extends StripedClaimPathTests {
         Worker worker = worker();
         awaitPeers(List.of(worker), 1);
         assertThat(worker.manager()).isInstanceOf(GroupedLeaseManager.class);
-        assertThat(worker.manager().rowBlock()).isEqualTo(128);
+        assertThat(RowBlockLeases.of(worker.manager())).isEqualTo(128);
         assertThat(worker.manager().describe()).contains("4096 row groups of 128 rows");
 
         List<OutboxClaim> claims = worker.store().claim(ClaimSelection.ELIGIBLE, new ClaimRequest("w", 100, lease()));

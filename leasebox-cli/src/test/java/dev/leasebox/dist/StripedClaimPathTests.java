@@ -1,5 +1,7 @@
 package dev.leasebox.dist;
 
+import dev.leasebox.outbox.leased.RowBlockLeases;
+import dev.leasebox.lease.PeerRanking;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.jdbc.DatabaseKind;
 import dev.leasebox.jdbc.JdbcOutboxStore;
@@ -56,7 +58,7 @@ abstract class StripedClaimPathTests {
     protected record Worker(LeaseManager manager, LeasedOutboxClaimStore store) {
 
         PeerRank rank() {
-            return manager.peerRank().orElseThrow();
+            return manager.as(PeerRanking.class).flatMap(PeerRanking::peerRank).orElseThrow();
         }
     }
 
@@ -118,12 +120,12 @@ abstract class StripedClaimPathTests {
 
     protected static void awaitPeers(List<Worker> workers, int peers) {
         await().atMost(Duration.ofSeconds(15)).until(() -> workers.stream()
-                .allMatch(w -> w.manager().peerRank().map(PeerRank::peers).orElse(0) == peers));
+                .allMatch(w -> w.manager().as(PeerRanking.class).flatMap(PeerRanking::peerRank).map(PeerRank::peers).orElse(0) == peers));
     }
 
-    /** The worker's stripe: its rank's share of the rows, in blocks of its manager's {@code rowBlock()}. */
+    /** The worker's stripe: its rank's share of the rows, in blocks of its manager's row block. */
     private static CandidateStripe stripeOf(Worker worker) {
-        return CandidateStripe.of(worker.rank(), worker.manager().rowBlock());
+        return CandidateStripe.of(worker.rank(), RowBlockLeases.of(worker.manager()));
     }
 
     private List<Long> claim(Worker worker, String owner, int batch) {

@@ -1,5 +1,6 @@
 package dev.leasebox.spring;
 
+import dev.leasebox.outbox.leased.RowBlockLeases;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.drain.OutboxProvider;
 import dev.leasebox.outbox.grouped.GroupedLeaseManager;
@@ -173,7 +174,7 @@ class LeaseboxStarterIT {
                     assertThat(context).hasNotFailed();
                     LeaseboxDrain drain = context.getBean(LeaseboxDrain.class);
                     assertThat(drain.coordinator()).get().isInstanceOf(GroupedLeaseManager.class);
-                    assertThat(drain.coordinator().get().rowBlock()).isEqualTo(16);
+                    assertThat(RowBlockLeases.of(drain.coordinator().get())).isEqualTo(16);
                     enqueue(context.getBean(TransactionalOutbox.class), 40);
                     await().atMost(Duration.ofSeconds(30)).until(() -> delivered.size() == 40);
                 });

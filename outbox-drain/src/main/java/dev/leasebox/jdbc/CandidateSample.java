@@ -94,7 +94,7 @@ final class CandidateSample {
      * the rest of the window a block at a time ({@code id / block}, rounded down), the blocks in
      * random order and each block's rows oldest first: rows other workers prefer, where a random draw
      * keeps helpers apart, and a whole block of them costs a manager that grants blocks under one lock
-     * ({@link dev.leasebox.lease.LeaseManager#rowBlock()}) one grant instead of one per row. With
+     * ({@link dev.leasebox.outbox.leased.RowBlockLeases}) one grant instead of one per row. With
      * {@code block} 1, the rest is a uniform random order of its rows. At most {@code limit} distinct ids.
      */
     static List<Long> chooseStriped(List<Candidate> window, int limit, int block, RandomGenerator random) {

@@ -1,5 +1,6 @@
 package dev.leasebox.lease.hazelcast;
 
+import dev.leasebox.lease.PeerRanking;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.spi.exception.DistributedObjectDestroyedException;
 import com.hazelcast.core.HazelcastInstance;
@@ -104,7 +105,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #releaseAndDestroy(Collection)} frees the lock of a key that will never be leased again; a
  * destroyed name can never be locked again, and a later attempt is simply not granted.
  */
-public final class HazelcastLeaseManager implements LeaseManager {
+public final class HazelcastLeaseManager implements LeaseManager, PeerRanking {
 
     private static final Logger LOG = LoggerFactory.getLogger(HazelcastLeaseManager.class);
     /** After the lock name prefix: the IMap of live managers, for {@link #peerRank()}. */

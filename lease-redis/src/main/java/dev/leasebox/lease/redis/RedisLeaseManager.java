@@ -1,5 +1,6 @@
 package dev.leasebox.lease.redis;
 
+import dev.leasebox.lease.LapsingLeases;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseLoss;
 import dev.leasebox.lease.LeaseLossListener;
@@ -74,7 +75,7 @@ import java.util.function.Supplier;
  *
  * <p>Thread-safe; one instance may serve many owners, as one Redis serves many nodes.
  */
-public final class RedisLeaseManager implements LeaseManager {
+public final class RedisLeaseManager implements LeaseManager, LapsingLeases {
 
     private static final Logger log = LoggerFactory.getLogger(RedisLeaseManager.class);
 
@@ -251,12 +252,6 @@ public final class RedisLeaseManager implements LeaseManager {
     @Override
     public void addLeaseLossListener(LeaseLossListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
-    }
-
-    /** True: an unreleased lease's key expires in Redis at its ttl ({@code PX}) and this client keeps no state for it. */
-    @Override
-    public boolean unreleasedLeasesLapse() {
-        return true;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.leasebox.lease.zookeeper;
 
+import dev.leasebox.lease.PeerRanking;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseLoss;
 import dev.leasebox.lease.LeaseLossListener;
@@ -120,7 +121,7 @@ import java.util.concurrent.TimeUnit;
  * still refuses such stale claims (safety holds), but claims of those rows stop making progress
  * until zxids catch up. Workers register in {@code /<namespace>/members} (Curator {@link GroupMember}).
  */
-public final class ZooKeeperLeaseManager implements LeaseManager {
+public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking {
 
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperLeaseManager.class);
 

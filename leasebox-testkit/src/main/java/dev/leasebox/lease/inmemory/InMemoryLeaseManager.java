@@ -1,5 +1,6 @@
 package dev.leasebox.lease.inmemory;
 
+import dev.leasebox.lease.LapsingLeases;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseLoss;
 import dev.leasebox.lease.LeaseLossListener;
@@ -29,7 +30,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * to the listeners with {@link LeaseLoss.Cause#RENEWAL_REFUSED}. {@link #loseFenceCounter(long)}
  * simulates a coordinator that lost its data, for testing the fence floor.
  */
-public final class InMemoryLeaseManager implements LeaseManager {
+public final class InMemoryLeaseManager implements LeaseManager, LapsingLeases {
 
     private record Holder(String owner, long fence, Instant expiresAt) {
     }
@@ -146,12 +147,6 @@ public final class InMemoryLeaseManager implements LeaseManager {
     public synchronized int heldCount() {
         Instant now = clock.instant();
         return (int) holders.values().stream().filter(h -> now.isBefore(h.expiresAt())).count();
-    }
-
-    /** True: an unreleased lease is forgotten once expired (expired holders are pruned as leases are granted). */
-    @Override
-    public boolean unreleasedLeasesLapse() {
-        return true;
     }
 
     @Override

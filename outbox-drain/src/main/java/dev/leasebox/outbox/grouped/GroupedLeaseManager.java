@@ -8,6 +8,8 @@ import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.MonotonicClock;
 import dev.leasebox.lease.PeerRank;
+import dev.leasebox.lease.PeerRanking;
+import dev.leasebox.outbox.leased.RowBlockLeases;
 import dev.leasebox.outbox.CandidateStripe;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import org.slf4j.Logger;
@@ -68,7 +70,7 @@ import java.util.concurrent.TimeUnit;
  * <p>The claim path learns the block through {@link #rowBlock()} and gives each worker a stripe of whole
  * blocks, so that a batch of consecutive rows costs one group lease per block.
  */
-public final class GroupedLeaseManager implements LeaseManager {
+public final class GroupedLeaseManager implements LeaseManager, RowBlockLeases, PeerRanking {
 
     private static final Logger LOG = LoggerFactory.getLogger(GroupedLeaseManager.class);
     /** The prefix of group keys. A row key {@code row-<id>} never starts with it. */
@@ -161,7 +163,7 @@ public final class GroupedLeaseManager implements LeaseManager {
         List<Lease> others = new ArrayList<>();
         List<Lease> released = new ArrayList<>();
         List<Lease> groupsToRelease = new ArrayList<>();
-        Optional<PeerRank> rank = delegate.peerRank();
+        Optional<PeerRank> rank = peerRank();
         synchronized (this) {
             for (Lease row : leases) {
                 Optional<Long> id = LeasedOutboxClaimStore.entryIdOf(row.key());
@@ -267,7 +269,7 @@ public final class GroupedLeaseManager implements LeaseManager {
 
     /** Whether a group whose rows were all handed back stays held: as for a released row of it. */
     boolean lingersForGroupOf(String rowKey) {
-        return LeasedOutboxClaimStore.entryIdOf(rowKey).map(id -> lingers(id, delegate.peerRank())).orElse(false);
+        return LeasedOutboxClaimStore.entryIdOf(rowKey).map(id -> lingers(id, peerRank())).orElse(false);
     }
 
     List<LeaseLossListener> listeners() {
@@ -306,9 +308,10 @@ public final class GroupedLeaseManager implements LeaseManager {
         return delegate.raiseFenceFloor(floor);
     }
 
+    /** The rank of the manager it groups rows over, where that one knows it. */
     @Override
     public Optional<PeerRank> peerRank() {
-        return delegate.peerRank();
+        return delegate.as(PeerRanking.class).flatMap(PeerRanking::peerRank);
     }
 
     /** The rows of one group: the claim path asks for whole blocks. */
@@ -317,10 +320,13 @@ public final class GroupedLeaseManager implements LeaseManager {
         return grouping.block();
     }
 
-    /** False: a row left unreleased keeps its group held until it lapses. */
+    /**
+     * Itself for what it implements; never {@link dev.leasebox.lease.LapsingLeases}, whatever the manager
+     * it groups over is: a row left unreleased keeps its group held until it lapses.
+     */
     @Override
-    public boolean unreleasedLeasesLapse() {
-        return false;
+    public <T> Optional<T> as(Class<T> capability) {
+        return capability.isInstance(this) ? Optional.of(capability.cast(this)) : Optional.empty();
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.leasebox.outbox.leased;
 
+import dev.leasebox.lease.LapsingLeases;
+import dev.leasebox.lease.PeerRanking;
 import dev.leasebox.outbox.FencedOutboxStore;
 import dev.leasebox.outbox.CandidateQuery;
 import dev.leasebox.outbox.CandidateStripe;
@@ -77,7 +79,7 @@ import java.util.concurrent.TimeUnit;
  * back full instead of two-thirds full.
  *
  * <p>Candidates come in stripes when the manager knows its rank among its live peers
- * ({@link LeaseManager#peerRank()}, ZooKeeper): each worker prefers the rows whose {@code id mod peers}
+ * ({@link dev.leasebox.lease.PeerRanking}: ZooKeeper, Hazelcast): each worker prefers the rows whose {@code id mod peers}
  * is its rank ({@link CandidateStripe}), so concurrent workers' first choices are disjoint and an
  * all-or-nothing batch grant (a ZooKeeper multi) commits in one round.
  * Rows this store's own claim loops are asking for, or hold under a lease still locally valid, are
@@ -177,12 +179,13 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
 
     /**
      * One claim: candidate ids from the store (this manager's stripe first, when the manager knows its
-     * {@link LeaseManager#peerRank() rank}; without the rows this store's other claim loops are asking
+     * {@link dev.leasebox.lease.PeerRanking rank}; without the rows this store's other claim loops are asking
      * for or hold), one lease request for them, then the mode's database round trip.
      */
     @Override
     public List<OutboxClaim> claim(ClaimSelection selection, ClaimRequest request) {
-        CandidateStripe stripe = leases.peerRank().map(rank -> CandidateStripe.of(rank, leases.rowBlock())).orElse(CandidateStripe.ALL);
+        CandidateStripe stripe = leases.as(PeerRanking.class).flatMap(PeerRanking::peerRank)
+                .map(rank -> CandidateStripe.of(rank, RowBlockLeases.of(leases))).orElse(CandidateStripe.ALL);
         Instant now = clock.instant();
         Set<Long> busy = new HashSet<>(asking);
         busy.addAll(releasing);
@@ -533,7 +536,7 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
         /**
          * How many candidate keys a claim asks leases for, as a multiple of its batch (default 2; 1 asks
          * for exactly a batch): the coordinator grants at most a batch of them, skipping keys others hold.
-         * A manager that grants rows a block at a time ({@link LeaseManager#rowBlock()}) is asked for at
+         * A manager that grants rows a block at a time ({@link RowBlockLeases}) is asked for at
          * least {@code batch + block} keys whatever the factor ({@link CandidateQuery#sample()}).
          */
         public Builder candidateOverAsk(int factor) {
@@ -571,7 +574,7 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
          *         manager whose unreleased leases do not lapse by themselves
          */
         public LeasedOutboxClaimStore open() {
-            if (release == ReleaseAfterCompletion.NON_TERMINAL && !leases.unreleasedLeasesLapse()) {
+            if (release == ReleaseAfterCompletion.NON_TERMINAL && leases.as(LapsingLeases.class).isEmpty()) {
                 throw new IllegalArgumentException("Release after completion 'non-terminal' needs a lease backend whose "
                         + "unreleased leases lapse by themselves (redis); " + leases.describe() + " keeps them "
                         + "until released or until its session ends. Use 'always' with this backend.");

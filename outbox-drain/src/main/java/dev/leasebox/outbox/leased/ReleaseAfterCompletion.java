@@ -22,7 +22,7 @@ import java.util.Locale;
  *       manager checks): it is no use to anyone.</li>
  * </ul>
  * {@link #NON_TERMINAL} needs a manager whose unreleased leases cost nothing after their ttl
- * ({@link dev.leasebox.lease.LeaseManager#unreleasedLeasesLapse()}: Redis, the in-memory manager).
+ * ({@link dev.leasebox.lease.LapsingLeases}: Redis, the in-memory manager).
  * ZooKeeper keeps an unreleased lease's EPHEMERAL node for the life of the session, so it is refused
  * there; Hazelcast's manager unlocks at the deadline itself, which moves the Raft work rather than
  * saving it, so it is refused there too.

@@ -1,5 +1,6 @@
 package dev.leasebox.outbox.grouped;
 
+import dev.leasebox.lease.PeerRanking;
 import dev.leasebox.lease.ForwardingLeaseManager;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseLoss;
@@ -45,7 +46,7 @@ class GroupedLeaseManagerTest {
     }
 
     /** A delegate counting its calls (the round trips a real coordinator would take). */
-    static final class Counting extends ForwardingLeaseManager {
+    static final class Counting extends ForwardingLeaseManager implements PeerRanking {
         int acquires;
         int renewals;
         int releases;

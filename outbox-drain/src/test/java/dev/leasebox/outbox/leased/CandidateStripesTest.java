@@ -1,5 +1,6 @@
 package dev.leasebox.outbox.leased;
 
+import dev.leasebox.lease.PeerRanking;
 import dev.leasebox.outbox.CandidateQuery;
 import dev.leasebox.outbox.CandidateStripe;
 import dev.leasebox.lease.ForwardingLeaseManager;
@@ -39,7 +40,7 @@ class CandidateStripesTest {
     private final InMemoryLeaseManager coordinator = new InMemoryLeaseManager(clock);
 
     /** One worker's view of the shared coordinator: a fixed rank, and every lease request it sends. */
-    private final class Worker extends ForwardingLeaseManager {
+    private final class Worker extends ForwardingLeaseManager implements RowBlockLeases, PeerRanking {
         private final Optional<PeerRank> rank;
         private final int block;
         private final List<LeaseRequest> requests = new CopyOnWriteArrayList<>();

@@ -1,5 +1,7 @@
 package dev.leasebox.outbox.leased;
 
+import java.util.Optional;
+import dev.leasebox.lease.LapsingLeases;
 import dev.leasebox.lease.ForwardingLeaseManager;
 import dev.leasebox.lease.LeaseLossListener;
 import dev.leasebox.lease.LeaseManager;
@@ -9,7 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A lease manager whose fence counter cannot be raised and whose unreleased leases are not said to
- * lapse (the SPI's defaults of {@code raiseFenceFloor} and {@code unreleasedLeasesLapse}), over a
+ * lapse (the SPI's default of {@code raiseFenceFloor}, and no {@code LapsingLeases}), over a
  * real in-memory coordinator; it also exposes its listeners so a test can play the coordinator's
  * connection events.
  */
@@ -37,8 +39,9 @@ final class FixedCounterLeaseManager extends ForwardingLeaseManager {
         return false;
     }
 
+    /** Its unreleased leases are not said to lapse, whatever the manager it decorates says. */
     @Override
-    public boolean unreleasedLeasesLapse() {
-        return false;
+    public <T> Optional<T> as(Class<T> capability) {
+        return capability == LapsingLeases.class ? Optional.empty() : super.as(capability);
     }
 }
