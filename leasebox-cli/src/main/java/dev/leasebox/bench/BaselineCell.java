@@ -46,12 +46,10 @@ final class BaselineCell {
 
     BenchResult run() throws InterruptedException {
         TableName table = database.freshBaselineTable();
-        CompletionLedger ledger = new CompletionLedger();
-        LatencyRecorder latencies = new LatencyRecorder();
-        PhaseTimer phases = new PhaseTimer();
+        BenchCell.Meters meters = new BenchCell.Meters(new CompletionLedger(), new LatencyRecorder(), new PhaseTimer());
         long history = settings.historyRows();
         BacklogFeeder feeder = new BacklogFeeder((first, last) ->
-                database.fillBaseline(table, "PENDING", history + first, history + last), ledger,
+                database.fillBaseline(table, "PENDING", history + first, history + last), meters.ledger(),
                 Math.max(20_000, workers * batch * 20));
         String label = String.format(Locale.ROOT, "[%s W=%d B=%d%s]", BenchReport.BASELINE, workers, batch,
                 backlog > 0 ? " backlog" : "");
@@ -62,70 +60,61 @@ final class BaselineCell {
         List<Thread> threads = new ArrayList<>();
         List<HikariDataSource> pools = new ArrayList<>();
         try {
-            if (history > 0) {
-                database.fillBaseline(table, "DELIVERED", 1, history);
-            }
-            if (backlog > 0) {
-                database.fillBaseline(table, "PENDING", history + 1, history + backlog);
-            } else {
-                feeder.fillInitial();
-            }
-            database.analyze(table);
+            seed(table, history, feeder);
             for (int i = 1; i <= workers; i++) {
                 HikariDataSource pool = database.newPool(1);
                 pools.add(pool);
-                Thread t = new Thread(() -> loop(pool, claimSql, completeSql, running, ledger, latencies, phases, failure),
-                        "leasebox-bench-baseline-" + i);
+                Thread t = new Thread(() -> loop(pool, claimSql, completeSql, running, meters.ledger(), meters.latencies(),
+                        meters.phases(), failure), "leasebox-bench-baseline-" + i);
                 t.setDaemon(true);
                 threads.add(t);
             }
-            long firstCompleted;
-            long windowStart;
-            if (backlog > 0) {
-                firstCompleted = 0;
-                latencies.start();
-                phases.start();
-                windowStart = System.nanoTime();
-                threads.forEach(Thread::start);
-                BenchCell.drainToTheEnd(label + " draining " + backlog + " rows", ledger, backlog, progress);
-            } else {
-                feeder.start();
-                threads.forEach(Thread::start);
-                BenchCell.pace(label + " warm-up", settings.warmup(), ledger, progress);
-                firstCompleted = ledger.completedTotal();
-                windowStart = System.nanoTime();
-                latencies.start();
-                phases.start();
-                BenchCell.pace(label + " measuring", settings.window(), ledger, progress);
-            }
-            latencies.stop();
-            phases.stop();
-            long windowNanos = System.nanoTime() - windowStart;
+            BenchCell.Window window = BenchCell.measure(label, () -> threads.forEach(Thread::start), feeder, meters,
+                    backlog, settings, progress);
             double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-            long rows = ledger.completedTotal() - firstCompleted;
+            long rows = meters.ledger().completedTotal() - window.firstCompleted();
             feeder.close();
             stop(running, threads);
             if (failure.get() != null) {
                 throw new IllegalStateException("the baseline's workers failed: " + failure.get().getMessage(), failure.get());
             }
             long delivered = database.baselineDelivered(table) - history;
-            long[] sorted = latencies.sorted();
-            progress.printf(Locale.ROOT, "%s %,.0f rows/s, claim p50 %.2f ms, p99 %.2f ms, load %.2f; mean per call: %s%n",
-                    label, Percentiles.rate(rows, windowNanos), Percentiles.millis(sorted, 50),
-                    Percentiles.millis(sorted, 99), load, phases.summary());
-            progress.flush();
-            return new BenchResult(BenchReport.BASELINE, workers, batch, windowNanos / 1e9, rows,
-                    Percentiles.millis(sorted, 50), Percentiles.millis(sorted, 90), Percentiles.millis(sorted, 99),
-                    sorted.length, delivered, ledger.completedTotal(), ledger.finalizedTwice().size(),
-                    ledger.emittedTwice().size(), ledger.refusedTotal(), "none: two bare statements",
-                    "baseline (minimal table, one partial index)", phases.summary(), load < 0 ? Double.NaN : load)
-                    .in(backlog > 0 ? BenchResult.BACKLOG : BenchResult.FEEDER, 1);
+            return result(label, window.nanos(), rows, delivered, load, meters);
         } finally {
             feeder.close();
             stop(running, threads);
             pools.forEach(HikariDataSource::close);
             database.dropBaseline(table);
         }
+    }
+
+    /** The history as DELIVERED rows, then the backlog: seeded rows, or the feeder's first fill. */
+    private void seed(TableName table, long history, BacklogFeeder feeder) {
+        if (history > 0) {
+            database.fillBaseline(table, "DELIVERED", 1, history);
+        }
+        if (backlog > 0) {
+            database.fillBaseline(table, "PENDING", history + 1, history + backlog);
+        } else {
+            feeder.fillInitial();
+        }
+        database.analyze(table);
+    }
+
+    private BenchResult result(String label, long windowNanos, long rows, long delivered, double load,
+                               BenchCell.Meters meters) {
+        CompletionLedger ledger = meters.ledger();
+        long[] sorted = meters.latencies().sorted();
+        progress.printf(Locale.ROOT, "%s %,.0f rows/s, claim p50 %.2f ms, p99 %.2f ms, load %.2f; mean per call: %s%n",
+                label, Percentiles.rate(rows, windowNanos), Percentiles.millis(sorted, 50),
+                Percentiles.millis(sorted, 99), load, meters.phases().summary());
+        progress.flush();
+        return new BenchResult(BenchReport.BASELINE, workers, batch, windowNanos / 1e9, rows,
+                Percentiles.millis(sorted, 50), Percentiles.millis(sorted, 90), Percentiles.millis(sorted, 99),
+                sorted.length, delivered, ledger.completedTotal(), ledger.finalizedTwice().size(),
+                ledger.emittedTwice().size(), ledger.refusedTotal(), "none: two bare statements",
+                "baseline (minimal table, one partial index)", meters.phases().summary(), load < 0 ? Double.NaN : load)
+                .in(backlog > 0 ? BenchResult.BACKLOG : BenchResult.FEEDER, 1);
     }
 
     private static void stop(AtomicBoolean running, List<Thread> threads) throws InterruptedException {

@@ -112,10 +112,8 @@ final class BenchCell {
     BenchResult run() throws InterruptedException {
         Clock clock = MonotonicClock.system();
         TableName table = database.freshTable(settings.partition());
-        CompletionLedger ledger = new CompletionLedger();
-        LatencyRecorder latencies = new LatencyRecorder();
-        PhaseTimer phases = new PhaseTimer();
-        BacklogFeeder feeder = new BacklogFeeder(database, table, ledger, Math.max(20_000, workers * batch * 20), clock);
+        Meters meters = new Meters(new CompletionLedger(), new LatencyRecorder(), new PhaseTimer());
+        BacklogFeeder feeder = new BacklogFeeder(database, table, meters.ledger(), Math.max(20_000, workers * batch * 20), clock);
         List<AutoCloseable> resources = new ArrayList<>();
         List<OutboxDrain> drains = new ArrayList<>();
         String namespace = "bench-" + UUID.randomUUID().toString().substring(0, 8);
@@ -123,94 +121,25 @@ final class BenchCell {
         String label = String.format(Locale.ROOT, "[%s W=%d B=%d%s]", name, workers, batch, backlog > 0 ? " backlog" : "");
         List<PartitionedOutboxClaimStore> partitioned = new ArrayList<>();
         try {
-            database.fillHistory(table, settings.historyRows(), clock.instant());
-            if (backlog > 0) {
-                database.fill(table, 1, backlog, clock.instant());
-            } else {
-                feeder.fillInitial();
-            }
-            database.analyze(table);
+            seed(table, feeder, clock);
             for (int i = 1; i <= workers; i++) {
                 HikariDataSource pool = database.newPool(CONNECTIONS_PER_WORKER);
                 resources.add(pool);
-                JdbcOutboxStore.Builder rows = JdbcOutboxStore.builder(pool).table(table).localClock(clock)
-                        .candidateSpread(coordinator.isPresent() ? settings.candidateSpread() : 1);
-                if (!settings.durableClaimRecords()) {
-                    rows.claimRecordsWithoutWalFlush();
-                }
-                JdbcOutboxStore jdbc = rows.open();
-                OutboxClaimStore store = jdbc;
-                if (settings.partition()) {
-                    LeaseManager manager = coordinator.isPresent()
-                            ? LeaseGrouping.open(backend, new LeaseBackendSettings(coordinator.get().address(), namespace,
-                                    settings.leaseTtl(), coordinator.get().clientOptions()), clock)
-                            : JdbcLeaseManager.builder(pool).table(table).localClock(clock).open();
-                    resources.add(manager);
-                    PartitionedOutboxClaimStore slots = PartitionedOutboxClaimStore.open(jdbc, JdbcSlotStore.open(pool, jdbc, clock),
-                            manager, new JdbcWorkerGroup(pool, jdbc, clock), "bench-" + backend + "-" + i, settings.leaseTtl(),
-                            PARTITION_TICK, false, settings.partitionClaims(), clock);
-                    resources.add(slots);
-                    partitioned.add(slots);
-                    store = slots;
-                } else if (coordinator.isPresent()) {
-                    BenchCoordinator c = coordinator.get();
-                    LeaseManager manager = new ReleasingLeaseManager(LeaseGrouping.open(backend,
-                            new LeaseBackendSettings(c.address(), namespace, settings.leaseTtl(), c.clientOptions()), clock),
-                            settings.release(), phases);
-                    resources.add(manager);
-                    LeasedOutboxClaimStore leased = LeasedOutboxClaimStore.builder(new TimedFencedStore(jdbc, phases), manager, clock)
-                            .claimMode(settings.claimMode()).releaseAfterCompletion(settings.releaseAfterCompletion())
-                            .releaseInBackground(settings.release() == ReleasingLeaseManager.Mode.ASYNC)
-                            .candidateOverAsk(settings.candidateOverAsk()).open();
-                    resources.add(leased); // closed before its manager: pending background releases first
-                    store = leased;
-                }
-                drains.add(OutboxDrain.builder().store(new TimedClaimStore(store, latencies, phases))
+                OutboxClaimStore store = claimStore(i, pool, table, clock, namespace, meters.phases(), resources, partitioned);
+                drains.add(OutboxDrain.builder().store(new TimedClaimStore(store, meters.latencies(), meters.phases()))
                         .provider(envelope -> ProviderOutcome.delivered())
                         .options(DrainOptions.builder().owner("bench-" + backend + "-" + i).batchSize(batch)
                                 .leaseDuration(settings.leaseTtl()).build())
-                        .clock(clock).listener(ledger).build());
+                        .clock(clock).listener(meters.ledger()).build());
             }
             awaitBalanced(partitioned, label);
-            long firstCompleted;
-            long windowStart;
-            if (backlog > 0) {
-                firstCompleted = 0;
-                latencies.start();
-                phases.start();
-                windowStart = System.nanoTime();
-                drains.forEach(OutboxDrain::start);
-                drainToTheEnd(label + " draining " + backlog + " rows", ledger, backlog);
-            } else {
-                feeder.start();
-                drains.forEach(OutboxDrain::start);
-                pace(label + " warm-up", settings.warmup(), ledger);
-                firstCompleted = ledger.completedTotal();
-                windowStart = System.nanoTime();
-                latencies.start();
-                phases.start();
-                pace(label + " measuring", settings.window(), ledger);
-            }
-            latencies.stop();
-            phases.stop();
-            long windowNanos = System.nanoTime() - windowStart;
+            Window window = measure(label, drains, feeder, meters);
             double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-            long rows = ledger.completedTotal() - firstCompleted;
+            long rows = meters.ledger().completedTotal() - window.firstCompleted();
             feeder.close();
             drains.forEach(OutboxDrain::close);
             long delivered = database.delivered(table);
-            long[] sorted = latencies.sorted();
-            progress.printf(Locale.ROOT, "%s %,.0f rows/s, claim p50 %.2f ms, p99 %.2f ms, load %.2f; mean per call: %s%n",
-                    label, Percentiles.rate(rows, windowNanos), Percentiles.millis(sorted, 50),
-                    Percentiles.millis(sorted, 99), load, phases.summary());
-            progress.flush();
-            return new BenchResult(name, workers, batch, windowNanos / 1e9, rows, Percentiles.millis(sorted, 50),
-                    Percentiles.millis(sorted, 90), Percentiles.millis(sorted, 99), sorted.length, delivered,
-                    ledger.completedTotal(), ledger.finalizedTwice().size(), ledger.emittedTwice().size(),
-                    ledger.refusedTotal(), coordinator.map(BenchCoordinator::description)
-                    .orElse("database: FOR UPDATE SKIP LOCKED"),
-                    coordinator.isPresent() ? settings.variant() : "database backend", phases.summary(),
-                    load < 0 ? Double.NaN : load).in(backlog > 0 ? BenchResult.BACKLOG : BenchResult.FEEDER, 1);
+            return result(name, label, window.nanos(), rows, delivered, load, meters);
         } finally {
             feeder.close();
             drains.forEach(OutboxDrain::close);
@@ -223,6 +152,120 @@ final class BenchCell {
             }
             database.drop(table);
         }
+    }
+
+    /** What a cell measures with: completions, claim latencies, time per call. */
+    record Meters(CompletionLedger ledger, LatencyRecorder latencies, PhaseTimer phases) {
+    }
+
+    /** The measured window: the completions counted before it, and its length. */
+    record Window(long firstCompleted, long nanos) {
+    }
+
+    /** The table's history, then its backlog: seeded rows, or the feeder's first fill. */
+    private void seed(TableName table, BacklogFeeder feeder, Clock clock) {
+        database.fillHistory(table, settings.historyRows(), clock.instant());
+        if (backlog > 0) {
+            database.fill(table, 1, backlog, clock.instant());
+        } else {
+            feeder.fillInitial();
+        }
+        database.analyze(table);
+    }
+
+    /**
+     * One worker's claim store: the JDBC store, under partition leases, or under an external backend's row leases
+     * when the cell has a coordinator. What it opens is added to {@code resources}, in the order it is to be closed
+     * backwards.
+     */
+    private OutboxClaimStore claimStore(int worker, HikariDataSource pool, TableName table, Clock clock, String namespace,
+                                        PhaseTimer phases, List<AutoCloseable> resources,
+                                        List<PartitionedOutboxClaimStore> partitioned) {
+        JdbcOutboxStore.Builder rows = JdbcOutboxStore.builder(pool).table(table).localClock(clock)
+                .candidateSpread(coordinator.isPresent() ? settings.candidateSpread() : 1);
+        if (!settings.durableClaimRecords()) {
+            rows.claimRecordsWithoutWalFlush();
+        }
+        JdbcOutboxStore jdbc = rows.open();
+        if (settings.partition()) {
+            LeaseManager manager = coordinator.isPresent()
+                    ? LeaseGrouping.open(backend, new LeaseBackendSettings(coordinator.get().address(), namespace,
+                            settings.leaseTtl(), coordinator.get().clientOptions()), clock)
+                    : JdbcLeaseManager.builder(pool).table(table).localClock(clock).open();
+            resources.add(manager);
+            PartitionedOutboxClaimStore slots = PartitionedOutboxClaimStore.open(jdbc, JdbcSlotStore.open(pool, jdbc, clock),
+                    manager, new JdbcWorkerGroup(pool, jdbc, clock), "bench-" + backend + "-" + worker, settings.leaseTtl(),
+                    PARTITION_TICK, false, settings.partitionClaims(), clock);
+            resources.add(slots);
+            partitioned.add(slots);
+            return slots;
+        }
+        if (coordinator.isPresent()) {
+            BenchCoordinator c = coordinator.get();
+            LeaseManager manager = new ReleasingLeaseManager(LeaseGrouping.open(backend,
+                    new LeaseBackendSettings(c.address(), namespace, settings.leaseTtl(), c.clientOptions()), clock),
+                    settings.release(), phases);
+            resources.add(manager);
+            LeasedOutboxClaimStore leased = LeasedOutboxClaimStore.builder(new TimedFencedStore(jdbc, phases), manager, clock)
+                    .claimMode(settings.claimMode()).releaseAfterCompletion(settings.releaseAfterCompletion())
+                    .releaseInBackground(settings.release() == ReleasingLeaseManager.Mode.ASYNC)
+                    .candidateOverAsk(settings.candidateOverAsk()).open();
+            resources.add(leased); // closed before its manager: pending background releases first
+            return leased;
+        }
+        return jdbc;
+    }
+
+    private Window measure(String label, List<OutboxDrain> drains, BacklogFeeder feeder, Meters meters)
+            throws InterruptedException {
+        return measure(label, () -> drains.forEach(OutboxDrain::start), feeder, meters, backlog, settings, progress);
+    }
+
+    /**
+     * Starts the workers and measures, for any cell: the backlog drained to the end from the start, or, with the
+     * feeder, a warm-up and then a window of fixed length.
+     */
+    static Window measure(String label, Runnable startWorkers, BacklogFeeder feeder, Meters meters, long backlog,
+                          Settings settings, PrintWriter progress) throws InterruptedException {
+        long firstCompleted;
+        long windowStart;
+        if (backlog > 0) {
+            firstCompleted = 0;
+            meters.latencies().start();
+            meters.phases().start();
+            windowStart = System.nanoTime();
+            startWorkers.run();
+            drainToTheEnd(label + " draining " + backlog + " rows", meters.ledger(), backlog, progress);
+        } else {
+            feeder.start();
+            startWorkers.run();
+            pace(label + " warm-up", settings.warmup(), meters.ledger(), progress);
+            firstCompleted = meters.ledger().completedTotal();
+            windowStart = System.nanoTime();
+            meters.latencies().start();
+            meters.phases().start();
+            pace(label + " measuring", settings.window(), meters.ledger(), progress);
+        }
+        meters.latencies().stop();
+        meters.phases().stop();
+        return new Window(firstCompleted, System.nanoTime() - windowStart);
+    }
+
+    private BenchResult result(String name, String label, long windowNanos, long rows, long delivered, double load,
+                               Meters meters) {
+        CompletionLedger ledger = meters.ledger();
+        long[] sorted = meters.latencies().sorted();
+        progress.printf(Locale.ROOT, "%s %,.0f rows/s, claim p50 %.2f ms, p99 %.2f ms, load %.2f; mean per call: %s%n",
+                label, Percentiles.rate(rows, windowNanos), Percentiles.millis(sorted, 50),
+                Percentiles.millis(sorted, 99), load, meters.phases().summary());
+        progress.flush();
+        return new BenchResult(name, workers, batch, windowNanos / 1e9, rows, Percentiles.millis(sorted, 50),
+                Percentiles.millis(sorted, 90), Percentiles.millis(sorted, 99), sorted.length, delivered,
+                ledger.completedTotal(), ledger.finalizedTwice().size(), ledger.emittedTwice().size(),
+                ledger.refusedTotal(), coordinator.map(BenchCoordinator::description)
+                .orElse("database: FOR UPDATE SKIP LOCKED"),
+                coordinator.isPresent() ? settings.variant() : "database backend", meters.phases().summary(),
+                load < 0 ? Double.NaN : load).in(backlog > 0 ? BenchResult.BACKLOG : BenchResult.FEEDER, 1);
     }
 
     /** The backend's name in the report: {@code redis}, or {@code redis/partition} with partition leases. */
@@ -284,16 +327,7 @@ final class BenchCell {
         }
     }
 
-    private void drainToTheEnd(String what, CompletionLedger ledger, long rows) throws InterruptedException {
-        drainToTheEnd(what, ledger, rows, progress);
-    }
-
     /** Waits {@code length}, printing a progress line every two seconds (whole lines: library logs interleave). */
-    private void pace(String what, Duration length, CompletionLedger ledger) throws InterruptedException {
-        pace(what, length, ledger, progress);
-    }
-
-    /** As {@link #pace(String, Duration, CompletionLedger)}, for any cell. */
     static void pace(String what, Duration length, CompletionLedger ledger, PrintWriter progress) throws InterruptedException {
         CountDownLatch never = new CountDownLatch(1);
         long start = System.nanoTime();

@@ -7,14 +7,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -197,103 +192,9 @@ public final class BenchCommand implements Callable<Integer> {
                 return new FailoverBench(database, coordinators, backends, Duration.ofSeconds(leaseTtlSeconds),
                         failoverRounds, out, err).run() ? 0 : 1;
             }
-            return throughput(database, coordinators, out, err);
+            return new ThroughputBench(this, database, coordinators, out, err).run();
         } finally {
             coordinators.values().forEach(BenchCoordinator::close);
-        }
-    }
-
-    private int throughput(BenchDatabase database, Map<String, BenchCoordinator> coordinators, PrintWriter out,
-                           PrintWriter err) throws InterruptedException, IOException {
-        List<int[]> cells = new ArrayList<>();
-        if (matrix) {
-            for (int w : new int[]{1, 4, 8}) {
-                for (int b : new int[]{1, 10, 100}) {
-                    cells.add(new int[]{w, b});
-                }
-            }
-        } else {
-            cells.add(new int[]{workers, batch});
-        }
-        List<String> measuredModes = modes();
-        out.printf("leasebox bench: %s; %d cell(s) x %d backend(s) x %s x %d round(s), %d s warm-up + %d s window each "
-                        + "(backlog mode: %d rows drained to the end), lease %d s, schema %s, %d CPUs, load average %s; "
-                        + "external backends: claim mode %s, release after completion %s, release %s, claim records %s; "
-                        + "payload %d bytes, outbox fillfactor %s; tables start with %d delivered rows and are VACUUM ANALYZEd "
-                        + "before each window%s%n",
-                String.join(",", backends), cells.size(), backends.size(), String.join("+", measuredModes), rounds,
-                warmup, seconds, backlog, leaseTtlSeconds, database.schema(),
-                Runtime.getRuntime().availableProcessors(), loadAverage(), claimMode, releaseAfterCompletion, release,
-                claimRecords, payload, fillfactor == 0 ? "as migrated" : Integer.toString(fillfactor), history,
-                warmJvm ? "; one unreported cell per backend warms the JVM first" : "");
-        out.flush();
-        BenchReport report = new BenchReport();
-        Instant started = Instant.now();
-        if (warmJvm) {
-            warmJvm(database, coordinators, cells.get(0), err);
-        }
-        for (int round = 1; round <= rounds; round++) {
-            for (int[] cell : cells) {
-                int spread = candidateSpread > 0 ? candidateSpread : cell[0] + 1;
-                BenchCell.Settings settings = new BenchCell.Settings(Duration.ofSeconds(warmup), Duration.ofSeconds(seconds),
-                        Duration.ofSeconds(leaseTtlSeconds), spread, releaseMode(), durableClaimRecords(),
-                        ClaimMode.parse(claimMode), ReleaseAfterCompletion.parse(releaseAfterCompletion), history, false,
-                        partitionClaimMode(), candidateOverAsk);
-                for (String mode : measuredModes) {
-                    long rows = mode.equals(BenchResult.BACKLOG) ? backlog : 0;
-                    if (partition()) {
-                        report.add(new BenchCell(database, Optional.empty(), BenchReport.DATABASE, cell[0], cell[1], settings, err)
-                                .backlog(rows).run().in(mode, round));
-                    }
-                    for (int k = 0; k < backends.size(); k++) {
-                        String backend = backends.get((k + round - 1) % backends.size()); // interleaved: each round starts elsewhere
-                        BenchResult result = backend.equals(BenchReport.BASELINE)
-                                ? new BaselineCell(database, cell[0], cell[1], settings, rows, err).run()
-                                : new BenchCell(database, Optional.ofNullable(coordinators.get(backend)), backend, cell[0],
-                                        cell[1], settings.withPartition(partition()), err).backlog(rows).run();
-                        report.add(result.in(mode, round));
-                        Files.writeString(csv, report.csv(), StandardCharsets.UTF_8); // a failure later keeps what was measured
-                    }
-                }
-            }
-        }
-        out.println();
-        out.print(report.table());
-        Files.writeString(csv, report.csv(), StandardCharsets.UTF_8);
-        out.println("CSV written to " + csv.toAbsolutePath());
-        if (matrix || chart != null) {
-            Path html = chart != null ? chart : htmlNextTo(csv);
-            Files.writeString(html, BenchChart.html(report, "leasebox bench, " + started + ", "
-                    + Runtime.getRuntime().availableProcessors() + " CPUs, " + seconds + " s windows"), StandardCharsets.UTF_8);
-            out.println("Chart written to " + html.toAbsolutePath());
-        }
-        if (report.checksHeld()) {
-            out.println("Checks held in every cell: no entry finalized twice; DELIVERED rows == accepted completions.");
-            return 0;
-        }
-        out.println("CHECK FAILED:");
-        report.results().stream().filter(r -> !r.checksHeld())
-                .forEach(r -> out.println("  " + r.backend() + " W=" + r.workers() + " B=" + r.batch() + ": " + r.checkFailures()));
-        return 1;
-    }
-
-    /** One unreported feeder cell per backend, its window as long as the warm-up, to compile the paths first. */
-    private void warmJvm(BenchDatabase database, Map<String, BenchCoordinator> coordinators, int[] cell, PrintWriter err)
-            throws InterruptedException {
-        BenchCell.Settings settings = new BenchCell.Settings(Duration.ofSeconds(Math.min(warmup, 2)),
-                Duration.ofSeconds(Math.max(warmup, 1)), Duration.ofSeconds(leaseTtlSeconds),
-                candidateSpread > 0 ? candidateSpread : cell[0] + 1, releaseMode(), durableClaimRecords(),
-                ClaimMode.parse(claimMode), ReleaseAfterCompletion.parse(releaseAfterCompletion), Math.min(history, 1_000),
-                partition(), partitionClaimMode(), candidateOverAsk);
-        for (String backend : backends) {
-            err.println("warming the JVM with " + backend + " (not reported)");
-            err.flush();
-            if (backend.equals(BenchReport.BASELINE)) {
-                new BaselineCell(database, cell[0], cell[1], settings, 0, err).run();
-            } else {
-                new BenchCell(database, Optional.ofNullable(coordinators.get(backend)), backend, cell[0], cell[1], settings,
-                        err).run();
-            }
         }
     }
 
@@ -352,7 +253,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    private ReleasingLeaseManager.Mode releaseMode() {
+    ReleasingLeaseManager.Mode releaseMode() {
         try {
             return ReleasingLeaseManager.Mode.valueOf(release.toUpperCase(java.util.Locale.ROOT));
         } catch (IllegalArgumentException e) {
@@ -360,14 +261,14 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    private boolean durableClaimRecords() {
+    boolean durableClaimRecords() {
         if (!claimRecords.equals("durable") && !claimRecords.equals("relaxed")) {
             throw new IllegalArgumentException("--claim-records must be durable or relaxed, was '" + claimRecords + "'");
         }
         return claimRecords.equals("durable");
     }
 
-    private ClaimMode partitionClaimMode() {
+    ClaimMode partitionClaimMode() {
         return switch (partitionClaims) {
             case "recorded" -> ClaimMode.RECORDED;
             case "lean" -> ClaimMode.LEAN;
@@ -375,7 +276,7 @@ public final class BenchCommand implements Callable<Integer> {
         };
     }
 
-    private boolean partition() {
+    boolean partition() {
         return "partition".equals(leaseGranularity);
     }
 

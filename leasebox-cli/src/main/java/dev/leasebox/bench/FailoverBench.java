@@ -2,12 +2,7 @@ package dev.leasebox.bench;
 
 import dev.leasebox.jdbc.TableName;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -207,38 +201,23 @@ final class FailoverBench {
         TableName table = database.freshTable();
         database.fill(table, 1, 100_000, Instant.now());
         String namespace = "failover-" + UUID.randomUUID().toString().substring(0, 8);
-        List<WorkerProcess> workers = new ArrayList<>();
+        List<FailoverWorkerProcess> workers = new ArrayList<>();
         try {
             for (int i = 1; i <= WORKERS; i++) {
                 String owner = "failover-" + backend + "-" + round + "-" + i;
-                workers.add(WorkerProcess.start(worker(backend, table, namespace, owner), owner));
+                workers.add(FailoverWorkerProcess.start(worker(backend, table, namespace, owner), owner));
             }
             CountDownLatch pacing = new CountDownLatch(1);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (workers.stream().anyMatch(w -> w.emissions.size() < 20)) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the " + backend + " failover workers did not all start emitting within 90 s; logs: "
-                            + workers.stream().map(w -> w.log.toString()).toList());
-                }
-                pacing.await(100, TimeUnit.MILLISECONDS); // polling the workers' progress
-            }
-            WorkerProcess victim = workers.get(0);
-            // kill mid-batch: right after the victim reports a new emission, so it holds claims that are recorded
-            int seen = victim.emissions.size();
-            long waitForEmission = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (victim.emissions.size() == seen && System.nanoTime() < waitForEmission) {
-                pacing.await(2, TimeUnit.MILLISECONDS);
-            }
-            long killedAt = nowMicros();
-            victim.process.destroyForcibly(); // SIGKILL
-            victim.process.waitFor(10, TimeUnit.SECONDS);
+            awaitAllEmitting(backend, workers, pacing);
+            FailoverWorkerProcess victim = workers.get(0);
+            long killedAt = killMidBatch(victim, pacing);
             List<BenchDatabase.HeldClaim> orphans = database.claimedBy(table, victim.owner);
             List<Long> orphanIds = orphans.stream().map(BenchDatabase.HeldClaim::id).toList();
             long giveUp = System.nanoTime() + leaseTtl.toNanos() + TimeUnit.SECONDS.toNanos(30);
             while (System.nanoTime() < giveUp && !allReemitted(orphanIds, workers, killedAt)) {
                 pacing.await(100, TimeUnit.MILLISECONDS);
             }
-            List<WorkerProcess> survivors = workers.subList(1, workers.size());
+            List<FailoverWorkerProcess> survivors = workers.subList(1, workers.size());
             List<Orphan> detail = new ArrayList<>();
             for (BenchDatabase.HeldClaim claim : orphans) {
                 Orphan orphan = orphan(backend, claim, survivors, killedAt);
@@ -251,9 +230,35 @@ final class FailoverBench {
             int missing = (int) detail.stream().filter(o -> !o.reemitted()).count();
             return new Round(backend, round, orphans.size(), delays, missing, detail);
         } finally {
-            workers.forEach(WorkerProcess::kill);
+            workers.forEach(FailoverWorkerProcess::kill);
             database.drop(table);
         }
+    }
+
+    private static void awaitAllEmitting(String backend, List<FailoverWorkerProcess> workers, CountDownLatch pacing)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (workers.stream().anyMatch(w -> w.emissions.size() < 20)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the " + backend + " failover workers did not all start emitting within 90 s; logs: "
+                        + workers.stream().map(w -> w.log.toString()).toList());
+            }
+            pacing.await(100, TimeUnit.MILLISECONDS); // polling the workers' progress
+        }
+    }
+
+    /** SIGKILLs the victim; returns when, in epoch microseconds. */
+    private static long killMidBatch(FailoverWorkerProcess victim, CountDownLatch pacing) throws InterruptedException {
+        // kill mid-batch: right after the victim reports a new emission, so it holds claims that are recorded
+        int seen = victim.emissions.size();
+        long waitForEmission = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (victim.emissions.size() == seen && System.nanoTime() < waitForEmission) {
+            pacing.await(2, TimeUnit.MILLISECONDS);
+        }
+        long killedAt = nowMicros();
+        victim.process.destroyForcibly(); // SIGKILL
+        victim.process.waitFor(10, TimeUnit.SECONDS);
+        return killedAt;
     }
 
     private List<String> worker(String backend, TableName table, String namespace, String owner) {
@@ -272,12 +277,12 @@ final class FailoverBench {
         return command;
     }
 
-    private static boolean allReemitted(List<Long> orphans, List<WorkerProcess> workers, long killedAt) {
+    private static boolean allReemitted(List<Long> orphans, List<FailoverWorkerProcess> workers, long killedAt) {
         return orphans.stream().allMatch(id -> first(workers.subList(1, workers.size()), w -> w.emissions, id, killedAt) >= 0);
     }
 
     /** One orphan's phases, from the survivors' traces. */
-    private static Orphan orphan(String backend, BenchDatabase.HeldClaim claim, List<WorkerProcess> survivors, long killedAt) {
+    private static Orphan orphan(String backend, BenchDatabase.HeldClaim claim, List<FailoverWorkerProcess> survivors, long killedAt) {
         long id = claim.id();
         long expiresAt = micros(claim.expiresAt());
         long emitted = first(survivors, w -> w.emissions, id, killedAt);
@@ -292,7 +297,7 @@ final class FailoverBench {
         long since = Math.max(killedAt, expiresAt);
         long requested = first(survivors, w -> w.requests, id, since);
         int refused = 0;
-        for (WorkerProcess w : survivors) {
+        for (FailoverWorkerProcess w : survivors) {
             List<Long> times = w.requests.getOrDefault(id, List.of());
             synchronized (times) {
                 for (long at : times) {
@@ -315,10 +320,10 @@ final class FailoverBench {
     }
 
     /** The first time at or after {@code since} that any of {@code workers} traced {@code id} in the chosen map, or -1. */
-    private static long first(List<WorkerProcess> workers, java.util.function.Function<WorkerProcess, Map<Long, List<Long>>> events,
+    private static long first(List<FailoverWorkerProcess> workers, java.util.function.Function<FailoverWorkerProcess, Map<Long, List<Long>>> events,
                               long id, long since) {
         long first = -1;
-        for (WorkerProcess w : workers) {
+        for (FailoverWorkerProcess w : workers) {
             List<Long> times = events.apply(w).getOrDefault(id, List.of());
             synchronized (times) {
                 for (long at : times) {
@@ -332,10 +337,10 @@ final class FailoverBench {
     }
 
     /** The first time at or after {@code since} in any of the workers' chosen lists, or -1. */
-    private static long firstOfAny(List<WorkerProcess> workers, java.util.function.Function<WorkerProcess, List<Long>> times,
+    private static long firstOfAny(List<FailoverWorkerProcess> workers, java.util.function.Function<FailoverWorkerProcess, List<Long>> times,
                                    long since) {
         long first = -1;
-        for (WorkerProcess w : workers) {
+        for (FailoverWorkerProcess w : workers) {
             List<Long> list = times.apply(w);
             synchronized (list) {
                 for (long at : list) {
@@ -355,84 +360,5 @@ final class FailoverBench {
     private static long nowMicros() {
         Instant now = Instant.now();
         return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
-    }
-
-    /** A worker JVM and the times of what it traced, per entry ({@link FailoverTrace}). */
-    private static final class WorkerProcess {
-        final Process process;
-        final String owner;
-        final Path log;
-        final Map<Long, List<Long>> emissions = new ConcurrentHashMap<>();
-        final Map<Long, List<Long>> requests = new ConcurrentHashMap<>();
-        final Map<Long, List<Long>> grants = new ConcurrentHashMap<>();
-        final Map<Long, List<Long>> claims = new ConcurrentHashMap<>();
-        final List<Long> requestTimes = java.util.Collections.synchronizedList(new ArrayList<>());
-        final List<Long> claimTimes = java.util.Collections.synchronizedList(new ArrayList<>());
-
-        private WorkerProcess(Process process, String owner, Path log) {
-            this.process = process;
-            this.owner = owner;
-            this.log = log;
-        }
-
-        static WorkerProcess start(List<String> command, String owner) throws IOException {
-            Path log = Files.createTempFile("leasebox-failover-" + owner + "-", ".log");
-            Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
-            WorkerProcess worker = new WorkerProcess(process, owner, log);
-            Thread reader = new Thread(worker::read, "leasebox-failover-reader-" + owner);
-            reader.setDaemon(true);
-            reader.start();
-            return worker;
-        }
-
-        private void read() {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    String[] parts = line.split(" ");
-                    if (parts.length != 3) {
-                        continue;
-                    }
-                    switch (parts[0]) {
-                        case "EMIT" -> add(emissions, Long.parseLong(parts[1]), Long.parseLong(parts[2]));
-                        case "REQ" -> {
-                            requestTimes.add(Long.parseLong(parts[1]));
-                            addAll(requests, parts[2], Long.parseLong(parts[1]));
-                        }
-                        case "GOT" -> addAll(grants, parts[2], Long.parseLong(parts[1]));
-                        case "CLAIM" -> {
-                            claimTimes.add(Long.parseLong(parts[1]));
-                            addAll(claims, parts[2], Long.parseLong(parts[1]));
-                        }
-                        default -> {
-                        }
-                    }
-                }
-            } catch (IOException | RuntimeException e) {
-                // the process was killed: its output ends here
-            }
-        }
-
-        private static void addAll(Map<Long, List<Long>> events, String ids, long at) {
-            if (!ids.equals("-")) {
-                for (String id : ids.split(",")) {
-                    add(events, Long.parseLong(id), at);
-                }
-            }
-        }
-
-        private static void add(Map<Long, List<Long>> events, long id, long at) {
-            List<Long> times = events.computeIfAbsent(id, k -> java.util.Collections.synchronizedList(new ArrayList<>()));
-            times.add(at);
-        }
-
-        void kill() {
-            process.destroyForcibly();
-            try {
-                process.waitFor(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 }

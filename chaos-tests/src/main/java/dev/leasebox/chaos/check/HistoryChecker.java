@@ -7,7 +7,6 @@ import dev.leasebox.chaos.history.HistoryEvent;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -139,53 +138,6 @@ public final class HistoryChecker {
      */
     static final long COMMON_CLOCK_TOLERANCE_MILLIS = 200;
 
-    /** A completion the store accepted, with when it was sent (its invocation) on the common clock. */
-    private record Accepted(HistoryEvent done, long sentAt) {
-    }
-
-    private static final class Claim {
-        final String owner;
-        final long entry;
-        final long fence;
-        final long t;
-        final long claimedAt;
-        final int attempt;
-        long expiresAt;
-        private final long originalExpiresAt;
-        boolean invoked;
-        boolean mayHaveDelivered;
-        boolean outcomeSeen;
-        long endedAt = Long.MAX_VALUE; // completed (accepted or refused), lost or abandoned: common-clock millis
-        String ending = "";
-        long completedNonTerminalAt = Long.MAX_VALUE;
-        long lostAt = Long.MAX_VALUE;
-        /** Common-clock millis when the claim call began: no grant of this claim happened before. */
-        final long askedAt;
-        /**
-         * The earliest, in real time (common clock), that this claim's lease can have ended: the claim call's start
-         * plus the lease's length as granted ({@code expiresAt - claimedAt}, a difference on one clock, so whatever
-         * that clock's offset), moved by each kept renewal to its invocation plus the length. Never a worker's clock.
-         */
-        long realExpiryLow;
-
-        Claim(HistoryEvent e) {
-            this.owner = e.owner();
-            this.entry = e.entry();
-            this.fence = e.fence();
-            this.t = e.t();
-            this.claimedAt = e.claimedAt();
-            this.attempt = e.claimAttempt();
-            this.expiresAt = e.expiresAt();
-            this.originalExpiresAt = e.expiresAt();
-            this.askedAt = e.askedAt() > 0 ? e.askedAt() : e.t();
-            this.realExpiryLow = e.claimedAt() != 0 && e.expiresAt() != 0 ? askedAt + ttl() : Long.MIN_VALUE;
-        }
-
-        long ttl() {
-            return originalExpiresAt - claimedAt;
-        }
-    }
-
     /** Checks a run of row claims ({@link Rules#ROW_CLAIMS}). */
     public static CheckResult check(List<HistoryEvent> history, List<FaultEvent> faults, FinalState end) {
         return check(history, faults, end, Rules.ROW_CLAIMS);
@@ -195,396 +147,74 @@ public final class HistoryChecker {
         List<String> violations = new ArrayList<>();
         List<HistoryEvent> events = new ArrayList<>(history);
         events.sort(Comparator.comparingLong(HistoryEvent::t));
-
-        Map<String, Claim> claims = new LinkedHashMap<>(); // by entry/fence: the latest such claim (lean: a re-read)
-        List<Claim> allClaims = new ArrayList<>();
-        Map<Long, List<Claim>> byEntry = new TreeMap<>();
-        Map<String, Long> completeInvokedAt = new HashMap<>();
-        Map<String, Long> renewInvokedAt = new HashMap<>();
-        List<Accepted> completions = new ArrayList<>();
-        int emissions = 0;
-        int refused = 0;
-        for (HistoryEvent e : events) {
-            String key = e.entry() + "/" + e.fence();
-            Claim c = claims.get(key);
-            switch (e.kind()) {
-                case HistoryEvent.CLAIM -> {
-                    Claim claim = new Claim(e);
-                    claims.put(key, claim);
-                    allClaims.add(claim);
-                    byEntry.computeIfAbsent(e.entry(), x -> new ArrayList<>()).add(claim);
-                }
-                case HistoryEvent.RENEW_INVOKE -> renewInvokedAt.put(key + "/" + e.owner(), e.t());
-                case HistoryEvent.RENEW -> {
-                    if (c != null) {
-                        c.expiresAt = Math.max(c.expiresAt, e.expiresAt());
-                        Long invoked = renewInvokedAt.get(key + "/" + e.owner());
-                        // A row lease's renewal runs at or after its invocation for the lease's whole length. (A lean
-                        // partition claim's renewal reports the slot lease's expiry, renewed by the keeper earlier: no bound.)
-                        if (invoked != null && !rules.leanPartitionClaims() && c.realExpiryLow != Long.MIN_VALUE) {
-                            c.realExpiryLow = Math.max(c.realExpiryLow, invoked + c.ttl());
-                        }
-                    }
-                }
-                case HistoryEvent.INVOKE -> {
-                    emissions++;
-                    if (c != null) {
-                        c.invoked = true;
-                    }
-                }
-                case HistoryEvent.OK, HistoryEvent.INFO -> {
-                    if (c != null) {
-                        c.mayHaveDelivered = true;
-                        c.outcomeSeen = true;
-                    }
-                }
-                case HistoryEvent.FAIL -> {
-                    if (c != null) {
-                        c.outcomeSeen = true;
-                    }
-                }
-                case HistoryEvent.COMPLETE_INVOKE -> completeInvokedAt.put(key, e.t());
-                case HistoryEvent.COMPLETED -> {
-                    completions.add(new Accepted(e, completeInvokedAt.getOrDefault(key, e.t())));
-                    if (c != null) {
-                        // the completion committed somewhere between its invocation and this line: the claim can
-                        // have ended as early as the invocation, and another worker may claim the row from then on
-                        end(c, completeInvokedAt.getOrDefault(key, e.t()), e.detail());
-                        if (!isTerminal(e.detail())) {
-                            // The write happened after its invocation; if it was not stale (checked apart), it
-                            // happened before any later claim, which the row allowed only once it was written.
-                            c.completedNonTerminalAt = Math.min(c.completedNonTerminalAt,
-                                    completeInvokedAt.getOrDefault(key, e.t()));
-                        }
-                    }
-                }
-                case HistoryEvent.REFUSED -> {
-                    refused++;
-                    if (c != null) {
-                        end(c, e.t(), "refused: " + e.detail());
-                    }
-                }
-                case HistoryEvent.LOST, HistoryEvent.ABANDONED -> {
-                    Claim held = c != null ? c : latestOf(byEntry.get(e.entry()), e.owner(), e.t());
-                    if (held != null) {
-                        held.lostAt = Math.min(held.lostAt, e.t());
-                        end(held, e.t(), e.kind());
-                    }
-                }
-                default -> {
-                }
-            }
-        }
-        // An invocation with no outcome (killed or paused mid-call) may have delivered.
-        allClaims.forEach(c -> c.mayHaveDelivered |= c.invoked && !c.outcomeSeen);
+        ClaimHistory claims = ClaimHistory.replay(events, rules);
+        Map<Long, List<Claim>> byEntry = claims.byEntry();
 
         List<FaultEvent> dataLoss = faults.stream().filter(FaultEvent::losesCoordinatorState).toList();
         int regressions = rules.lean()
-                ? leanFenceRegressions(byEntry, completions, end, rules.leanRowClaims(), violations)
-                : fenceRegressions(byEntry, end, violations);
-        int[] leanStale = rules.leanRowClaims() ? leanStaleCompletions(completions, claims, violations) : new int[2];
-        int stale = rules.leanRowClaims() ? leanStale[0] + leanStale[1] : staleCompletions(completions, byEntry, violations);
-        int premature = rules.leanPartitionClaims() ? 0 : prematureTakeovers(byEntry, dataLoss, rules, violations);
-
-        int duplicates = 0;
-        int unexplained = 0;
-        Map<String, Integer> causes = new TreeMap<>();
-        for (List<Claim> entryClaims : byEntry.values()) {
-            Claim lastDelivering = null;
-            // Lean row claims write no claim on the row (its attempt count counts completions): history order.
-            for (Claim g : rules.leanRowClaims() ? entryClaims : inRowOrder(entryClaims)) {
-                // Row claims: a later claim of the row has a higher fence (a lower one is a regression, counted
-                // apart). Lean claims: any other claim, a same-grant re-read or a zombie's stale read included.
-                if (g.invoked && lastDelivering != null && lastDelivering != g
-                        && (lastDelivering.fence < g.fence || rules.lean())) {
-                    duplicates++;
-                    String cause = explain(lastDelivering, g, rules.lean() ? dataLoss : List.of());
-                    if (cause.isEmpty()) {
-                        unexplained++;
-                        addViolation(violations, Violation.UNEXPLAINED_DUPLICATE, "entry " + g.entry
-                                + " emitted under fence " + lastDelivering.fence + " by " + lastDelivering.owner
-                                + " (claim call at " + lastDelivering.askedAt + ", lease not over before "
-                                + lastDelivering.realExpiryLow + " by real time) and again under fence " + g.fence + " by "
-                                + g.owner + " (claimed by " + g.t + ")");
-                    } else {
-                        causes.merge(cause, 1, Integer::sum);
-                    }
-                }
-                if (g.mayHaveDelivered) {
-                    lastDelivering = g;
-                }
-            }
-        }
-
-        int lost = 0;
-        int delivered = 0;
-        int deadLettered = 0;
-        for (FinalState.Row row : end.rows()) {
-            if ("DELIVERED".equals(row.status())) {
-                delivered++;
-                if (!end.inbox().containsKey(row.idempotencyKey())) {
-                    lost++;
-                    addViolation(violations, Violation.LOST, "entry " + row.id() + " is DELIVERED but absent from the inbox");
-                }
-            } else if ("DEAD_LETTERED".equals(row.status())) {
-                deadLettered++;
-            } else {
-                lost++;
-                addViolation(violations, Violation.LOST, "entry " + row.id() + " ended " + row.status() + " (attempts "
-                        + row.attemptCount() + ", claim token " + row.claimToken() + ")");
-            }
-        }
+                ? FenceRegressions.ofLeanClaims(byEntry, claims.completions(), end, rules.leanRowClaims(), violations)
+                : FenceRegressions.ofRecordedClaims(byEntry, end, violations);
+        StaleCompletions stale = rules.leanRowClaims()
+                ? StaleCompletions.ofLeanRows(claims.completions(), claims.latestByFence(), violations)
+                : StaleCompletions.ofRecordedClaims(claims.completions(), byEntry, violations);
+        int premature = rules.leanPartitionClaims() ? 0 : PrematureTakeovers.count(byEntry, dataLoss, rules, violations);
+        DuplicateEmissions duplicates = DuplicateEmissions.count(byEntry, dataLoss, rules, violations);
+        RowOutcomes rows = RowOutcomes.of(end, violations);
         int orderViolations = orderViolations(end, rules.ordered() ? violations : new ArrayList<>());
         int inboxDuplicates = end.inbox().values().stream().mapToInt(r -> Math.max(0, r.deliveries() - 1)).sum();
         int injected = (int) faults.stream().filter(FaultEvent::isInjection).count();
         if (injected == 0) {
             addViolation(violations, Violation.NO_FAULT, "no fault was injected: the scenario proved nothing");
         }
+
         Map<String, Integer> byClass = new LinkedHashMap<>();
         Violation.ALL.forEach(v -> byClass.put(v, 0));
-        byClass.put(Violation.LOST, lost);
-        byClass.put(Violation.UNEXPLAINED_DUPLICATE, unexplained);
+        byClass.put(Violation.LOST, rows.lost());
+        byClass.put(Violation.UNEXPLAINED_DUPLICATE, duplicates.unexplained());
         byClass.put(Violation.PREMATURE_TAKEOVER, premature);
         byClass.put(Violation.ORDER, rules.ordered() ? orderViolations : 0);
         byClass.put(Violation.NO_FAULT, injected == 0 ? 1 : 0);
         byClass.put(rules.lean() ? Violation.LEAN_FENCE_REGRESSION : Violation.FENCE_REGRESSION, regressions);
         if (!rules.leanRowClaims()) {
-            byClass.put(Violation.STALE_COMPLETION, stale);
+            byClass.put(Violation.STALE_COMPLETION, stale.total());
         } else {
-            byClass.put(Violation.LEAN_AFTER_NEWER, leanStale[0]);
-            byClass.put(Violation.LEAN_AFTER_LOSS, leanStale[1]);
+            byClass.put(Violation.LEAN_AFTER_NEWER, stale.afterNewer());
+            byClass.put(Violation.LEAN_AFTER_LOSS, stale.afterLoss());
         }
-        return new CheckResult(end.rows().size(), delivered, deadLettered, lost, stale, regressions, emissions,
-                duplicates, causes, unexplained, inboxDuplicates, refused, injected,
-                reclaimSeconds(events, faults, byEntry), violations, spans(allClaims), orderViolations, rules.ordered(),
-                premature, byClass);
+        return new CheckResult(end.rows().size(), rows.delivered(), rows.deadLettered(), rows.lost(), stale.total(),
+                regressions, claims.emissions(), duplicates.count(), duplicates.causes(), duplicates.unexplained(),
+                inboxDuplicates, claims.refused(), injected, reclaimSeconds(events, faults, byEntry), violations,
+                spans(claims.all()), orderViolations, rules.ordered(), premature, byClass);
     }
 
-    /**
-     * A row's claims in the database's order: its claim attempt count (incremented by the claiming write
-     * itself); history times only approximate it, as each line is written after its write.
-     */
-    private static List<Claim> inRowOrder(List<Claim> claims) {
-        List<Claim> ordered = new ArrayList<>(claims);
-        ordered.sort(Comparator.<Claim>comparingInt(c -> c.attempt).thenComparingLong(c -> c.t));
-        return ordered;
-    }
+    /** How the rows ended; a row neither finished nor, if DELIVERED, in the inbox, is lost. */
+    private record RowOutcomes(int delivered, int deadLettered, int lost) {
 
-    private static void end(Claim c, long t, String how) {
-        if (t < c.endedAt) {
-            c.endedAt = t;
-            c.ending = how;
-        }
-    }
-
-    private static Claim latestOf(List<Claim> claims, String owner, long before) {
-        if (claims == null) {
-            return null;
-        }
-        Claim latest = null;
-        for (Claim c : claims) {
-            if (c.owner.equals(owner) && c.t <= before) {
-                latest = c;
+        static RowOutcomes of(FinalState end, List<String> violations) {
+            int lost = 0;
+            int delivered = 0;
+            int deadLettered = 0;
+            for (FinalState.Row row : end.rows()) {
+                if ("DELIVERED".equals(row.status())) {
+                    delivered++;
+                    if (!end.inbox().containsKey(row.idempotencyKey())) {
+                        lost++;
+                        addViolation(violations, Violation.LOST, "entry " + row.id() + " is DELIVERED but absent from the inbox");
+                    }
+                } else if ("DEAD_LETTERED".equals(row.status())) {
+                    deadLettered++;
+                } else {
+                    lost++;
+                    addViolation(violations, Violation.LOST, "entry " + row.id() + " ended " + row.status() + " (attempts "
+                            + row.attemptCount() + ", claim token " + row.claimToken() + ")");
+                }
             }
+            return new RowOutcomes(delivered, deadLettered, lost);
         }
-        return latest;
     }
 
     static boolean isTerminal(String completionKind) {
         return "DELIVERED".equals(completionKind) || "DEAD_LETTERED".equals(completionKind);
-    }
-
-    /**
-     * Why g's emission may duplicate f's: {@code retry} (f completed non-terminally before g), {@code loss} (f's
-     * holder recorded it lost or abandoned before g), {@code expiry} (by real time: f's lease can have ended
-     * before g was certainly granted, i.e. its earliest end {@link Claim#realExpiryLow} is not after g's claim
-     * line; the workers' own clocks are never compared), {@code coordinator-loss} (lean claims only: the
-     * coordinator lost its state between f's claim call and g's claim); empty when none holds.
-     */
-    private static String explain(Claim f, Claim g, List<FaultEvent> dataLoss) {
-        if (f.completedNonTerminalAt <= g.t) {
-            return "retry";
-        }
-        if (f.lostAt <= g.t) {
-            return "loss";
-        }
-        // Renewals count only when kept (RENEW): a refused renewal moved no expiry.
-        if (f.realExpiryLow != Long.MIN_VALUE && f.realExpiryLow <= g.t + COMMON_CLOCK_TOLERANCE_MILLIS) {
-            return "expiry";
-        }
-        // Lean claims (row claims never get here with a lower fence): g read the row under an older grant than
-        // f's, a zombie's stale read, which is explained when g's own lease can have ended before f's claim.
-        if (g.fence < f.fence && g.realExpiryLow != Long.MIN_VALUE
-                && g.realExpiryLow <= f.t + COMMON_CLOCK_TOLERANCE_MILLIS) {
-            return "expiry";
-        }
-        for (FaultEvent loss : dataLoss) {
-            if (Math.min(f.askedAt, g.askedAt) <= loss.t() && loss.t() <= Math.max(f.t, g.t)) {
-                return "coordinator-loss";
-            }
-        }
-        return "";
-    }
-
-    /**
-     * Row claims: a claim g by another worker whose claim line was written while, by real time, an earlier
-     * claim f of the row still certainly stood: f was granted before g's claim call began ({@code f.t <=
-     * g.askedAt}), f's lease cannot have ended yet ({@code g.t < f.realExpiryLow}), and f's holder had neither
-     * finished, lost nor abandoned it. Only the common clock and lease lengths are used, so a taker whose wall
-     * clock runs ahead cannot hide an early takeover. Lean claims excuse a takeover across coordinator data loss.
-     */
-    private static int prematureTakeovers(Map<Long, List<Claim>> byEntry, List<FaultEvent> dataLoss, Rules rules,
-                                          List<String> violations) {
-        int premature = 0;
-        for (List<Claim> entryClaims : byEntry.values()) {
-            for (Claim g : entryClaims) {
-                for (Claim f : entryClaims) {
-                    if (f == g || f.owner.equals(g.owner) || f.realExpiryLow == Long.MIN_VALUE || f.t > g.askedAt
-                            || g.t + COMMON_CLOCK_TOLERANCE_MILLIS >= f.realExpiryLow || f.endedAt <= g.t) {
-                        continue;
-                    }
-                    boolean excused = rules.leanRowClaims() && dataLoss.stream()
-                            .anyMatch(loss -> f.askedAt <= loss.t() && loss.t() <= g.t);
-                    if (!excused) {
-                        premature++;
-                        addViolation(violations, Violation.PREMATURE_TAKEOVER, "entry " + g.entry + " claimed under fence "
-                                + g.fence + " by " + g.owner + " at " + g.t + " (real time), while " + f.owner
-                                + "'s lease under fence " + f.fence + " stood until " + f.realExpiryLow + " at least");
-                        break;
-                    }
-                }
-            }
-        }
-        return premature;
-    }
-
-    /**
-     * Lean row claims ({@code ClaimMode.LEAN}): what the store promises is exactly that a completion is written
-     * only with a fence above every fence that completed the row before, and that a worker that knows its lease is
-     * gone writes nothing. So an accepted completion is a violation when an accepted completion of the row under a
-     * higher fence, or any accepted terminal one, had ended before it was sent ({@code [0]},
-     * {@link Violation#LEAN_AFTER_NEWER}), or when its own worker had recorded the claim lost or abandoned before
-     * sending it ({@code [1]}, {@link Violation#LEAN_AFTER_LOSS}). A stale holder's completion accepted while no
-     * newer holder had completed is allowed, a stale DEAD_LETTERED beating a concurrent delivery included.
-     */
-    private static int[] leanStaleCompletions(List<Accepted> completions, Map<String, Claim> claims,
-                                              List<String> violations) {
-        int[] found = new int[2];
-        for (Accepted a : completions) {
-            HistoryEvent done = a.done();
-            for (Accepted b : completions) {
-                if (b == a || b.done().entry() != done.entry() || b.done().t() >= a.sentAt()) {
-                    continue;
-                }
-                if (b.done().fence() > done.fence() || (isTerminal(b.done().detail()) && b.done().fence() != done.fence())) {
-                    found[0]++;
-                    addViolation(violations, Violation.LEAN_AFTER_NEWER, "entry " + done.entry() + " " + done.detail()
-                            + " accepted under fence " + done.fence() + " from " + done.owner() + ", sent at " + a.sentAt()
-                            + " after " + b.done().owner() + "'s " + b.done().detail() + " under fence " + b.done().fence()
-                            + " was accepted at " + b.done().t());
-                    break;
-                }
-            }
-            Claim own = claims.get(done.entry() + "/" + done.fence());
-            if (own != null && own.owner.equals(done.owner()) && own.lostAt < a.sentAt()) {
-                found[1]++;
-                addViolation(violations, Violation.LEAN_AFTER_LOSS, "entry " + done.entry() + " " + done.detail()
-                        + " accepted under fence " + done.fence() + " from " + done.owner() + ", which had recorded the claim "
-                        + "lost or abandoned at " + own.lostAt + " and sent it at " + a.sentAt());
-            }
-        }
-        return found;
-    }
-
-    private static int fenceRegressions(Map<Long, List<Claim>> byEntry, FinalState end, List<String> violations) {
-        Map<Long, Long> highWater = new HashMap<>();
-        end.rows().forEach(r -> highWater.put(r.id(), r.fenceHighWater()));
-        int regressions = 0;
-        for (Map.Entry<Long, List<Claim>> e : byEntry.entrySet()) {
-            long max = 0;
-            boolean regressed = false;
-            for (Claim c : inRowOrder(e.getValue())) {
-                if (c.fence <= max) {
-                    regressed = true;
-                    addViolation(violations, Violation.FENCE_REGRESSION, "entry " + e.getKey() + " claimed under fence " + c.fence
-                            + " by " + c.owner + " after fence " + max);
-                }
-                max = Math.max(max, c.fence);
-            }
-            Long mark = highWater.get(e.getKey());
-            if (mark != null && mark < max) {
-                regressed = true;
-                addViolation(violations, Violation.FENCE_REGRESSION, "entry " + e.getKey() + " ends with fence high-water "
-                        + mark + " below recorded fence " + max);
-            }
-            if (regressed) {
-                regressions++;
-            }
-        }
-        return regressions;
-    }
-
-    /**
-     * Lean partition claims: per row, accepted completions whose order is certain (the first had ended before
-     * the second was sent) must not lower the token, nor repeat it under another owner; and the final
-     * high-water mark must not be below any fence a claim of the row carried.
-     */
-    private static int leanFenceRegressions(Map<Long, List<Claim>> byEntry, List<Accepted> completions, FinalState end,
-                                            boolean leanRows, List<String> violations) {
-        Map<Long, Long> highWater = new HashMap<>();
-        end.rows().forEach(r -> highWater.put(r.id(), r.fenceHighWater()));
-        Map<Long, List<Accepted>> acceptedByEntry = new TreeMap<>();
-        completions.forEach(a -> acceptedByEntry.computeIfAbsent(a.done().entry(), x -> new ArrayList<>()).add(a));
-        java.util.Set<Long> regressed = new java.util.TreeSet<>();
-        for (Map.Entry<Long, List<Accepted>> e : acceptedByEntry.entrySet()) {
-            List<Accepted> row = e.getValue();
-            for (Accepted first : row) {
-                for (Accepted second : row) {
-                    if (first == second || first.done().t() >= second.sentAt()) {
-                        continue; // the same write, or not certainly before it
-                    }
-                    long f = first.done().fence();
-                    long g = second.done().fence();
-                    boolean sameOwner = first.done().owner().equals(second.done().owner());
-                    // lean rows: each grant is a new lease and its fence must be above the row's mark: strictly
-                    if (g < f || (g == f && (!sameOwner || leanRows))) {
-                        regressed.add(e.getKey());
-                        addViolation(violations, Violation.LEAN_FENCE_REGRESSION, "entry " + e.getKey() + " completed ("
-                                + second.done().detail() + ") under fence " + g + " by " + second.done().owner()
-                                + " after a completion under fence " + f + " by " + first.done().owner()
-                                + (g == f ? " (the same token from another grant)" : ""));
-                    }
-                }
-            }
-        }
-        Set<Long> finished = new java.util.HashSet<>();
-        end.rows().stream().filter(r -> isTerminal(r.status())).forEach(r -> finished.add(r.id()));
-        if (leanRows) {
-            // A lean row read under a newer lease may find the row finished by a stale holder after its read (the
-            // newer completion is then refused): its fence can stay above the mark. Accepted completions cannot.
-            for (Map.Entry<Long, List<Accepted>> e : acceptedByEntry.entrySet()) {
-                long max = e.getValue().stream().mapToLong(a -> a.done().fence()).max().orElse(0);
-                Long mark = highWater.get(e.getKey());
-                if (mark != null && mark < max) {
-                    regressed.add(e.getKey());
-                    addViolation(violations, Violation.LEAN_FENCE_REGRESSION, "entry " + e.getKey()
-                            + " ends with fence high-water " + mark + " below the accepted completion fence " + max);
-                }
-            }
-            return regressed.size();
-        }
-        for (Map.Entry<Long, List<Claim>> e : byEntry.entrySet()) {
-            long max = e.getValue().stream().mapToLong(c -> c.fence).max().orElse(0);
-            Long mark = highWater.get(e.getKey());
-            // Only finished rows: a read writes nothing, so an unfinished row's mark is below its last reader's
-            // fence (and the row is counted lost, not regressed).
-            if (mark != null && mark < max && finished.contains(e.getKey())) {
-                regressed.add(e.getKey());
-                addViolation(violations, Violation.LEAN_FENCE_REGRESSION, "entry " + e.getKey() + " ends with fence high-water "
-                        + mark + " below claimed fence " + max);
-            }
-        }
-        return regressed.size();
     }
 
     /**
@@ -617,26 +247,6 @@ public final class HistoryChecker {
             }
         }
         return violationsFound;
-    }
-
-    private static int staleCompletions(List<Accepted> completions, Map<Long, List<Claim>> byEntry,
-                                        List<String> violations) {
-        int stale = 0;
-        for (Accepted accepted : completions) {
-            HistoryEvent done = accepted.done();
-            long sentAt = accepted.sentAt();
-            boolean terminal = isTerminal(done.detail());
-            for (Claim later : byEntry.getOrDefault(done.entry(), List.of())) {
-                if (later.fence > done.fence() && (terminal || later.t < sentAt)) {
-                    stale++;
-                    addViolation(violations, Violation.STALE_COMPLETION, "entry " + done.entry() + " " + done.detail()
-                            + " under fence " + done.fence() + " by " + done.owner() + ", though fence " + later.fence
-                            + " was claimed by " + later.owner);
-                    break;
-                }
-            }
-        }
-        return stale;
     }
 
     private static List<Double> reclaimSeconds(List<HistoryEvent> events, List<FaultEvent> faults,
@@ -691,7 +301,7 @@ public final class HistoryChecker {
     }
 
     /** Adds {@code [violationClass] line}, up to {@value #MAX_VIOLATION_LINES} lines. */
-    private static void addViolation(List<String> violations, String violationClass, String line) {
+    static void addViolation(List<String> violations, String violationClass, String line) {
         if (violations.size() < MAX_VIOLATION_LINES) {
             violations.add("[" + violationClass + "] " + line);
         }

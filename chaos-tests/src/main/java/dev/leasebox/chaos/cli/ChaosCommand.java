@@ -106,20 +106,7 @@ public final class ChaosCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--backend " + backend
                     + " is not available here: choose one of " + backends);
         }
-        List<Scenario> scenarios;
-        if (full && !suite) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--full goes with --suite");
-        }
-        if (suite) {
-            scenarios = Scenario.ALL;
-        } else {
-            if (backend == null || scenario == null) {
-                throw new CommandLine.ParameterException(spec.commandLine(),
-                        "give --backend and --scenario, or --suite; scenarios: " + Scenario.names());
-            }
-            scenarios = List.of(Scenario.named(scenario).orElseThrow(() -> new CommandLine.ParameterException(
-                    spec.commandLine(), "unknown --scenario '" + scenario + "': choose one of " + Scenario.names())));
-        }
+        List<Scenario> scenarios = chosenScenarios();
         Granularity granularity;
         try {
             granularity = new Granularity(leaseGranularity, ordered, partitionClaims, claimMode).validated();
@@ -129,21 +116,45 @@ public final class ChaosCommand implements Callable<Integer> {
         List<String> runOn = backend != null ? List.of(backend) : backends;
         RunSettings settings = new RunSettings(jdbcUrl, duration, lease, 300, rate, Duration.ofSeconds(40),
                 reportDir, unsafeNoFence, keepSchema, granularity);
+        return suite ? runSuite(out, runOn, settings, granularity) : runScenarios(out, runOn, scenarios, settings, granularity);
+    }
+
+    /** Every scenario with {@code --suite}, else the one {@code --scenario} names (with {@code --backend}). */
+    private List<Scenario> chosenScenarios() {
+        if (full && !suite) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--full goes with --suite");
+        }
+        if (suite) {
+            return Scenario.ALL;
+        }
+        if (backend == null || scenario == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "give --backend and --scenario, or --suite; scenarios: " + Scenario.names());
+        }
+        return List.of(Scenario.named(scenario).orElseThrow(() -> new CommandLine.ParameterException(
+                spec.commandLine(), "unknown --scenario '" + scenario + "': choose one of " + Scenario.names())));
+    }
+
+    private int runSuite(PrintStream out, List<String> runOn, RunSettings settings, Granularity granularity) {
         List<ScenarioRunner.Outcome> outcomes = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
-        if (suite) {
-            List<Suite.Case> cases = full ? Suite.full(runOn) : Suite.ci(runOn);
-            for (Suite.Case c : cases) {
-                Scenario s = Scenario.named(c.scenario()).orElseThrow();
-                if ("database".equals(c.backend()) && c.granularity(granularity).isLeanRows()) {
-                    skipped.add(c.caseName() + " on database: --claim-mode lean needs an external backend");
-                    continue;
-                }
-                outcomes.add(ScenarioRunner.run(c.backend(), s, settings.withGranularity(c.granularity(granularity)), out));
+        List<Suite.Case> cases = full ? Suite.full(runOn) : Suite.ci(runOn);
+        for (Suite.Case c : cases) {
+            Scenario s = Scenario.named(c.scenario()).orElseThrow();
+            if ("database".equals(c.backend()) && c.granularity(granularity).isLeanRows()) {
+                skipped.add(c.caseName() + " on database: --claim-mode lean needs an external backend");
+                continue;
             }
-            printTable(out, outcomes, skipped);
-            return outcomes.stream().mapToInt(ScenarioRunner.Outcome::exitCode).max().orElse(0);
+            outcomes.add(ScenarioRunner.run(c.backend(), s, settings.withGranularity(c.granularity(granularity)), out));
         }
+        printTable(out, outcomes, skipped);
+        return outcomes.stream().mapToInt(ScenarioRunner.Outcome::exitCode).max().orElse(0);
+    }
+
+    private int runScenarios(PrintStream out, List<String> runOn, List<Scenario> scenarios, RunSettings settings,
+                             Granularity granularity) {
+        List<ScenarioRunner.Outcome> outcomes = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
         for (String b : runOn) {
             for (Scenario s : scenarios) {
                 String reason = s.unavailableReason(b);

@@ -146,26 +146,59 @@ public final class DeliveryChecker {
      */
     public static AuditChecker.Result check(List<AuditRecord> audit, List<Delivery> deliveries, List<FaultEvent> faults,
                                             FinalState end, Mode mode, List<ReportedLoss> losses) {
-        Map<String, Integer> counts = new LinkedHashMap<>();
-        ALL.forEach(c -> counts.put(c, 0));
-        counts.put(FROZEN_SENDER, 0);
-        if (!mode.recordedClaims()) {
-            counts.remove(EMIT_WITHOUT_CLAIM);
-        }
-        List<String> lines = new ArrayList<>();
         Map<Long, List<AuditRecord>> auditByEntry = new HashMap<>();
         audit.stream().sorted(Comparator.comparingLong(AuditRecord::seq))
                 .forEach(a -> auditByEntry.computeIfAbsent(a.entryId(), x -> new ArrayList<>()).add(a));
         Map<Long, List<Delivery>> byEntry = new TreeMap<>();
         deliveries.stream().sorted(Comparator.comparingLong(Delivery::receivedMicros).thenComparingLong(Delivery::seq))
                 .forEach(d -> byEntry.computeIfAbsent(d.entryId(), x -> new ArrayList<>()).add(d));
-        List<FaultEvent> dataLoss = faults.stream().filter(FaultEvent::losesCoordinatorState).toList();
+        Judgement judgement = new Judgement(faults, mode, losses);
+        byEntry.forEach((entry, ds) -> judgement.deliveriesOf(entry, ds, auditByEntry.getOrDefault(entry, List.of())));
+        judgement.outcomes(end, byEntry);
+        return new AuditChecker.Result(judgement.counts, judgement.lines, audit.size());
+    }
 
-        for (Map.Entry<Long, List<Delivery>> e : byEntry.entrySet()) {
-            long entry = e.getKey();
-            List<Delivery> ds = e.getValue();
-            List<AuditRecord> rowAudit = auditByEntry.getOrDefault(entry, List.of());
-            // (4) one fence, two workers
+    /** One run's judgement as it is made: the count per class and the first violation lines. */
+    private static final class Judgement {
+        private final List<FaultEvent> faults;
+        private final Mode mode;
+        private final List<ReportedLoss> losses;
+        private final List<FaultEvent> dataLoss;
+        private final Map<String, Integer> counts = new LinkedHashMap<>();
+        private final List<String> lines = new ArrayList<>();
+
+        Judgement(List<FaultEvent> faults, Mode mode, List<ReportedLoss> losses) {
+            this.faults = faults;
+            this.mode = mode;
+            this.losses = losses;
+            this.dataLoss = faults.stream().filter(FaultEvent::losesCoordinatorState).toList();
+            ALL.forEach(c -> counts.put(c, 0));
+            counts.put(FROZEN_SENDER, 0);
+            if (!mode.recordedClaims()) {
+                counts.remove(EMIT_WITHOUT_CLAIM);
+            }
+        }
+
+        /** Every delivery of one entry, in the order received. */
+        void deliveriesOf(long entry, List<Delivery> ds, List<AuditRecord> rowAudit) {
+            oneFenceTwoWorkers(entry, ds);
+            for (int i = 0; i < ds.size(); i++) {
+                Delivery d = ds.get(i);
+                State at = stateBefore(rowAudit, d.receivedMicros());
+                long fence = d.fence() == null ? 0 : d.fence();
+                boolean frozen = frozenSender(rowAudit, fence, d, faults, mode);
+                boolean zombie = supersededFence(entry, d, at, fence, frozen);
+                if (mode.recordedClaims()) {
+                    claimBeforeEmit(entry, d, at, fence, frozen, zombie, rowAudit);
+                }
+                if (i > 0) {
+                    repeat(entry, ds.get(i - 1), d, rowAudit);
+                }
+            }
+        }
+
+        /** (4) one fence, two workers. */
+        private void oneFenceTwoWorkers(long entry, List<Delivery> ds) {
             Map<Long, Delivery> firstByFence = new HashMap<>();
             for (Delivery d : ds) {
                 if (d.fence() == null) {
@@ -176,69 +209,77 @@ public final class DeliveryChecker {
                     boolean excused = !mode.recordedClaims() && dataLoss.stream().anyMatch(
                             f -> first.receivedMicros() <= f.t() * 1000 && f.t() * 1000 <= d.receivedMicros());
                     if (!excused) {
-                        violation(counts, lines, FENCE_TWO_WORKERS, entry, "fence " + d.fence() + " presented by "
+                        violation(FENCE_TWO_WORKERS, entry, "fence " + d.fence() + " presented by "
                                 + first.worker() + " (delivery seq " + first.seq() + ") and by " + d.worker()
                                 + " (delivery seq " + d.seq() + ")");
                     }
                 }
             }
-            for (int i = 0; i < ds.size(); i++) {
-                Delivery d = ds.get(i);
-                State at = stateBefore(rowAudit, d.receivedMicros());
-                long fence = d.fence() == null ? 0 : d.fence();
-                // (4) a superseded fence reaching the downstream
-                boolean frozen = frozenSender(rowAudit, fence, d, faults, mode);
-                boolean zombie = false;
-                if (at != null && (at.mark() > fence || (mode.leanRows() && at.mark() == fence))) {
-                    zombie = frozen;
-                    violation(counts, lines, frozen ? FROZEN_SENDER : SUPERSEDED_FENCE, entry, "delivered under fence " + fence + " by "
-                            + d.worker() + " at " + d.receivedMicros() + " µs, when the row's fence_high_water was already "
-                            + at.mark() + " (since " + at.at() + " µs)");
+        }
+
+        /** (4) a superseded fence reaching the downstream; true when a frozen sender explains it (a zombie). */
+        private boolean supersededFence(long entry, Delivery d, State at, long fence, boolean frozen) {
+            if (at != null && (at.mark() > fence || (mode.leanRows() && at.mark() == fence))) {
+                violation(frozen ? FROZEN_SENDER : SUPERSEDED_FENCE, entry, "delivered under fence " + fence + " by "
+                        + d.worker() + " at " + d.receivedMicros() + " µs, when the row's fence_high_water was already "
+                        + at.mark() + " (since " + at.at() + " µs)");
+                return frozen;
+            }
+            return false;
+        }
+
+        /** (5) claim before emit, recorded claims; a zombie already counted is not counted twice. */
+        private void claimBeforeEmit(long entry, Delivery d, State at, long fence, boolean frozen, boolean zombie,
+                                     List<AuditRecord> rowAudit) {
+            String why = at == null ? "no claim of the row was committed before"
+                    : !Long.valueOf(fence).equals(at.claimToken()) ? "the row's claim token was " + at.claimToken()
+                    : TERMINAL.contains(at.status()) ? "the row was already " + at.status()
+                    : at.expires() != null && d.receivedMicros() > at.expires() + mode.expiryToleranceMicros()
+                    && !stalledByDatabase(rowAudit, fence, d, faults)
+                    ? "its claim had expired at " + at.expires() + " µs" : "";
+            if (!why.isEmpty() && frozen) {
+                if (!zombie) {
+                    violation(FROZEN_SENDER, entry, "delivered under fence " + fence + " by "
+                            + d.worker() + " at " + d.receivedMicros() + " µs after a freeze, but " + why);
                 }
-                // (5) claim before emit, recorded claims
-                if (mode.recordedClaims()) {
-                    String why = at == null ? "no claim of the row was committed before"
-                            : !Long.valueOf(fence).equals(at.claimToken()) ? "the row's claim token was " + at.claimToken()
-                            : TERMINAL.contains(at.status()) ? "the row was already " + at.status()
-                            : at.expires() != null && d.receivedMicros() > at.expires() + mode.expiryToleranceMicros()
-                            && !stalledByDatabase(rowAudit, fence, d, faults)
-                            ? "its claim had expired at " + at.expires() + " µs" : "";
-                    if (!why.isEmpty() && frozen) {
-                        if (!zombie) {
-                            violation(counts, lines, FROZEN_SENDER, entry, "delivered under fence " + fence + " by "
-                                    + d.worker() + " at " + d.receivedMicros() + " µs after a freeze, but " + why);
-                        }
-                    } else if (!why.isEmpty()) {
-                        violation(counts, lines, EMIT_WITHOUT_CLAIM, entry, "delivered under fence " + fence + " by "
-                                + d.worker() + " at " + d.receivedMicros() + " µs, but " + why);
-                    }
+            } else if (!why.isEmpty()) {
+                violation(EMIT_WITHOUT_CLAIM, entry, "delivered under fence " + fence + " by "
+                        + d.worker() + " at " + d.receivedMicros() + " µs, but " + why);
+            }
+        }
+
+        /** (6) repeats. */
+        private void repeat(long entry, Delivery earlier, Delivery d, List<AuditRecord> rowAudit) {
+            String cause = explainRepeat(earlier, d, rowAudit, faults, mode, losses);
+            if (cause.isEmpty()) {
+                violation(UNEXPLAINED_DUPLICATE, entry, "delivered under fence " + earlier.fence()
+                        + " by " + earlier.worker() + " at " + earlier.receivedMicros() + " µs and again under fence "
+                        + d.fence() + " by " + d.worker() + " at " + d.receivedMicros()
+                        + " µs, with no expiry, release or ambiguous provider fault between them in the evidence");
+            }
+        }
+
+        /** (2) outcome truth. */
+        void outcomes(FinalState end, Map<Long, List<Delivery>> byEntry) {
+            for (FinalState.Row row : end.rows()) {
+                if (!"DEAD_LETTERED".equals(row.status()) && !"FAILED".equals(row.status())) {
+                    continue;
                 }
-                // (6) repeats
-                if (i > 0) {
-                    Delivery earlier = ds.get(i - 1);
-                    String cause = explainRepeat(earlier, d, rowAudit, faults, mode, losses);
-                    if (cause.isEmpty()) {
-                        violation(counts, lines, UNEXPLAINED_DUPLICATE, entry, "delivered under fence " + earlier.fence()
-                                + " by " + earlier.worker() + " at " + earlier.receivedMicros() + " µs and again under fence "
-                                + d.fence() + " by " + d.worker() + " at " + d.receivedMicros()
-                                + " µs, with no expiry, release or ambiguous provider fault between them in the evidence");
-                    }
+                List<Delivery> ds = byEntry.getOrDefault(row.id(), List.of());
+                if (!ds.isEmpty() && ds.stream().noneMatch(d -> ambiguous(d, faults))) {
+                    violation(FAILED_BUT_DELIVERED, row.id(), "ended " + row.status() + " though the downstream"
+                            + " received it " + ds.size() + " time(s) (first at " + ds.get(0).receivedMicros()
+                            + " µs, by " + ds.get(0).worker() + "), with no provider or database fault to make that ambiguous");
                 }
             }
         }
-        // (2) outcome truth
-        for (FinalState.Row row : end.rows()) {
-            if (!"DEAD_LETTERED".equals(row.status()) && !"FAILED".equals(row.status())) {
-                continue;
-            }
-            List<Delivery> ds = byEntry.getOrDefault(row.id(), List.of());
-            if (!ds.isEmpty() && ds.stream().noneMatch(d -> ambiguous(d, faults))) {
-                violation(counts, lines, FAILED_BUT_DELIVERED, row.id(), "ended " + row.status() + " though the downstream"
-                        + " received it " + ds.size() + " time(s) (first at " + ds.get(0).receivedMicros()
-                        + " µs, by " + ds.get(0).worker() + "), with no provider or database fault to make that ambiguous");
+
+        private void violation(String kind, long entry, String what) {
+            counts.merge(kind, 1, Integer::sum);
+            if (lines.size() < MAX_VIOLATION_LINES) {
+                lines.add("[" + kind + "] entry " + entry + ": " + what);
             }
         }
-        return new AuditChecker.Result(counts, lines, audit.size());
     }
 
     /** Every {@code lost} or {@code abandoned} line of the histories, as {@link ReportedLoss}es. */
@@ -347,12 +388,5 @@ public final class DeliveryChecker {
         }
         return new State(last.atMicros(), last.newStatus(), last.newClaimToken(), last.newExpiresMicros(),
                 last.newFenceHighWater() == null ? 0 : last.newFenceHighWater());
-    }
-
-    private static void violation(Map<String, Integer> counts, List<String> lines, String kind, long entry, String what) {
-        counts.merge(kind, 1, Integer::sum);
-        if (lines.size() < MAX_VIOLATION_LINES) {
-            lines.add("[" + kind + "] entry " + entry + ": " + what);
-        }
     }
 }

@@ -53,7 +53,7 @@ public final class ScenarioRunner {
     public static Outcome run(String backend, Scenario scenario, RunSettings settings, PrintStream progress) {
         Granularity granularity = settings.granularity();
         Path dir = settings.reportDir().resolve(directoryName(backend, scenario.name(), granularity));
-        long started = System.nanoTime();
+        Progress steps = new Progress(progress, System.nanoTime());
         progress.printf("chaos: %s on %s (%s window, lease %s, %s)%s%n", scenario.name(), backend,
                 settings.duration(), settings.lease(), granularity.describe(),
                 settings.unsafeNoFence() ? " UNSAFE: no fence" : "");
@@ -64,7 +64,6 @@ public final class ScenarioRunner {
         try {
             clean(dir);
             Files.createDirectories(dir);
-            FinalState end;
             FaultInjector injector = scenario.injector().get();
             try (FaultLog faults = new FaultLog(dir.resolve("faults.jsonl"), progress);
                  LocalPostgres ownServer = scenario.ownDatabase() ? LocalPostgres.start(dir) : null;
@@ -73,72 +72,117 @@ public final class ScenarioRunner {
                  Coordinator coordinator = Coordinators.start(backend, dir, scenario.name());
                  ChaosCluster cluster = new ChaosCluster(dir, db, coordinator, faults, settings.lease(),
                          settings.unsafeNoFence(), granularity).withDatabaseServer(ownServer)) {
-                if (ownServer != null) {
-                    progress.printf("  [%5.1fs] PostgreSQL of the run's own at 127.0.0.1:%d (pid %d)%n",
-                            secondsSince(started), ownServer.port(), ownServer.pid());
-                }
-                progress.printf("  [%5.1fs] %s%n", secondsSince(started), coordinator.address().isEmpty()
-                        ? "database backend: leases in the outbox table"
-                        : backend + " servers listening at " + coordinator.address());
+                announceServers(steps, backend, ownServer, coordinator);
                 db.enqueue(0, settings.initialEntries());
-                Map<String, WorkerProcess.Options> workers = new java.util.LinkedHashMap<>();
-                workers.put("w1", injector.victimOptions(dir)); // the victim is always the first worker
-                workers.put("w2", injector.othersOptions(dir));
-                List<WorkerProcess> first = cluster.startWorkers(workers);
-                StringBuilder startTimes = new StringBuilder();
-                for (WorkerProcess w : first) {
-                    startTimes.append(startTimes.length() == 0 ? "" : ", ")
-                            .append(String.format(java.util.Locale.ROOT, "%s %.1fs", w.owner(), w.secondsToStart()));
-                }
-                progress.printf("  [%5.1fs] workers started (spawn to start line: %s)%n", secondsSince(started), startTimes);
-                Producer producer = new Producer(db, settings);
-                producer.start();
-                try {
-                    injector.inject(cluster, settings.duration());
-                } finally {
-                    injector.heal(cluster);
-                    producer.finish();
-                }
-                progress.printf("  [%5.1fs] window over: %,d entries enqueued, draining (%,d outstanding)%n",
-                        secondsSince(started), producer.enqueued(), db.outstanding());
-                boolean drained = Poll.until(() -> db.outstanding() == 0, Duration.ofMillis(250), settings.drainTimeout());
-                if (drained) {
-                    progress.printf("  [%5.1fs] drained%n", secondsSince(started));
-                } else {
-                    progress.printf("  not drained after %s: %,d outstanding%n", settings.drainTimeout(), db.outstanding());
-                }
-                cluster.close();
-                end = db.finalState();
-                long exportStarted = System.nanoTime();
-                Evidence.Exported evidence = db.exportEvidence(dir, end);
-                progress.printf("  [%5.1fs] evidence exported: %,d audit lines, %,d deliveries (%.2fs)%n",
-                        secondsSince(started), evidence.audit().size(), evidence.deliveries().size(),
-                        secondsSince(exportStarted));
-                List<HistoryEvent> history = new ArrayList<>();
-                for (WorkerProcess w : cluster.allWorkers()) {
-                    history.addAll(JsonLinesFile.read(w.historyFile(), HistoryEvent::parse));
-                }
-                faultEvents = JsonLinesFile.read(faults.path(), FaultEvent::parse);
-                result = HistoryChecker.check(history, faultEvents, end,
-                        new HistoryChecker.Rules(granularity.ordered(), granularity.isLeanPartition(),
-                                granularity.isLeanRows()))
-                        .withAudit(AuditChecker.check(evidence.audit(), evidence.deliveries(), !granularity.isLean()))
-                        .withAudit(DeliveryChecker.check(evidence.audit(), evidence.deliveries(), faultEvents, end,
-                                DeliveryChecker.Mode.of(backend, granularity.isLean(), granularity.isLeanRows()),
-                                DeliveryChecker.lossesReported(history)));
+                startWorkers(steps, cluster, injector, dir);
+                runWindow(steps, db, settings, cluster, injector);
+                Collected collected = drainAndCollect(steps, db, settings, cluster, faults, dir);
+                faultEvents = collected.faults();
+                result = check(backend, granularity, collected);
             }
         } catch (RuntimeException | IOException | Error e) {
             error = e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
             progress.println("  harness error: " + error + " (logs in " + dir + ")");
         }
-        double seconds = secondsSince(started);
+        return report(steps, backend, scenario, settings, dir, result, error, faultEvents);
+    }
+
+    /** What a run leaves to be checked: the final tables, the exported evidence and every history line. */
+    private record Collected(FinalState end, Evidence.Exported evidence, List<HistoryEvent> history,
+                             List<FaultEvent> faults) {
+    }
+
+    /** Progress lines stamped with the seconds since the run started. */
+    private record Progress(PrintStream out, long started) {
+        void step(String format, Object... args) {
+            Object[] stamped = new Object[args.length + 1];
+            stamped[0] = secondsSince(started);
+            System.arraycopy(args, 0, stamped, 1, args.length);
+            out.printf("  [%5.1fs] " + format, stamped);
+        }
+    }
+
+    private static void announceServers(Progress steps, String backend, LocalPostgres ownServer, Coordinator coordinator) {
+        if (ownServer != null) {
+            steps.step("PostgreSQL of the run's own at 127.0.0.1:%d (pid %d)%n", ownServer.port(), ownServer.pid());
+        }
+        steps.step("%s%n", coordinator.address().isEmpty()
+                ? "database backend: leases in the outbox table"
+                : backend + " servers listening at " + coordinator.address());
+    }
+
+    private static void startWorkers(Progress steps, ChaosCluster cluster, FaultInjector injector, Path dir) {
+        Map<String, WorkerProcess.Options> workers = new java.util.LinkedHashMap<>();
+        workers.put("w1", injector.victimOptions(dir)); // the victim is always the first worker
+        workers.put("w2", injector.othersOptions(dir));
+        List<WorkerProcess> first = cluster.startWorkers(workers);
+        StringBuilder startTimes = new StringBuilder();
+        for (WorkerProcess w : first) {
+            startTimes.append(startTimes.length() == 0 ? "" : ", ")
+                    .append(String.format(java.util.Locale.ROOT, "%s %.1fs", w.owner(), w.secondsToStart()));
+        }
+        steps.step("workers started (spawn to start line: %s)%n", startTimes);
+    }
+
+    /** The fault window: the producer enqueues while the injector runs its schedule, then heals. */
+    private static void runWindow(Progress steps, OutboxDatabase db, RunSettings settings, ChaosCluster cluster,
+                                  FaultInjector injector) {
+        Producer producer = new Producer(db, settings);
+        producer.start();
+        try {
+            injector.inject(cluster, settings.duration());
+        } finally {
+            injector.heal(cluster);
+            producer.finish();
+        }
+        steps.step("window over: %,d entries enqueued, draining (%,d outstanding)%n",
+                producer.enqueued(), db.outstanding());
+    }
+
+    private static Collected drainAndCollect(Progress steps, OutboxDatabase db, RunSettings settings,
+                                             ChaosCluster cluster, FaultLog faults, Path dir) {
+        boolean drained = Poll.until(() -> db.outstanding() == 0, Duration.ofMillis(250), settings.drainTimeout());
+        if (drained) {
+            steps.step("drained%n");
+        } else {
+            steps.out().printf("  not drained after %s: %,d outstanding%n", settings.drainTimeout(), db.outstanding());
+        }
+        cluster.close();
+        FinalState end = db.finalState();
+        long exportStarted = System.nanoTime();
+        Evidence.Exported evidence = db.exportEvidence(dir, end);
+        steps.step("evidence exported: %,d audit lines, %,d deliveries (%.2fs)%n",
+                evidence.audit().size(), evidence.deliveries().size(), secondsSince(exportStarted));
+        List<HistoryEvent> history = new ArrayList<>();
+        for (WorkerProcess w : cluster.allWorkers()) {
+            history.addAll(JsonLinesFile.read(w.historyFile(), HistoryEvent::parse));
+        }
+        return new Collected(end, evidence, history, JsonLinesFile.read(faults.path(), FaultEvent::parse));
+    }
+
+    private static CheckResult check(String backend, Granularity granularity, Collected run) {
+        Evidence.Exported evidence = run.evidence();
+        return HistoryChecker.check(run.history(), run.faults(), run.end(),
+                        new HistoryChecker.Rules(granularity.ordered(), granularity.isLeanPartition(),
+                                granularity.isLeanRows()))
+                .withAudit(AuditChecker.check(evidence.audit(), evidence.deliveries(), !granularity.isLean()))
+                .withAudit(DeliveryChecker.check(evidence.audit(), evidence.deliveries(), run.faults(), run.end(),
+                        DeliveryChecker.Mode.of(backend, granularity.isLean(), granularity.isLeanRows()),
+                        DeliveryChecker.lossesReported(run.history())));
+    }
+
+    /** Writes the report and prints the verdict; a run that never reached its check reports an empty result. */
+    private static Outcome report(Progress steps, String backend, Scenario scenario, RunSettings settings, Path dir,
+                                  CheckResult checked, String error, List<FaultEvent> faultEvents) {
+        Granularity granularity = settings.granularity();
+        PrintStream progress = steps.out();
+        double seconds = secondsSince(steps.started());
         RunReport.Run run = new RunReport.Run(backend, scenario.name(), scenario.proves(), seconds,
                 settings.unsafeNoFence(), error, granularity.leaseGranularity(), granularity.ordered(),
                 granularity.isPartition() ? granularity.partitionClaims() : "", granularity.isLean() ? "lean" : "recorded");
-        if (result == null) {
-            result = new CheckResult(0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, List.of(), List.of(), List.of(), 0,
-                    granularity.ordered());
-        }
+        CheckResult result = checked != null ? checked
+                : new CheckResult(0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, List.of(), List.of(), List.of(), 0,
+                        granularity.ordered());
         RunReport.write(dir, run, result, faultEvents);
         int exit = !error.isEmpty() ? 2 : result.passed() ? 0 : 1;
         Map<String, Object> summary = RunReport.summary(run, result);

@@ -111,6 +111,9 @@ public final class ChaosWorkerMain implements Callable<Integer> {
     /** Why the worker stopped on its own: a claim-style conflict found by a registration renewal. */
     private volatile String stoppedBecause;
 
+    /** Counted down when the worker is to stop: SIGTERM, or a claim-style conflict. */
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
     /** Counted down once every resource is closed: SIGTERM's hook waits for it (slots released, group left). */
     private final CountDownLatch cleanedUp = new CountDownLatch(1);
 
@@ -122,14 +125,7 @@ public final class ChaosWorkerMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         granularity.validate();
-        ClaimMode rowMode = ClaimMode.parse(claimMode);
-        if (rowMode == ClaimMode.LEAN && (granularity.isPartition() || "database".equals(backend))) {
-            throw new IllegalArgumentException("--claim-mode lean is for row leases through an external backend, as in "
-                    + "leasebox worker; with --lease-granularity partition use --partition-claims");
-        }
-        if (rowMode == ClaimMode.LEAN && unsafeNoFence) {
-            throw new IllegalArgumentException("--unsafe-no-fence is not implemented for lean row claims");
-        }
+        ClaimMode rowMode = rowClaimMode();
         TableName tableName = TableName.parse(table);
         Clock clock = MonotonicClock.system();
         List<AutoCloseable> resources = new ArrayList<>();
@@ -146,55 +142,12 @@ public final class ChaosWorkerMain implements Callable<Integer> {
                 manager = Optional.of(LeaseGrouping.open(backend, new LeaseBackendSettings(address, namespace, lease, backendOptions), clock));
                 resources.add(manager.get());
             }
-            OutboxProvider provider = new JdbcInboxProvider(dataSource);
-            if (providerControl != null) {
-                provider = new FaultyProvider(provider, providerControl);
-            }
-            DrainOptions options = DrainOptions.builder().owner(owner).batchSize(batch).leaseDuration(lease)
-                    .concurrency(concurrency).maxAttempts(maxAttempts).whenAttemptsExhausted(granularity.attemptsExhausted())
-                    .backoff(Duration.ofMillis(50), Duration.ofMillis(400))
-                    .idlePolling(Duration.ofMillis(20), Duration.ofMillis(200))
-                    .shutdownTimeout(Duration.ofSeconds(3)).build();
-            CountDownLatch stopped = new CountDownLatch(1);
-            boolean leanPartitions = granularity.isPartition() && granularity.claimMode() == ClaimMode.LEAN;
-            JdbcOutboxStore rows = JdbcOutboxStore.builder(dataSource).table(tableName).localClock(clock)
-                    .useClaimLeases(true).open();
-            // Built as leasebox worker builds it, through the library's entry point; the history recorder (and, for
-            // --unsafe-no-fence, the store that drops the fence) wrap the claim store the drain claims through.
-            Leasebox.Builder builder = Leasebox.drain(dataSource).table(tableName).provider(provider).options(options)
-                    .clock(clock).listener(recorder)
-                    .decorateClaimStore(store -> {
-                        OutboxClaimStore claims = unsafeNoFence
-                                ? new UnfencedClaimStore(store, leanPartitions ? rows : null, dataSource, tableName.qualified())
-                                : store;
-                        return new RecordingClaimStore(claims, recorder, clock, Duration.ofMillis(writeLatencyMillis));
-                    })
-                    .onRegistryConflict(why -> {
-                        stoppedBecause = why;
-                        stopped.countDown();
-                    });
-            if (manager.isPresent()) {
-                builder.leases(manager.get()).coordinator(backend, address, namespace);
-                if (!granularity.isPartition()) {
-                    builder.claimMode(rowMode);
-                }
-            }
-            granularity.configure(builder);
-            Leasebox drain = builder.build();
+            Leasebox drain = buildDrain(dataSource, tableName, clock, recorder, manager, rowMode, lease);
             resources.add(drain);
             recorder.started("backend " + backend + (address.isEmpty() ? "" : " at " + address) + ", lease " + lease
                     + ", " + granularity.describe() + (rowMode == ClaimMode.LEAN ? ", lean claims" : "") + (unsafeNoFence ? ", UNSAFE: no fence" : "") + ", pid "
                     + ProcessHandle.current().pid());
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                drain.engine().close();
-                stopped.countDown();
-                try {
-                    // the JVM exits when the hooks end: let the main thread release slots and leave the group first
-                    cleanedUp.await(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "chaos-worker-shutdown"));
+            stopOnShutdown(drain);
             drain.start();
             System.out.println("chaos worker " + owner + " draining (pid " + ProcessHandle.current().pid() + ")");
             System.out.flush();
@@ -206,14 +159,83 @@ public final class ChaosWorkerMain implements Callable<Integer> {
             }
             return 0;
         } finally {
-            for (int i = resources.size() - 1; i >= 0; i--) {
-                try {
-                    resources.get(i).close();
-                } catch (Exception e) {
-                    // on the way out; the history already has every line
-                }
-            }
+            closeInReverse(resources);
             cleanedUp.countDown();
+        }
+    }
+
+    /** {@code --claim-mode}, refused where {@code leasebox worker} refuses it or the chaos options cannot honour it. */
+    private ClaimMode rowClaimMode() {
+        ClaimMode rowMode = ClaimMode.parse(claimMode);
+        if (rowMode == ClaimMode.LEAN && (granularity.isPartition() || "database".equals(backend))) {
+            throw new IllegalArgumentException("--claim-mode lean is for row leases through an external backend, as in "
+                    + "leasebox worker; with --lease-granularity partition use --partition-claims");
+        }
+        if (rowMode == ClaimMode.LEAN && unsafeNoFence) {
+            throw new IllegalArgumentException("--unsafe-no-fence is not implemented for lean row claims");
+        }
+        return rowMode;
+    }
+
+    private Leasebox buildDrain(HikariDataSource dataSource, TableName tableName, Clock clock, HistoryRecorder recorder,
+                                Optional<LeaseManager> manager, ClaimMode rowMode, Duration lease) {
+        OutboxProvider provider = new JdbcInboxProvider(dataSource);
+        if (providerControl != null) {
+            provider = new FaultyProvider(provider, providerControl);
+        }
+        DrainOptions options = DrainOptions.builder().owner(owner).batchSize(batch).leaseDuration(lease)
+                .concurrency(concurrency).maxAttempts(maxAttempts).whenAttemptsExhausted(granularity.attemptsExhausted())
+                .backoff(Duration.ofMillis(50), Duration.ofMillis(400))
+                .idlePolling(Duration.ofMillis(20), Duration.ofMillis(200))
+                .shutdownTimeout(Duration.ofSeconds(3)).build();
+        boolean leanPartitions = granularity.isPartition() && granularity.claimMode() == ClaimMode.LEAN;
+        JdbcOutboxStore rows = JdbcOutboxStore.builder(dataSource).table(tableName).localClock(clock)
+                .useClaimLeases(true).open();
+        // Built as leasebox worker builds it, through the library's entry point; the history recorder (and, for
+        // --unsafe-no-fence, the store that drops the fence) wrap the claim store the drain claims through.
+        Leasebox.Builder builder = Leasebox.drain(dataSource).table(tableName).provider(provider).options(options)
+                .clock(clock).listener(recorder)
+                .decorateClaimStore(store -> {
+                    OutboxClaimStore claims = unsafeNoFence
+                            ? new UnfencedClaimStore(store, leanPartitions ? rows : null, dataSource, tableName.qualified())
+                            : store;
+                    return new RecordingClaimStore(claims, recorder, clock, Duration.ofMillis(writeLatencyMillis));
+                })
+                .onRegistryConflict(why -> {
+                    stoppedBecause = why;
+                    stopped.countDown();
+                });
+        if (manager.isPresent()) {
+            builder.leases(manager.get()).coordinator(backend, address, namespace);
+            if (!granularity.isPartition()) {
+                builder.claimMode(rowMode);
+            }
+        }
+        granularity.configure(builder);
+        return builder.build();
+    }
+
+    /** On SIGTERM: stop claiming, then hold the JVM until the main thread has closed every resource. */
+    private void stopOnShutdown(Leasebox drain) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            drain.engine().close();
+            stopped.countDown();
+            try {
+                // the JVM exits when the hooks end: let the main thread release slots and leave the group first
+                cleanedUp.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "chaos-worker-shutdown"));
+    }
+
+    private static void closeInReverse(List<AutoCloseable> resources) {
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            try {
+                resources.get(i).close();
+            } catch (Exception e) {
+                // on the way out; the history already has every line
+            }
         }
     }
 }
