@@ -8,9 +8,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -78,26 +76,13 @@ public final class ConsoleHttpServer implements AutoCloseable {
     private static ConsoleRequest request(HttpExchange exchange, String body) {
         URI uri = exchange.getRequestURI();
         String contentType = Optional.ofNullable(exchange.getRequestHeaders().getFirst("Content-Type")).orElse("");
-        Map<String, String> form = contentType.startsWith("application/x-www-form-urlencoded") ? parameters(body) : Map.of();
-        return new ConsoleRequest(exchange.getRequestMethod(), "", uri.getRawPath(), parameters(uri.getRawQuery()), form,
+        Map<String, String> form = contentType.startsWith("application/x-www-form-urlencoded")
+                ? ConsoleRequest.parameters(body) : Map.of();
+        return new ConsoleRequest(exchange.getRequestMethod(), "", uri.getRawPath(), ConsoleRequest.parameters(uri.getRawQuery()),
+                form,
                 exchange.getRequestHeaders().getFirst("Host"),
                 Optional.ofNullable(exchange.getRequestHeaders().getFirst("Origin")),
                 Optional.ofNullable(exchange.getRequestHeaders().getFirst("Referer")));
-    }
-
-    /** The parameters of an url-encoded string; the first value of each name wins. */
-    static Map<String, String> parameters(String encoded) {
-        Map<String, String> parameters = new LinkedHashMap<>();
-        if (encoded == null || encoded.isEmpty()) {
-            return parameters;
-        }
-        for (String pair : encoded.split("&")) {
-            int eq = pair.indexOf('=');
-            String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-            String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-            parameters.putIfAbsent(name, value);
-        }
-        return parameters;
     }
 
     public int port() {

@@ -1,5 +1,8 @@
 package dev.leasebox.console;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,5 +31,20 @@ public record ConsoleRequest(String method, String base, String path, Map<String
         host = host == null ? "" : host;
         Objects.requireNonNull(origin, "origin");
         Objects.requireNonNull(referer, "referer");
+    }
+
+    /** The parameters of a url-encoded query string or form body; the first value of each name wins. */
+    public static Map<String, String> parameters(String encoded) {
+        Map<String, String> parameters = new LinkedHashMap<>();
+        if (encoded == null || encoded.isEmpty()) {
+            return parameters;
+        }
+        for (String pair : encoded.split("&")) {
+            int eq = pair.indexOf('=');
+            String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            parameters.putIfAbsent(name, value);
+        }
+        return parameters;
     }
 }
