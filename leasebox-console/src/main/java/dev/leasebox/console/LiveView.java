@@ -29,8 +29,9 @@ final class LiveView {
         losses(html, history, sampler.interval());
         html.append("</div>");
         deadLetters(html, now, token);
-        html.append("<p class=\"note\">Read at ").append(now.observedAt()).append(" (UTC). The charts cover the last ")
-                .append(history.size()).append(" samples this console has read since it started.</p>");
+        html.append("<p class=\"note\">Read at ").append(now.observedAt()).append(" (UTC). The charts and the loss and ")
+                .append("reclaim counts cover the ").append(history.size()).append(history.size() == 1 ? " sample" : " samples")
+                .append(" kept in memory since this console started.</p>");
         return html.toString();
     }
 

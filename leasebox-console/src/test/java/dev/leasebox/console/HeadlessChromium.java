@@ -40,7 +40,7 @@ final class HeadlessChromium {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(browser.get().toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1280,1700", "--user-data-dir=" + tempProfile());
+                "--window-size=1280,1300", "--user-data-dir=" + tempProfile());
         return new ChromeDriver(service, options);
     }
 
@@ -56,5 +56,17 @@ final class HeadlessChromium {
 
     private static Optional<Path> firstExecutable(List<String> candidates) {
         return candidates.stream().map(Path::of).filter(Files::isExecutable).findFirst();
+    }
+
+    /** The figure the page shows in element {@code id}, thousands separators removed; -1 while it shows none. */
+    static long number(ChromeDriver browser, String id) {
+        String figure = text(browser, id).replace(",", "").replace("/s", "");
+        return figure.matches("[0-9]+") ? Long.parseLong(figure) : -1;
+    }
+
+    /** The text of element {@code id}, read in one script: the page replaces its live part under Selenium's feet. */
+    static String text(ChromeDriver browser, String id) {
+        Object text = browser.executeScript("var e = document.getElementById(arguments[0]); return e ? e.innerText : '';", id);
+        return String.valueOf(text);
     }
 }
