@@ -82,6 +82,10 @@ class ConsoleLeaseLossIT {
             await().atMost(PATIENCE).until(() -> number(browser, "delivered-total") == 121);
             assertThat(number(browser, "losses")).isEqualTo(1);
             assertThat(number(browser, "reclaims")).isEqualTo(1);
+            // both holders emitted the entry whose lease expired under the first; every other entry went once
+            assertThat(emissions).containsEntry("slow-1", 2);
+            assertThat(emissions).hasSize(123);
+            emissions.forEach((key, times) -> assertThat(times).as(key).isEqualTo(key.equals("slow-1") ? 2 : 1));
         } finally {
             browser.quit();
         }
