@@ -38,6 +38,7 @@ public final class ConsoleSampler implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private long previousNanos;
     private volatile String problem;
+    private boolean started;
 
     private ConsoleSampler(DataSource dataSource, TableName table, Duration interval, int keep, Clock clock) {
         this.readings = new OutboxReadings(Objects.requireNonNull(dataSource, "dataSource"), Objects.requireNonNull(table, "table"));
@@ -59,9 +60,22 @@ public final class ConsoleSampler implements AutoCloseable {
 
     /** Starts sampling {@code table} every {@code interval}, keeping the newest {@code keep} samples. */
     public static ConsoleSampler start(DataSource dataSource, TableName table, Duration interval, int keep) {
-        ConsoleSampler sampler = new ConsoleSampler(dataSource, table, interval, keep, Clock.systemUTC());
-        sampler.timer.scheduleWithFixedDelay(sampler::sampleQuietly, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+        ConsoleSampler sampler = create(dataSource, table, interval, keep);
+        sampler.startSampling();
         return sampler;
+    }
+
+    /** A sampler that reads nothing until {@link #startSampling()} (an application starts it once its tables exist). */
+    public static ConsoleSampler create(DataSource dataSource, TableName table, Duration interval, int keep) {
+        return new ConsoleSampler(dataSource, table, interval, keep, Clock.systemUTC());
+    }
+
+    /** Reads a sample now and then every interval, on the sampler's thread; a second call does nothing. */
+    public synchronized void startSampling() {
+        if (!started) {
+            started = true;
+            timer.scheduleWithFixedDelay(this::sampleQuietly, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+        }
     }
 
     /** Reads a sample now (after a redrive, so the page shows it at once), on the caller's thread. */

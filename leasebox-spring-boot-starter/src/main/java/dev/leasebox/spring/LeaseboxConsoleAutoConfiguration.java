@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 
 import javax.sql.DataSource;
@@ -34,7 +35,32 @@ public class LeaseboxConsoleAutoConfiguration {
     @ConditionalOnMissingBean
     public ConsoleSampler leaseboxConsoleSampler(DataSource dataSource, OutboxTableReport report,
                                                  LeaseboxConsoleProperties properties) {
-        return ConsoleSampler.start(dataSource, report.table(), properties.getSampleEvery(), properties.getKeep());
+        return ConsoleSampler.create(dataSource, report.table(), properties.getSampleEvery(), properties.getKeep());
+    }
+
+    /** Starts the sampling once the context has started: the application may create its tables while it refreshes. */
+    @Bean
+    public SmartLifecycle leaseboxConsoleSampling(ConsoleSampler sampler) {
+        return new SmartLifecycle() {
+            private volatile boolean running;
+
+            @Override
+            public void start() {
+                sampler.startSampling();
+                running = true;
+            }
+
+            @Override
+            public void stop() {
+                // sampling ends when the sampler bean is destroyed, right after
+                running = false;
+            }
+
+            @Override
+            public boolean isRunning() {
+                return running;
+            }
+        };
     }
 
     @Bean
