@@ -12,6 +12,7 @@ import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -26,6 +27,9 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HexFormat;
@@ -43,7 +47,7 @@ import static org.awaitility.Awaitility.await;
  * (the JDK's server on a free loopback port) as the drain's target. Tables and the Redis namespace are
  * unique to the run and dropped when the context closes.
  */
-@SpringBootTest
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class OrdersApplicationIT {
 
@@ -109,6 +113,9 @@ class OrdersApplicationIT {
     @Autowired
     MeterRegistry meters;
 
+    @LocalServerPort
+    int port;
+
     @AfterAll
     static void stopReceiver() {
         RECEIVER.stop(0);
@@ -165,6 +172,20 @@ class OrdersApplicationIT {
         Health leasebox = (Health) health.healthForPath("leasebox");
         assertThat(leasebox.getDetails()).containsEntry("coordinatorReachable", true).containsEntry("schemaVersion", LeaseboxSchema.LATEST_VERSION)
                 .containsEntry("table", OUTBOX);
+    }
+
+    @Test
+    void theOperatorsPageShowsTheOutbox() throws Exception {
+        orders.placeOrder("D-1", "dora", 500);
+        await().atMost(Duration.ofSeconds(30)).until(() -> RECEIVED.containsKey("order-D-1"));
+        HttpClient http = HttpClient.newHttpClient();
+        await().atMost(Duration.ofSeconds(30)).until(() -> http.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port + "/leasebox/live")).build(), HttpResponse.BodyHandlers.ofString())
+                .body().matches("(?s).*id=\"count-DELIVERED\">[1-9][0-9,]*<.*"));
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/leasebox/"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("<title>Leasebox console: " + OUTBOX + "</title>");
     }
 
     private static HttpServer startReceiver() {

@@ -20,6 +20,7 @@ import picocli.CommandLine.ScopeType;
                 EnqueueCommand.class,
                 WorkerCommand.class,
                 StatusCommand.class,
+                ConsoleCommand.class,
                 RedriveCommand.class,
                 PurgeCommand.class,
                 CoordinatorCommands.ZooKeeperServer.class,
