@@ -57,8 +57,12 @@ public final class KafkaBroker implements AutoCloseable {
         try {
             Files.writeString(properties, config.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
                     .collect(Collectors.joining("\n", "", "\n")));
+            // the broker's own logging, whatever the test class path configures: warnings and errors only
+            Files.writeString(dir.resolve("logback.xml"), "<configuration><appender name=\"OUT\" "
+                    + "class=\"ch.qos.logback.core.ConsoleAppender\"><encoder><pattern>%d %-5level %logger - %msg%n"
+                    + "</pattern></encoder></appender><root level=\"WARN\"><appender-ref ref=\"OUT\"/></root></configuration>\n");
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + properties, e);
+            throw new UncheckedIOException("cannot write the broker's configuration in " + dir, e);
         }
     }
 
@@ -97,9 +101,10 @@ public final class KafkaBroker implements AutoCloseable {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
     }
 
-    private static List<String> javaCommand(String main, List<String> args) {
+    private List<String> javaCommand(String main, List<String> args) {
         List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), main));
+                "-Xmx512m", "-XX:+UseSerialGC", "-Dlogback.configurationFile=" + dir.resolve("logback.xml"),
+                "-cp", System.getProperty("java.class.path"), main));
         command.addAll(args);
         return command;
     }
