@@ -11,6 +11,7 @@ import dev.leasebox.chaos.fault.FaultLog;
 import dev.leasebox.chaos.harness.ChaosCluster;
 import dev.leasebox.chaos.harness.Coordinator;
 import dev.leasebox.chaos.harness.Granularity;
+import dev.leasebox.chaos.harness.KafkaDownstream;
 import dev.leasebox.chaos.harness.LocalPostgres;
 import dev.leasebox.chaos.harness.OutboxDatabase;
 import dev.leasebox.chaos.harness.Poll;
@@ -71,8 +72,12 @@ public final class ScenarioRunner {
                  OutboxDatabase db = OutboxDatabase.create(ownServer != null ? ownServer.jdbcUrl() : settings.jdbcBaseUrl(),
                          settings.keepSchema(), granularity.aggregates());
                  Coordinator coordinator = Coordinators.start(backend, dir, scenario.name());
+                 KafkaDownstream kafka = scenario.kafka() ? KafkaDownstream.start(dir) : null;
                  ChaosCluster cluster = new ChaosCluster(dir, db, coordinator, faults, settings.lease(),
-                         settings.unsafeNoFence(), granularity).withDatabaseServer(ownServer)) {
+                         settings.unsafeNoFence(), granularity).withDatabaseServer(ownServer).withKafka(kafka)) {
+                if (kafka != null) {
+                    progress.printf("  [%5.1fs] workers send to %s%n", secondsSince(started), kafka.providerSpec());
+                }
                 if (ownServer != null) {
                     progress.printf("  [%5.1fs] PostgreSQL of the run's own at 127.0.0.1:%d (pid %d)%n",
                             secondsSince(started), ownServer.port(), ownServer.pid());
@@ -110,7 +115,12 @@ public final class ScenarioRunner {
                 cluster.close();
                 end = db.finalState();
                 long exportStarted = System.nanoTime();
-                Evidence.Exported evidence = db.exportEvidence(dir, end);
+                KafkaDownstream.Received topic = kafka == null ? null : kafka.read();
+                if (topic != null) {
+                    end = new FinalState(end.rows(), topic.inbox()); // the topic is the downstream
+                }
+                Evidence.Exported evidence = topic == null ? db.exportEvidence(dir, end)
+                        : db.exportEvidence(dir, end, topic.deliveries());
                 progress.printf("  [%5.1fs] evidence exported: %,d audit lines, %,d deliveries (%.2fs)%n",
                         secondsSince(started), evidence.audit().size(), evidence.deliveries().size(),
                         secondsSince(exportStarted));
@@ -124,7 +134,8 @@ public final class ScenarioRunner {
                                 granularity.isLeanRows()))
                         .withAudit(AuditChecker.check(evidence.audit(), evidence.deliveries(), !granularity.isLean()))
                         .withAudit(DeliveryChecker.check(evidence.audit(), evidence.deliveries(), faultEvents, end,
-                                DeliveryChecker.Mode.of(backend, granularity.isLean(), granularity.isLeanRows()),
+                                DeliveryChecker.Mode.of(backend, granularity.isLean(), granularity.isLeanRows())
+                                        .withReceiptResolution(kafka == null ? 0 : 1_000), // Kafka stamps milliseconds
                                 DeliveryChecker.lossesReported(history)));
             }
         } catch (RuntimeException | IOException | Error e) {
@@ -134,7 +145,8 @@ public final class ScenarioRunner {
         double seconds = secondsSince(started);
         RunReport.Run run = new RunReport.Run(backend, scenario.name(), scenario.proves(), seconds,
                 settings.unsafeNoFence(), error, granularity.leaseGranularity(), granularity.ordered(),
-                granularity.isPartition() ? granularity.partitionClaims() : "", granularity.isLean() ? "lean" : "recorded");
+                granularity.isPartition() ? granularity.partitionClaims() : "", granularity.isLean() ? "lean" : "recorded",
+                scenario.kafka() ? "kafka" : "jdbc-inbox");
         if (result == null) {
             result = new CheckResult(0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, List.of(), List.of(), List.of(), 0,
                     granularity.ordered());
