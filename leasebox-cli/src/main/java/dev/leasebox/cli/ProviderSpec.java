@@ -14,8 +14,8 @@ import java.util.stream.Collectors;
 
 /**
  * A provider named on the command line, {@code NAME[:TARGET]}: {@code log}, {@code noop},
- * {@code jdbc-inbox:JDBC_URL}, {@code http:URL}, {@code rabbitmq:amqp://…/EXCHANGE}, or the name of any
- * {@link ProviderFactory} a jar on the class path registers.
+ * {@code jdbc-inbox:JDBC_URL}, {@code http:URL}, {@code rabbitmq:amqp://…/EXCHANGE}, {@code kafka:BOOTSTRAP/TOPIC},
+ * or the name of any {@link ProviderFactory} a jar on the class path registers.
  *
  * @param kind   the provider's name
  * @param target what follows the first colon (empty for {@code log} and {@code noop})
@@ -24,14 +24,17 @@ public record ProviderSpec(String kind, String target) {
 
     /** The built-in formats, for help texts. */
     public static final String FORMATS = "log | noop | jdbc-inbox:JDBC_URL | http:URL | rabbitmq:amqp://USER:PASS@HOST:PORT[/VHOST]/EXCHANGE"
-            + " | NAME:TARGET of a provider jar on the class path";
+            + " | kafka:BOOTSTRAP/TOPIC | NAME:TARGET of a provider jar on the class path";
 
     public ProviderSpec {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(target, "target");
     }
 
-    /** Parses a spec against the providers on the class path; fails with one line listing them. */
+    /**
+     * Parses a spec against the providers on the class path and checks the target's form; fails with one line
+     * naming {@code --provider} and the expected form (or, for an unknown name, every provider there is).
+     */
     public static ProviderSpec parse(String spec) {
         Objects.requireNonNull(spec, "spec");
         String trimmed = spec.trim();
@@ -40,14 +43,19 @@ public record ProviderSpec(String kind, String target) {
         String target = colon < 0 ? "" : trimmed.substring(colon + 1);
         ProviderFactory factory = factories().get(kind);
         if (factory == null) {
-            throw new IllegalArgumentException("unknown provider '" + spec + "': use " + available());
+            throw new IllegalArgumentException("--provider: unknown provider '" + spec + "': use " + available());
         }
         boolean needsTarget = !factory.targetFormat().isEmpty();
         if (needsTarget && target.isBlank()) {
-            throw new IllegalArgumentException("provider '" + kind + "' needs a target: " + kind + ":" + factory.targetFormat());
+            throw new IllegalArgumentException("--provider: provider '" + kind + "' needs a target: " + kind + ":" + factory.targetFormat());
         }
         if (!needsTarget && !target.isEmpty()) {
-            throw new IllegalArgumentException("provider '" + kind + "' takes no target, was given '" + target + "'");
+            throw new IllegalArgumentException("--provider: provider '" + kind + "' takes no target, was given '" + target + "'");
+        }
+        try {
+            factory.check(target);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--provider " + spec + ": " + e.getMessage(), e);
         }
         return new ProviderSpec(kind, target);
     }
@@ -61,7 +69,18 @@ public record ProviderSpec(String kind, String target) {
         if (factory == null) {
             throw new IllegalArgumentException("unknown provider '" + kind + "': use " + available());
         }
-        return factory.open(target, new ProviderFactory.Context(clock, dataSources));
+        try {
+            return factory.open(target, new ProviderFactory.Context(clock, dataSources));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(cannotOpen(factory, e), e);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(cannotOpen(factory, e), e);
+        }
+    }
+
+    /** Names the flag and the form, not the target: a target may hold a password. */
+    private static String cannotOpen(ProviderFactory factory, RuntimeException e) {
+        return "--provider " + factory.name() + ":" + factory.targetFormat() + " cannot be opened: " + e.getMessage();
     }
 
     /** Every provider on the class path by name; the first registration of a name wins. */

@@ -103,9 +103,19 @@ class CommandLineErrorsTest {
 
     @Test
     void anUnknownProviderListsTheFormats() {
-        CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--provider", "kafka:x");
+        CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--provider", "nosuch:x");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("unknown provider 'kafka:x'").contains("jdbc-inbox:JDBC_URL");
+        assertThat(run.err()).contains("--provider").contains("unknown provider 'nosuch:x'").contains("jdbc-inbox:JDBC_URL")
+                .contains("kafka:BOOTSTRAP/TOPIC");
+    }
+
+    @Test
+    void aMalformedKafkaTargetIsAUsageErrorNamingTheFlagAndTheForm() {
+        CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--provider", "kafka:127.0.0.1:9092");
+        assertThat(run.exitCode()).isEqualTo(2);
+        String first = run.err().lines().findFirst().orElse("");
+        assertThat(first).as("the error's one line").contains("--provider kafka:127.0.0.1:9092").contains("names no topic")
+                .contains("kafka:BOOTSTRAP/TOPIC");
     }
 
     @Test

@@ -111,7 +111,8 @@ record DrainSettings(TableName table, DrainOptions options, Backend backend, Lea
         if (!providerBean) {
             if (p.getProvider() == null || p.getProvider().isBlank()) {
                 throw new LeaseboxConfigurationException("leasebox needs a provider: define an OutboxProvider bean or set "
-                        + "leasebox.provider (log | noop | http:URL | jdbc-inbox:JDBC_URL | NAME:TARGET of a provider jar)");
+                        + "leasebox.provider (log | noop | http:URL | jdbc-inbox:JDBC_URL | NAME:TARGET of a provider jar, e.g."
+                        + " kafka:BOOTSTRAP/TOPIC with leasebox-kafka)");
             }
             provider = ProviderSpecs.parse(p.getProvider());
         }

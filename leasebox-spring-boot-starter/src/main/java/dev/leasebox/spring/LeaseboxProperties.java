@@ -46,7 +46,8 @@ public class LeaseboxProperties {
     private String namespace = "leasebox";
 
     /**
-     * Where entries go, as NAME[:TARGET]: log, noop, http:URL, jdbc-inbox:JDBC_URL, or a provider jar's name.
+     * Where entries go, as NAME[:TARGET]: log, noop, http:URL, jdbc-inbox:JDBC_URL, or a provider jar's name, such as
+     * kafka:BOOTSTRAP/TOPIC (leasebox-kafka) or rabbitmq:amqp://USER:PASS@HOST:PORT[/VHOST]/EXCHANGE (leasebox-rabbitmq).
      * An OutboxProvider bean of the application takes precedence.
      */
     private String provider;

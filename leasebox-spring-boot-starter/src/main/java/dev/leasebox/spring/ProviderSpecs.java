@@ -34,6 +34,11 @@ record ProviderSpecs(String spec, ProviderFactory factory, String target) {
             throw new LeaseboxConfigurationException("leasebox.provider=" + spec + ": provider '" + name
                     + "' takes no target");
         }
+        try {
+            factory.check(target);
+        } catch (IllegalArgumentException e) {
+            throw new LeaseboxConfigurationException("leasebox.provider=" + spec + ": " + e.getMessage(), e);
+        }
         return new ProviderSpecs(spec, factory, target);
     }
 

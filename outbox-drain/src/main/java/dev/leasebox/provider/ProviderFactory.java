@@ -22,6 +22,14 @@ public interface ProviderFactory {
     String targetFormat();
 
     /**
+     * Checks the target's form without opening anything, so that a host can refuse a malformed one before it
+     * connects to the database; throws {@link IllegalArgumentException} with one line naming the expected form.
+     * The default accepts every target and leaves the checking to {@link #open}.
+     */
+    default void check(String target) {
+    }
+
+    /**
      * Opens the provider; fails at once, with one line naming the target (no password), when the target is
      * malformed or cannot be reached.
      */

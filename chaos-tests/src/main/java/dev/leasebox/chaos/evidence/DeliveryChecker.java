@@ -118,10 +118,18 @@ public final class DeliveryChecker {
      * @param expiryToleranceMicros how far past a row's {@code claim_expires_at} a delivery is still in time: 0 when
      *                              the database's clock wrote the expiry ({@code database} backend), a little when a
      *                              worker's monotonic clock on this machine did
+     * @param receiptResolutionMicros 0 when a delivery's receipt time is as fine as the audit's (the jdbc-inbox
+     *                              downstream, stamped by the same database), else the step of the downstream's
+     *                              clock: a receipt is then judged at the most favourable instant of that step
      */
-    public record Mode(boolean recordedClaims, boolean leanRows, long expiryToleranceMicros) {
+    public record Mode(boolean recordedClaims, boolean leanRows, long expiryToleranceMicros, long receiptResolutionMicros) {
         public static Mode of(String backend, boolean lean, boolean leanRows) {
-            return new Mode(!lean, leanRows, "database".equals(backend) ? 0 : 200_000);
+            return new Mode(!lean, leanRows, "database".equals(backend) ? 0 : 200_000, 0);
+        }
+
+        /** The same, for a downstream whose receipt times count in steps of {@code micros} (Kafka: 1000). */
+        public Mode withReceiptResolution(long micros) {
+            return new Mode(recordedClaims, leanRows, expiryToleranceMicros, micros);
         }
     }
 
@@ -184,8 +192,8 @@ public final class DeliveryChecker {
             oneFenceTwoWorkers(entry, ds);
             for (int i = 0; i < ds.size(); i++) {
                 Delivery d = ds.get(i);
-                State at = stateBefore(rowAudit, d.receivedMicros());
                 long fence = d.fence() == null ? 0 : d.fence();
+                State at = stateAtReceipt(rowAudit, d, fence, faults, mode);
                 boolean frozen = frozenSender(rowAudit, fence, d, faults, mode);
                 boolean zombie = supersededFence(entry, d, at, fence, frozen);
                 if (mode.recordedClaims()) {
@@ -231,12 +239,7 @@ public final class DeliveryChecker {
         /** (5) claim before emit, recorded claims; a zombie already counted is not counted twice. */
         private void claimBeforeEmit(long entry, Delivery d, State at, long fence, boolean frozen, boolean zombie,
                                      List<AuditRecord> rowAudit) {
-            String why = at == null ? "no claim of the row was committed before"
-                    : !Long.valueOf(fence).equals(at.claimToken()) ? "the row's claim token was " + at.claimToken()
-                    : TERMINAL.contains(at.status()) ? "the row was already " + at.status()
-                    : at.expires() != null && d.receivedMicros() > at.expires() + mode.expiryToleranceMicros()
-                    && !stalledByDatabase(rowAudit, fence, d, faults)
-                    ? "its claim had expired at " + at.expires() + " µs" : "";
+            String why = withoutLiveClaim(at, fence, d, rowAudit, faults, mode);
             if (!why.isEmpty() && frozen) {
                 if (!zombie) {
                     violation(FROZEN_SENDER, entry, "delivered under fence " + fence + " by "
@@ -300,7 +303,7 @@ public final class DeliveryChecker {
             // the earlier delivery's claim ended before the repeat (possibly even before the earlier delivery: a
             // zombie's late emission)
             for (AuditRecord a : rowAudit) {
-                if (a.atMicros() > later.receivedMicros()
+                if (a.atMicros() >= later.receivedMicros() + Math.max(1, mode.receiptResolutionMicros())
                         || a.oldClaimToken() == null || a.oldClaimToken() != f || TERMINAL.contains(a.newStatus())) {
                     continue;
                 }
@@ -373,6 +376,45 @@ public final class DeliveryChecker {
                 : d.receivedMicros() - FROZEN_LOOKBACK_MICROS;
         return faults.stream().anyMatch(f -> FaultEvent.RESUME.equals(f.fault()) && f.target().equals(d.worker())
                 && from <= f.t() * 1000 && f.t() * 1000 <= d.receivedMicros());
+    }
+
+    /** Why {@code d} was not received under the row's live claim in state {@code at}, or empty when it was. */
+    private static String withoutLiveClaim(State at, long fence, Delivery d, List<AuditRecord> rowAudit,
+                                           List<FaultEvent> faults, Mode mode) {
+        return at == null ? "no claim of the row was committed before"
+                : !Long.valueOf(fence).equals(at.claimToken()) ? "the row's claim token was " + at.claimToken()
+                : TERMINAL.contains(at.status()) ? "the row was already " + at.status()
+                : at.expires() != null && d.receivedMicros() > at.expires() + mode.expiryToleranceMicros()
+                && !stalledByDatabase(rowAudit, fence, d, faults)
+                ? "its claim had expired at " + at.expires() + " µs" : "";
+    }
+
+    /**
+     * The row's state when {@code d} was received. A downstream whose clock counts coarser than the audit's
+     * (Kafka's append time, in milliseconds) only says that it was received in {@code [receivedMicros,
+     * receivedMicros + resolution)}: the state is then the first in that interval under which the delivery breaks
+     * nothing, or the state at its start when there is none.
+     */
+    private static State stateAtReceipt(List<AuditRecord> rowAudit, Delivery d, long fence, List<FaultEvent> faults,
+                                        Mode mode) {
+        State start = stateBefore(rowAudit, d.receivedMicros());
+        if (mode.receiptResolutionMicros() <= 0) {
+            return start;
+        }
+        List<State> candidates = new ArrayList<>();
+        candidates.add(start);
+        for (AuditRecord a : rowAudit) {
+            if (a.atMicros() >= d.receivedMicros() && a.atMicros() < d.receivedMicros() + mode.receiptResolutionMicros()) {
+                candidates.add(stateBefore(rowAudit, a.atMicros() + 1));
+            }
+        }
+        for (State at : candidates) {
+            boolean superseded = at != null && (at.mark() > fence || (mode.leanRows() && at.mark() == fence));
+            if (!superseded && (!mode.recordedClaims() || withoutLiveClaim(at, fence, d, rowAudit, faults, mode).isEmpty())) {
+                return at;
+            }
+        }
+        return start;
     }
 
     /** The row as committed before {@code micros}, or null when the audit shows no change before then. */

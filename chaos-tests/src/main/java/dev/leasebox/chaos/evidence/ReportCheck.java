@@ -77,7 +77,8 @@ public final class ReportCheck {
                 result = result.withAudit(AuditChecker.check(audit, deliveries, !lean));
                 if (deliveries != null) {
                     result = result.withAudit(DeliveryChecker.check(audit, deliveries, faults, end,
-                            DeliveryChecker.Mode.of(String.valueOf(summary.get("backend")), lean, !partition && lean),
+                            DeliveryChecker.Mode.of(String.valueOf(summary.get("backend")), lean, !partition && lean)
+                                    .withReceiptResolution("kafka".equals(summary.get("downstream")) ? 1_000 : 0),
                             DeliveryChecker.lossesReported(history)));
                 }
             }

@@ -26,6 +26,7 @@ public final class ChaosCluster implements AutoCloseable {
     private final List<WorkerProcess> retired = new ArrayList<>();
     private int generation;
     private LocalPostgres databaseServer;
+    private KafkaDownstream kafka;
 
     public ChaosCluster(Path runDir, OutboxDatabase database, Coordinator coordinator, FaultLog faults, Duration lease,
                         boolean unsafeNoFence, Granularity granularity) {
@@ -51,7 +52,7 @@ public final class ChaosCluster implements AutoCloseable {
             WorkerProcess.Options effective = new WorkerProcess.Options(options.groupId(), options.clockFile(),
                     options.writeLatency(), options.unsafeNoFence() || unsafeNoFence, providerControl);
             WorkerProcess worker = WorkerProcess.start(owner, runDir, database, coordinator, lease, granularity,
-                    effective);
+                    effective, kafka == null ? "" : kafka.providerSpec());
             workers.add(worker);
             started.add(worker);
         });
@@ -108,6 +109,17 @@ public final class ChaosCluster implements AutoCloseable {
     /** Names the run's own PostgreSQL server (see {@link #databaseServer()}). */
     public ChaosCluster withDatabaseServer(LocalPostgres server) {
         this.databaseServer = server;
+        return this;
+    }
+
+    /** The Kafka broker the workers send to, when the run has one (else they write the jdbc-inbox). */
+    public java.util.Optional<KafkaDownstream> kafka() {
+        return java.util.Optional.ofNullable(kafka);
+    }
+
+    /** Makes workers started from now on send to {@code downstream} ({@code --provider kafka:…}). */
+    public ChaosCluster withKafka(KafkaDownstream downstream) {
+        this.kafka = downstream;
         return this;
     }
 

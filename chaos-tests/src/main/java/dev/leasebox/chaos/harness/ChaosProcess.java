@@ -79,6 +79,11 @@ public final class ChaosProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** The exit code of a process that has exited. */
+    public int exitCode() {
+        return process.exitValue();
+    }
+
     public Path log() {
         return log;
     }

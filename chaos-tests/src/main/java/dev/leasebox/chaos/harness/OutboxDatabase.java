@@ -93,6 +93,14 @@ public final class OutboxDatabase implements AutoCloseable {
      * judged it) into {@code dir}, and returns what it wrote.
      */
     public Evidence.Exported exportEvidence(Path dir, FinalState end) {
+        return exportEvidence(dir, end, null);
+    }
+
+    /**
+     * As {@link #exportEvidence(Path, FinalState)}, with the deliveries a downstream other than the jdbc-inbox
+     * received ({@code fromDownstream}, e.g. a Kafka topic read back) instead of the inbox's; null for the inbox's.
+     */
+    public Evidence.Exported exportEvidence(Path dir, FinalState end, List<Delivery> fromDownstream) {
         List<AuditRecord> audit = new ArrayList<>();
         List<Delivery> deliveries = new ArrayList<>();
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
@@ -108,7 +116,10 @@ public final class OutboxDatabase implements AutoCloseable {
                 }
             }
             try (ResultSet rs = s.executeQuery(sql("export_deliveries.sql"))) {
-                while (rs.next()) {
+                if (fromDownstream != null) {
+                    deliveries.addAll(fromDownstream);
+                }
+                while (fromDownstream == null && rs.next()) {
                     deliveries.add(new Delivery(rs.getLong("seq"), rs.getString("idempotency_key"), rs.getLong("entry_id"),
                             nullableLong(rs, "fence"), rs.getString("worker"), rs.getLong("txid"),
                             rs.getLong("received_micros")));

@@ -56,6 +56,12 @@ public final class WorkerProcess implements AutoCloseable {
 
     public static WorkerProcess start(String owner, Path runDir, OutboxDatabase db, Coordinator coordinator,
                                       Duration lease, Granularity granularity, Options options) {
+        return start(owner, runDir, db, coordinator, lease, granularity, options, "");
+    }
+
+    /** As above, the worker sending to {@code providerSpec} ({@code --provider}) unless it is empty (the jdbc-inbox). */
+    public static WorkerProcess start(String owner, Path runDir, OutboxDatabase db, Coordinator coordinator,
+                                      Duration lease, Granularity granularity, Options options, String providerSpec) {
         Path history = runDir.resolve("history-" + owner + ".jsonl");
         List<String> args = new ArrayList<>(List.of("--jdbc-url", db.workerUrl(owner), "--table", db.table().qualified(),
                 "--backend", coordinator.backend(), "--owner", owner, "--lease-ms", Long.toString(lease.toMillis()),
@@ -69,6 +75,10 @@ public final class WorkerProcess implements AutoCloseable {
             args.add("--backend-option");
             args.add(k + "=" + v);
         });
+        if (!providerSpec.isEmpty()) {
+            args.add("--provider");
+            args.add(providerSpec);
+        }
         if (options.providerControl() != null) {
             args.add("--provider-control");
             args.add(options.providerControl().toString());

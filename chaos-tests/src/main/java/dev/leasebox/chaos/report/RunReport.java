@@ -30,13 +30,16 @@ public final class RunReport {
      * @param ordered     per-key ordering ({@code --ordered})
      * @param partitionClaims {@code lean} or {@code recorded} with partition leases; empty with row leases
      * @param claimMode   {@code recorded} or {@code lean}: how the run's claims were made (either granularity)
+     * @param downstream  where the workers sent: {@code jdbc-inbox} or {@code kafka} (whose receipt times count
+     *                    milliseconds: the offline check judges them as the run did)
      */
     public record Run(String backend, String scenario, String proves, double seconds, boolean unsafeNoFence,
-                      String error, String granularity, boolean ordered, String partitionClaims, String claimMode) {
+                      String error, String granularity, boolean ordered, String partitionClaims, String claimMode,
+                      String downstream) {
 
         /** A row-lease run. */
         public Run(String backend, String scenario, String proves, double seconds, boolean unsafeNoFence, String error) {
-            this(backend, scenario, proves, seconds, unsafeNoFence, error, "row", false, "", "recorded");
+            this(backend, scenario, proves, seconds, unsafeNoFence, error, "row", false, "", "recorded", "jdbc-inbox");
         }
     }
 
@@ -50,6 +53,7 @@ public final class RunReport {
         m.put("ordered", run.ordered());
         m.put("partitionClaims", run.partitionClaims());
         m.put("claimMode", run.claimMode());
+        m.put("downstream", run.downstream());
         m.put("seconds", round(run.seconds()));
         m.put("entries", r.entries());
         m.put("delivered", r.delivered());

@@ -7,6 +7,7 @@ import dev.leasebox.chaos.fault.CoordinatorRestart;
 import dev.leasebox.chaos.fault.DatabaseConnectionsKill;
 import dev.leasebox.chaos.fault.DatabaseRestart;
 import dev.leasebox.chaos.fault.FaultInjector;
+import dev.leasebox.chaos.fault.KafkaBrokerRestart;
 import dev.leasebox.chaos.fault.NetworkPartition;
 import dev.leasebox.chaos.fault.ProviderFaults;
 import dev.leasebox.chaos.fault.WorkerKill;
@@ -26,13 +27,21 @@ import java.util.function.Supplier;
  * @param needsExternal  true when the fault acts on a coordinator separate from the database
  * @param fencing        true when the fault exercises the fence (and {@code --unsafe-no-fence} must fail it)
  * @param ownDatabase    the run needs a PostgreSQL server of its own ({@code LocalPostgres}): the fault stops it
+ * @param kafka          the workers send to a Kafka broker of the run's own ({@code --provider kafka:…}), and the
+ *                       checker judges the deliveries from what its topic holds instead of the jdbc-inbox
  */
 public record Scenario(String name, String proves, Supplier<FaultInjector> injector, boolean needsExternal,
-                       boolean fencing, boolean ownDatabase) {
+                       boolean fencing, boolean ownDatabase, boolean kafka) {
 
     /** A scenario on the shared PostgreSQL ({@link RunSettings#jdbcBaseUrl()}). */
     public Scenario(String name, String proves, Supplier<FaultInjector> injector, boolean needsExternal, boolean fencing) {
-        this(name, proves, injector, needsExternal, fencing, false);
+        this(name, proves, injector, needsExternal, fencing, false, false);
+    }
+
+    /** A scenario whose workers write the jdbc-inbox. */
+    public Scenario(String name, String proves, Supplier<FaultInjector> injector, boolean needsExternal, boolean fencing,
+                    boolean ownDatabase) {
+        this(name, proves, injector, needsExternal, fencing, ownDatabase, false);
     }
 
     public static final List<Scenario> ALL = List.of(
@@ -69,7 +78,11 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
             new Scenario("coordinator-failover", "Redis primary stopped and a replica promoted (REPLICAOF NO ONE) "
                     + "before it has every write: leases and fences the primary granted may be forgotten, but the "
                     + "row's fence guard refuses every stale finalization and nothing is lost.",
-                    CoordinatorFailover::new, true, false));
+                    CoordinatorFailover::new, true, false),
+            new Scenario("kafka-broker-restart", "Workers sending with --provider kafka:… while the broker is killed "
+                    + "and kept down past the delivery timeout: sends time out and are retried, and the topic, read back "
+                    + "by the checker, holds every DELIVERED entry, no superseded fence, and repeats only of retried sends.",
+                    KafkaBrokerRestart::new, false, false, false, true));
 
     public static Optional<Scenario> named(String name) {
         return ALL.stream().filter(s -> s.name().equals(name)).findFirst();

@@ -11,6 +11,7 @@ import dev.leasebox.chaos.fault.FaultLog;
 import dev.leasebox.chaos.harness.ChaosCluster;
 import dev.leasebox.chaos.harness.Coordinator;
 import dev.leasebox.chaos.harness.Granularity;
+import dev.leasebox.chaos.harness.KafkaDownstream;
 import dev.leasebox.chaos.harness.LocalPostgres;
 import dev.leasebox.chaos.harness.OutboxDatabase;
 import dev.leasebox.chaos.harness.Poll;
@@ -70,15 +71,16 @@ public final class ScenarioRunner {
                  OutboxDatabase db = OutboxDatabase.create(ownServer != null ? ownServer.jdbcUrl() : settings.jdbcBaseUrl(),
                          settings.keepSchema(), granularity.aggregates());
                  Coordinator coordinator = Coordinators.start(backend, dir, scenario.name());
+                 KafkaDownstream kafka = scenario.kafka() ? KafkaDownstream.start(dir) : null;
                  ChaosCluster cluster = new ChaosCluster(dir, db, coordinator, faults, settings.lease(),
-                         settings.unsafeNoFence(), granularity).withDatabaseServer(ownServer)) {
-                announceServers(steps, backend, ownServer, coordinator);
+                         settings.unsafeNoFence(), granularity).withDatabaseServer(ownServer).withKafka(kafka)) {
+                announceServers(steps, backend, ownServer, coordinator, kafka);
                 db.enqueue(0, settings.initialEntries());
                 startWorkers(steps, cluster, injector, dir);
                 runWindow(steps, db, settings, cluster, injector);
-                Collected collected = drainAndCollect(steps, db, settings, cluster, faults, dir);
+                Collected collected = drainAndCollect(steps, db, settings, cluster, faults, dir, kafka);
                 faultEvents = collected.faults();
-                result = check(backend, granularity, collected);
+                result = check(backend, granularity, collected, kafka != null);
             }
         } catch (RuntimeException | IOException | Error e) {
             error = e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
@@ -102,7 +104,11 @@ public final class ScenarioRunner {
         }
     }
 
-    private static void announceServers(Progress steps, String backend, LocalPostgres ownServer, Coordinator coordinator) {
+    private static void announceServers(Progress steps, String backend, LocalPostgres ownServer, Coordinator coordinator,
+                                        KafkaDownstream kafka) {
+        if (kafka != null) {
+            steps.step("workers send to %s%n", kafka.providerSpec());
+        }
         if (ownServer != null) {
             steps.step("PostgreSQL of the run's own at 127.0.0.1:%d (pid %d)%n", ownServer.port(), ownServer.pid());
         }
@@ -140,7 +146,7 @@ public final class ScenarioRunner {
     }
 
     private static Collected drainAndCollect(Progress steps, OutboxDatabase db, RunSettings settings,
-                                             ChaosCluster cluster, FaultLog faults, Path dir) {
+                                             ChaosCluster cluster, FaultLog faults, Path dir, KafkaDownstream kafka) {
         boolean drained = Poll.until(() -> db.outstanding() == 0, Duration.ofMillis(250), settings.drainTimeout());
         if (drained) {
             steps.step("drained%n");
@@ -150,7 +156,12 @@ public final class ScenarioRunner {
         cluster.close();
         FinalState end = db.finalState();
         long exportStarted = System.nanoTime();
-        Evidence.Exported evidence = db.exportEvidence(dir, end);
+        KafkaDownstream.Received topic = kafka == null ? null : kafka.read();
+        if (topic != null) {
+            end = new FinalState(end.rows(), topic.inbox()); // the topic is the downstream
+        }
+        Evidence.Exported evidence = topic == null ? db.exportEvidence(dir, end)
+                : db.exportEvidence(dir, end, topic.deliveries());
         steps.step("evidence exported: %,d audit lines, %,d deliveries (%.2fs)%n",
                 evidence.audit().size(), evidence.deliveries().size(), secondsSince(exportStarted));
         List<HistoryEvent> history = new ArrayList<>();
@@ -160,14 +171,15 @@ public final class ScenarioRunner {
         return new Collected(end, evidence, history, JsonLinesFile.read(faults.path(), FaultEvent::parse));
     }
 
-    private static CheckResult check(String backend, Granularity granularity, Collected run) {
+    private static CheckResult check(String backend, Granularity granularity, Collected run, boolean kafka) {
         Evidence.Exported evidence = run.evidence();
         return HistoryChecker.check(run.history(), run.faults(), run.end(),
                         new HistoryChecker.Rules(granularity.ordered(), granularity.isLeanPartition(),
                                 granularity.isLeanRows()))
                 .withAudit(AuditChecker.check(evidence.audit(), evidence.deliveries(), !granularity.isLean()))
                 .withAudit(DeliveryChecker.check(evidence.audit(), evidence.deliveries(), run.faults(), run.end(),
-                        DeliveryChecker.Mode.of(backend, granularity.isLean(), granularity.isLeanRows()),
+                        DeliveryChecker.Mode.of(backend, granularity.isLean(), granularity.isLeanRows())
+                                .withReceiptResolution(kafka ? 1_000 : 0), // Kafka stamps milliseconds
                         DeliveryChecker.lossesReported(run.history())));
     }
 
@@ -179,7 +191,8 @@ public final class ScenarioRunner {
         double seconds = secondsSince(steps.started());
         RunReport.Run run = new RunReport.Run(backend, scenario.name(), scenario.proves(), seconds,
                 settings.unsafeNoFence(), error, granularity.leaseGranularity(), granularity.ordered(),
-                granularity.isPartition() ? granularity.partitionClaims() : "", granularity.isLean() ? "lean" : "recorded");
+                granularity.isPartition() ? granularity.partitionClaims() : "", granularity.isLean() ? "lean" : "recorded",
+                scenario.kafka() ? "kafka" : "jdbc-inbox");
         CheckResult result = checked != null ? checked
                 : new CheckResult(0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, List.of(), List.of(), List.of(), 0,
                         granularity.ordered());

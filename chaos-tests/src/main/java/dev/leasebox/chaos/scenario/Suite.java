@@ -21,7 +21,7 @@ public final class Suite {
     /** The CI cases. */
     static final List<String> CI = List.of(
             "database/worker-kill", "database/worker-pause", "database/provider-faults", "database/clock-step",
-            "database/db-connections-kill", "database/db-restart",
+            "database/db-connections-kill", "database/db-restart", "database/kafka-broker-restart",
             "redis/worker-kill", "redis/worker-pause", "redis/coordinator-restart", "redis/partition",
             "redis/clock-step", "redis/coordinator-failover", "redis/db-connections-kill",
             "zookeeper/worker-kill", "zookeeper/worker-pause", "zookeeper/coordinator-restart", "zookeeper/partition",

@@ -16,6 +16,7 @@ import dev.leasebox.outbox.grouped.LeaseGrouping;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
+import dev.leasebox.cli.ProviderSpec;
 import dev.leasebox.provider.JdbcInboxProvider;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -92,6 +93,10 @@ public final class ChaosWorkerMain implements Callable<Integer> {
     @Option(names = "--history", required = true, description = "The JSON-lines history file to append to.")
     Path history;
 
+    @Option(names = "--provider", paramLabel = "SPEC", description = "Where entries go, as leasebox worker's --provider"
+            + " (default: the jdbc-inbox table in the outbox's database, whose deliveries the harness audits).")
+    String providerSpec;
+
     @Option(names = "--provider-control", description = "A control file for injected provider faults (FaultyProvider).")
     Path providerControl;
 
@@ -116,6 +121,17 @@ public final class ChaosWorkerMain implements Callable<Integer> {
 
     /** Counted down once every resource is closed: SIGTERM's hook waits for it (slots released, group left). */
     private final CountDownLatch cleanedUp = new CountDownLatch(1);
+
+    /** The provider named by {@code --provider}, opened as leasebox worker opens it; closed with the worker. */
+    private OutboxProvider openProvider(Clock clock, List<AutoCloseable> resources) {
+        OutboxProvider provider = ProviderSpec.parse(providerSpec).open(clock, url -> {
+            throw new IllegalArgumentException("--provider: the chaos worker opens no database but the outbox's");
+        });
+        if (provider instanceof AutoCloseable closeable) {
+            resources.add(closeable);
+        }
+        return provider;
+    }
 
     public static void main(String[] args) {
         int code = new CommandLine(new ChaosWorkerMain()).execute(args);
@@ -142,7 +158,7 @@ public final class ChaosWorkerMain implements Callable<Integer> {
                 manager = Optional.of(LeaseGrouping.open(backend, new LeaseBackendSettings(address, namespace, lease, backendOptions), clock));
                 resources.add(manager.get());
             }
-            Leasebox drain = buildDrain(dataSource, tableName, clock, recorder, manager, rowMode, lease);
+            Leasebox drain = buildDrain(dataSource, tableName, clock, recorder, manager, rowMode, lease, resources);
             resources.add(drain);
             recorder.started("backend " + backend + (address.isEmpty() ? "" : " at " + address) + ", lease " + lease
                     + ", " + granularity.describe() + (rowMode == ClaimMode.LEAN ? ", lean claims" : "") + (unsafeNoFence ? ", UNSAFE: no fence" : "") + ", pid "
@@ -178,8 +194,9 @@ public final class ChaosWorkerMain implements Callable<Integer> {
     }
 
     private Leasebox buildDrain(HikariDataSource dataSource, TableName tableName, Clock clock, HistoryRecorder recorder,
-                                Optional<LeaseManager> manager, ClaimMode rowMode, Duration lease) {
-        OutboxProvider provider = new JdbcInboxProvider(dataSource);
+                                Optional<LeaseManager> manager, ClaimMode rowMode, Duration lease,
+                                List<AutoCloseable> resources) {
+        OutboxProvider provider = providerSpec == null ? new JdbcInboxProvider(dataSource) : openProvider(clock, resources);
         if (providerControl != null) {
             provider = new FaultyProvider(provider, providerControl);
         }

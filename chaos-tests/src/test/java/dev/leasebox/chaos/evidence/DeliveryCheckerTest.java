@@ -296,4 +296,24 @@ class DeliveryCheckerTest {
         assertThat(DeliveryChecker.ambiguous(d, List.of(new FaultEvent(500, FaultEvent.DB_RESTART, "pg", "")))).isFalse();
         assertThat(DeliveryChecker.ambiguous(d, List.of(new FaultEvent(12_000, FaultEvent.DB_RESTART, "pg", "")))).isFalse();
     }
+
+    @Test
+    void aReceiptStampedInMillisecondsIsJudgedAtItsMostFavourableInstant() {
+        // claimed at 10.0004 s; Kafka stamped the append 10.000 s (its millisecond), completed at 10.0009 s
+        claim(1, 10.0004, null, null, 7, "w1", 3);
+        delivery(1, 10.000, 7, "w1");
+        complete(1, 10.0009, 7, 13.0004, "DELIVERED");
+        row(1, "DELIVERED");
+        assertOnly(check(RECORDED), DeliveryChecker.EMIT_WITHOUT_CLAIM, 1);
+        assertThat(check(RECORDED.withReceiptResolution(1_000)).total()).isZero();
+    }
+
+    @Test
+    void theResolutionExcusesNothingOutsideItsStep() {
+        claim(1, 10.0004, null, null, 7, "w1", 3);
+        complete(1, 10.0006, 7, 13.0004, "DELIVERED");
+        delivery(1, 10.002, 7, "w1"); // two milliseconds after the row was finished
+        row(1, "DELIVERED");
+        assertOnly(check(RECORDED.withReceiptResolution(1_000)), DeliveryChecker.EMIT_WITHOUT_CLAIM, 1);
+    }
 }
