@@ -69,7 +69,20 @@ class DrainLifecycleTest {
     @Test
     void concurrentLoopsOfSeveralDrainsEmitEveryEntryExactlyOnceWithoutFaults() {
         f.enqueue(500);
-        RecordingProvider provider = RecordingProvider.delivering(f.clock);
+        // each drain's first emission waits for the other's, so that both take part whichever starts first
+        java.util.Set<String> started = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.concurrent.CountDownLatch bothEmitting = new java.util.concurrent.CountDownLatch(2);
+        RecordingProvider provider = new RecordingProvider(f.clock, e -> {
+            if (started.add(e.owner())) {
+                bothEmitting.countDown();
+            }
+            try {
+                bothEmitting.await(30, java.util.concurrent.TimeUnit.SECONDS); // else the owners check below fails
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            return ProviderOutcome.delivered();
+        });
         RecordingListener listener = new RecordingListener();
         List<OutboxDrain> drains = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
