@@ -104,7 +104,7 @@ public final class DeliveryChecker {
     /** How long after a database fault a delivery's outcome may still be unknown to its worker (a pool's reconnect). */
     static final long DATABASE_FAULT_SLACK_MICROS = 10_000_000;
 
-    private static final Set<String> TERMINAL = Set.of("DELIVERED", "DEAD_LETTERED");
+    static final Set<String> TERMINAL = Set.of("DELIVERED", "DEAD_LETTERED");
     private static final int MAX_VIOLATION_LINES = 50;
 
     private DeliveryChecker() {
@@ -131,10 +131,6 @@ public final class DeliveryChecker {
         public Mode withReceiptResolution(long micros) {
             return new Mode(recordedClaims, leanRows, expiryToleranceMicros, micros);
         }
-    }
-
-    /** One row's state after a committed change. */
-    private record State(long at, String status, Long claimToken, Long expires, long mark) {
     }
 
     /** A worker's own report that it lost or abandoned its claim on {@code entry} at {@code t} (harness clock, ms). */
@@ -193,7 +189,7 @@ public final class DeliveryChecker {
             for (int i = 0; i < ds.size(); i++) {
                 Delivery d = ds.get(i);
                 long fence = d.fence() == null ? 0 : d.fence();
-                State at = stateAtReceipt(rowAudit, d, fence, faults, mode);
+                RowState at = RowState.atReceipt(rowAudit, d, fence, faults, mode);
                 boolean frozen = frozenSender(rowAudit, fence, d, faults, mode);
                 boolean zombie = supersededFence(entry, d, at, fence, frozen);
                 if (mode.recordedClaims()) {
@@ -226,7 +222,7 @@ public final class DeliveryChecker {
         }
 
         /** (4) a superseded fence reaching the downstream; true when a frozen sender explains it (a zombie). */
-        private boolean supersededFence(long entry, Delivery d, State at, long fence, boolean frozen) {
+        private boolean supersededFence(long entry, Delivery d, RowState at, long fence, boolean frozen) {
             if (at != null && (at.mark() > fence || (mode.leanRows() && at.mark() == fence))) {
                 violation(frozen ? FROZEN_SENDER : SUPERSEDED_FENCE, entry, "delivered under fence " + fence + " by "
                         + d.worker() + " at " + d.receivedMicros() + " µs, when the row's fence_high_water was already "
@@ -237,9 +233,9 @@ public final class DeliveryChecker {
         }
 
         /** (5) claim before emit, recorded claims; a zombie already counted is not counted twice. */
-        private void claimBeforeEmit(long entry, Delivery d, State at, long fence, boolean frozen, boolean zombie,
+        private void claimBeforeEmit(long entry, Delivery d, RowState at, long fence, boolean frozen, boolean zombie,
                                      List<AuditRecord> rowAudit) {
-            String why = withoutLiveClaim(at, fence, d, rowAudit, faults, mode);
+            String why = RowState.withoutLiveClaim(at, fence, d, rowAudit, faults, mode);
             if (!why.isEmpty() && frozen) {
                 if (!zombie) {
                     violation(FROZEN_SENDER, entry, "delivered under fence " + fence + " by "
@@ -354,18 +350,6 @@ public final class DeliveryChecker {
     }
 
     /**
-     * Whether a database fault happened between the recording of the claim under {@code fence} and the receipt of
-     * {@code d}: the downstream (the same PostgreSQL) or the renewal of the row's expiry could not be reached, so
-     * an emission begun under the live claim may be received after the row's recorded expiry lapsed.
-     */
-    private static boolean stalledByDatabase(List<AuditRecord> rowAudit, long fence, Delivery d, List<FaultEvent> faults) {
-        long claimedAt = rowAudit.stream().filter(a -> a.newClaimToken() != null && a.newClaimToken() == fence)
-                .mapToLong(AuditRecord::atMicros).min().orElse(Long.MAX_VALUE);
-        return faults.stream().anyMatch(f -> DATABASE_OUTAGE.contains(f.fault())
-                && claimedAt <= f.t() * 1000 && f.t() * 1000 <= d.receivedMicros());
-    }
-
-    /**
      * Whether the harness resumed {@code d}'s sender (it had been frozen) after the claim under {@code fence} was
      * recorded (lean: within {@link #FROZEN_LOOKBACK_MICROS}) and before {@code d} was received.
      */
@@ -378,57 +362,4 @@ public final class DeliveryChecker {
                 && from <= f.t() * 1000 && f.t() * 1000 <= d.receivedMicros());
     }
 
-    /** Why {@code d} was not received under the row's live claim in state {@code at}, or empty when it was. */
-    private static String withoutLiveClaim(State at, long fence, Delivery d, List<AuditRecord> rowAudit,
-                                           List<FaultEvent> faults, Mode mode) {
-        return at == null ? "no claim of the row was committed before"
-                : !Long.valueOf(fence).equals(at.claimToken()) ? "the row's claim token was " + at.claimToken()
-                : TERMINAL.contains(at.status()) ? "the row was already " + at.status()
-                : at.expires() != null && d.receivedMicros() > at.expires() + mode.expiryToleranceMicros()
-                && !stalledByDatabase(rowAudit, fence, d, faults)
-                ? "its claim had expired at " + at.expires() + " µs" : "";
-    }
-
-    /**
-     * The row's state when {@code d} was received. A downstream whose clock counts coarser than the audit's
-     * (Kafka's append time, in milliseconds) only says that it was received in {@code [receivedMicros,
-     * receivedMicros + resolution)}: the state is then the first in that interval under which the delivery breaks
-     * nothing, or the state at its start when there is none.
-     */
-    private static State stateAtReceipt(List<AuditRecord> rowAudit, Delivery d, long fence, List<FaultEvent> faults,
-                                        Mode mode) {
-        State start = stateBefore(rowAudit, d.receivedMicros());
-        if (mode.receiptResolutionMicros() <= 0) {
-            return start;
-        }
-        List<State> candidates = new ArrayList<>();
-        candidates.add(start);
-        for (AuditRecord a : rowAudit) {
-            if (a.atMicros() >= d.receivedMicros() && a.atMicros() < d.receivedMicros() + mode.receiptResolutionMicros()) {
-                candidates.add(stateBefore(rowAudit, a.atMicros() + 1));
-            }
-        }
-        for (State at : candidates) {
-            boolean superseded = at != null && (at.mark() > fence || (mode.leanRows() && at.mark() == fence));
-            if (!superseded && (!mode.recordedClaims() || withoutLiveClaim(at, fence, d, rowAudit, faults, mode).isEmpty())) {
-                return at;
-            }
-        }
-        return start;
-    }
-
-    /** The row as committed before {@code micros}, or null when the audit shows no change before then. */
-    private static State stateBefore(List<AuditRecord> rowAudit, long micros) {
-        AuditRecord last = null;
-        for (AuditRecord a : rowAudit) {
-            if (a.atMicros() < micros) {
-                last = a;
-            }
-        }
-        if (last == null) {
-            return null;
-        }
-        return new State(last.atMicros(), last.newStatus(), last.newClaimToken(), last.newExpiresMicros(),
-                last.newFenceHighWater() == null ? 0 : last.newFenceHighWater());
-    }
 }
