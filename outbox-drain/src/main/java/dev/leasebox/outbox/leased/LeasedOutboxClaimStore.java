@@ -5,13 +5,8 @@ import dev.leasebox.lease.PeerRanking;
 import dev.leasebox.outbox.FencedOutboxStore;
 import dev.leasebox.outbox.CandidateQuery;
 import dev.leasebox.outbox.CandidateStripe;
-import dev.leasebox.outbox.ClaimGrant;
-import dev.leasebox.outbox.ClaimRecording;
 import dev.leasebox.lease.Lease;
-import dev.leasebox.lease.LeaseLoss;
-import dev.leasebox.lease.LeaseLossListener;
 import dev.leasebox.lease.LeaseManager;
-import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.outbox.ClaimCompletion;
 import dev.leasebox.outbox.ClaimLossListener;
@@ -21,8 +16,6 @@ import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.CompletionOutcome;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxClaimStore;
-import dev.leasebox.outbox.OutboxEntry;
-import dev.leasebox.outbox.OutboxMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,21 +24,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * An {@link OutboxClaimStore} whose claims are leases held in an external {@link LeaseManager},
@@ -95,8 +82,6 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
 
     private static final Logger log = LoggerFactory.getLogger(LeasedOutboxClaimStore.class);
     private static final String KEY_PREFIX = "row-";
-    private static final int RELEASE_QUEUE = 64;
-    private static final Duration RELEASE_DRAIN = Duration.ofSeconds(10);
 
     private final FencedOutboxStore store;
     private final LeaseManager leases;
@@ -107,10 +92,9 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
     private final Map<Long, Lease> held = new ConcurrentHashMap<>();
     /** Candidate ids of claims in progress (between the candidate read and the grant), of every loop. */
     private final Set<Long> asking = ConcurrentHashMap.newKeySet();
-    /** Ids whose leases a background release has yet to give back. */
-    private final Set<Long> releasing = ConcurrentHashMap.newKeySet();
-    /** The background releaser, or null when releases are sent by the completing thread. */
-    private final ThreadPoolExecutor releaser;
+    private final LeaseReleases releases;
+    private final LeaseGrants grants;
+    private final LeanCompletion leanCompletion;
     private final List<ClaimLossListener> listeners = new CopyOnWriteArrayList<>();
 
     private LeasedOutboxClaimStore(Builder b) {
@@ -120,22 +104,12 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
         this.mode = b.mode;
         this.release = b.release;
         this.overAsk = b.overAsk;
-        this.releaser = b.releaseInBackground ? backgroundReleaser() : null;
-        leases.addLeaseLossListener(new Forwarder());
+        this.releases = new LeaseReleases(b.leases, b.releaseInBackground);
+        this.grants = new LeaseGrants(b.store, b.leases, held, releases);
+        this.leanCompletion = new LeanCompletion(b.store, held);
+        leases.addLeaseLossListener(new ClaimLossForwarder(held, listeners));
     }
 
-    /**
-     * One thread and a short queue: when releases fall behind (the coordinator is slower than the
-     * claims), the completing thread sends its release itself, which slows claiming down to the pace of
-     * releasing instead of letting held keys pile up.
-     */
-    private static ThreadPoolExecutor backgroundReleaser() {
-        return new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(RELEASE_QUEUE), runnable -> {
-            Thread thread = new Thread(runnable, "leasebox-lease-release");
-            thread.setDaemon(true);
-            return thread;
-        }, (task, pool) -> task.run());
-    }
 
     /**
      * Layers {@code leases} over {@code store} with the defaults ({@link ClaimMode#RECORDED},
@@ -188,7 +162,7 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
                 .map(rank -> CandidateStripe.of(rank, RowBlockLeases.of(leases))).orElse(CandidateStripe.ALL);
         Instant now = clock.instant();
         Set<Long> busy = new HashSet<>(asking);
-        busy.addAll(releasing);
+        busy.addAll(releases.pending());
         held.forEach((id, lease) -> {
             if (lease.isLocallyValid(now)) {
                 busy.add(id); // a lapsed one is a candidate again, for this store as for anyone
@@ -205,136 +179,16 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
             LeaseRequest leaseRequest = new LeaseRequest(keys, request.owner(), request.leaseDuration())
                     .limitedTo(request.batchSize());
             return mode == ClaimMode.LEAN
-                    ? acquireLean(selection, request, leaseRequest, true)
-                    : acquireAndRecord(selection, request, leaseRequest, true);
+                    ? grants.lean(selection, request, leaseRequest, true)
+                    : grants.recorded(selection, request, leaseRequest, true);
         } finally {
             asking.removeAll(candidates);
         }
     }
 
-    /**
-     * The lean claim: leases for {@code keys}, then one read of the granted rows. A row no longer
-     * eligible (its previous holder completed it, or a retry time was set, between the candidate read
-     * and the grant) and a fence at or below the row's high-water mark (which could never complete)
-     * both have their lease released before anything is emitted; for the latter the floor is raised and
-     * those keys are tried once more. Nothing is written.
-     */
-    private List<OutboxClaim> acquireLean(ClaimSelection selection, ClaimRequest request, LeaseRequest leaseRequest,
-                                          boolean mayRaiseFloor) {
-        List<Lease> granted = leases.acquire(leaseRequest);
-        if (granted.isEmpty()) {
-            return List.of();
-        }
-        Map<Long, Lease> byEntry = new LinkedHashMap<>();
-        for (Lease lease : granted) {
-            long id = entryIdOf(lease.key()).orElseThrow(
-                    () -> new IllegalStateException("lease manager granted an unrequested key " + lease.key()));
-            byEntry.put(id, lease);
-        }
-        Map<Long, OutboxEntry> eligible = new HashMap<>();
-        try {
-            store.findEligible(selection, byEntry.keySet()).forEach(e -> eligible.put(e.id(), e));
-        } catch (RuntimeException e) {
-            releaseQuietly(List.copyOf(byEntry.values()));
-            throw e;
-        }
-        List<OutboxClaim> claims = new ArrayList<>(eligible.size());
-        List<Lease> refused = new ArrayList<>();
-        List<String> retryKeys = new ArrayList<>();
-        long highWater = 0;
-        for (Map.Entry<Long, Lease> grant : byEntry.entrySet()) {
-            long id = grant.getKey();
-            Lease lease = grant.getValue();
-            OutboxEntry entry = eligible.get(id);
-            if (entry == null) {
-                refused.add(lease);
-            } else if (lease.fence() <= entry.fenceHighWater()) {
-                refused.add(lease);
-                retryKeys.add(lease.key());
-                highWater = Math.max(highWater, entry.fenceHighWater());
-            } else {
-                Instant expiresAt = lease.grantedAt().plus(lease.ttl());
-                int attempt = entry.claimAttemptCount() + 1;
-                OutboxEntry asClaimed = entry.toBuilder()
-                        .claim(lease.owner(), lease.fence(), lease.grantedAt(), expiresAt, attempt).build();
-                claims.add(new OutboxClaim(asClaimed, lease.owner(), lease.fence(), lease.grantedAt(), expiresAt, attempt));
-                held.put(id, lease);
-            }
-        }
-        releaseQuietly(refused);
-        if (!retryKeys.isEmpty() && raiseFloorForRetry(highWater, retryKeys.size(), mayRaiseFloor)) {
-            claims.addAll(acquireLean(selection, request, retryRequest(request, retryKeys), false));
-        }
-        claims.sort(Comparator.comparingLong(OutboxClaim::entryId));
-        return claims;
-    }
 
-    /** The retry after a raised floor: the refused keys again, all of them (they were granted once already). */
-    private static LeaseRequest retryRequest(ClaimRequest request, List<String> keys) {
-        return new LeaseRequest(keys, request.owner(), request.leaseDuration());
-    }
 
-    /**
-     * After fences at or below a row's high-water mark: raises the manager's floor to {@code highWater}
-     * and says whether to retry those {@code keys} keys (once per claim call).
-     */
-    private boolean raiseFloorForRetry(long highWater, int keys, boolean mayRaiseFloor) {
-        if (!mayRaiseFloor) {
-            log.warn("{} granted fences not above the outbox's high-water mark for {} rows even after raising "
-                    + "its fence floor; those rows are skipped this round", leases.describe(), keys);
-            return false;
-        }
-        if (!leases.raiseFenceFloor(highWater)) {
-            log.warn("{} granted fences at or below the outbox's high-water mark {} and cannot raise its fence floor: "
-                    + "{} rows refused (no stale write was accepted). Was the coordinator's data wiped?",
-                    leases.describe(), highWater, keys);
-            return false;
-        }
-        log.info("{}: fences were not above the outbox's high-water mark {}; raised the fence floor and retrying {} rows",
-                leases.describe(), highWater, keys);
-        return true;
-    }
 
-    private List<OutboxClaim> acquireAndRecord(ClaimSelection selection, ClaimRequest request, LeaseRequest leaseRequest,
-                                               boolean mayRaiseFloor) {
-        List<Lease> granted = leases.acquire(leaseRequest);
-        if (granted.isEmpty()) {
-            return List.of();
-        }
-        Map<Long, Lease> byEntry = new HashMap<>();
-        List<ClaimGrant> grants = new ArrayList<>(granted.size());
-        for (Lease lease : granted) {
-            long id = entryIdOf(lease.key()).orElseThrow(
-                    () -> new IllegalStateException("lease manager granted an unrequested key " + lease.key()));
-            byEntry.put(id, lease);
-            grants.add(new ClaimGrant(id, lease.owner(), lease.fence(), lease.grantedAt(),
-                    lease.grantedAt().plus(lease.ttl())));
-        }
-        ClaimRecording recording = store.recordClaims(selection, grants);
-        for (OutboxClaim claim : recording.recorded()) {
-            held.put(claim.entryId(), byEntry.get(claim.entryId()));
-        }
-        if (recording.refused().isEmpty()) {
-            return recording.recorded();
-        }
-        List<Lease> refusedLeases = new ArrayList<>();
-        List<String> retryKeys = new ArrayList<>();
-        long highWater = 0;
-        for (ClaimRecording.Refusal refusal : recording.refused()) {
-            refusedLeases.add(byEntry.get(refusal.grant().entryId()));
-            if (refusal.reason() == ClaimRecording.Reason.FENCE_NOT_ABOVE_HIGH_WATER) {
-                retryKeys.add(leaseKey(refusal.grant().entryId()));
-                highWater = Math.max(highWater, refusal.fenceHighWater());
-            }
-        }
-        releaseQuietly(refusedLeases);
-        if (retryKeys.isEmpty() || !raiseFloorForRetry(highWater, retryKeys.size(), mayRaiseFloor)) {
-            return recording.recorded();
-        }
-        List<OutboxClaim> all = new ArrayList<>(recording.recorded());
-        all.addAll(acquireAndRecord(selection, request, retryRequest(request, retryKeys), false));
-        return all;
-    }
 
     @Override
     public CompletionOutcome complete(OutboxClaim claim, Completion completion) {
@@ -353,7 +207,7 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
             return List.of();
         }
         List<CompletionOutcome> outcomes = mode == ClaimMode.LEAN
-                ? completeLean(completions)
+                ? leanCompletion.write(completions)
                 : store.completeAll(completions);
         List<OutboxClaim> toRelease = new ArrayList<>(completions.size());
         List<OutboxClaim> toForget = new ArrayList<>();
@@ -363,62 +217,12 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
             (releases ? toRelease : toForget).add(claim);
         }
         takeLeases(toForget);
-        releaseAfterCompletion(takeLeases(toRelease));
+        releases.afterCompletion(takeLeases(toRelease));
         return outcomes;
     }
 
-    /**
-     * Lean completions: only claims whose lease this store still holds under the claim's fence are written
-     * (fence-checked by the store); a claim whose lease this store knows it lost, released or never held
-     * writes nothing and is refused by what the row says now (a newer grant of the key here: reclaimed).
-     */
-    private List<CompletionOutcome> completeLean(List<ClaimCompletion> completions) {
-        CompletionOutcome[] outcomes = new CompletionOutcome[completions.size()];
-        List<ClaimCompletion> written = new ArrayList<>(completions.size());
-        List<Integer> writtenAt = new ArrayList<>(completions.size());
-        for (int i = 0; i < completions.size(); i++) {
-            OutboxClaim claim = completions.get(i).claim();
-            Lease lease = held.get(claim.entryId());
-            if (lease != null && lease.fence() == claim.token()) {
-                written.add(completions.get(i));
-                writtenAt.add(i);
-            } else {
-                long newer = lease == null ? 0 : lease.fence();
-                outcomes[i] = store.find(claim.entryId())
-                        .map(row -> row.status().isTerminal() ? new CompletionOutcome.AlreadyTerminal(claim.token(), row)
-                                : newer > claim.token() || row.fenceHighWater() > claim.token()
-                                ? new CompletionOutcome.Reclaimed(claim.token(), row)
-                                : (CompletionOutcome) new CompletionOutcome.StaleToken(claim.token(), row))
-                        .orElseGet(() -> new CompletionOutcome.Missing(claim.token(), claim.entryId()));
-            }
-        }
-        List<CompletionOutcome> fenced = written.isEmpty() ? List.of() : store.completeAllFenced(written);
-        for (int k = 0; k < fenced.size(); k++) {
-            outcomes[writtenAt.get(k)] = fenced.get(k);
-        }
-        return List.of(outcomes);
-    }
 
-    /**
-     * Releases completed claims' leases, on the background releaser when there is one. Until it has,
-     * their rows are left out of this store's candidates: asking for a key this store still holds could
-     * only be refused.
-     */
-    private void releaseAfterCompletion(List<Lease> toRelease) {
-        if (releaser == null || toRelease.isEmpty()) {
-            releaseQuietly(toRelease);
-            return;
-        }
-        List<Long> ids = toRelease.stream().map(lease -> entryIdOf(lease.key()).orElseThrow()).toList();
-        releasing.addAll(ids);
-        releaser.execute(() -> {
-            try {
-                releaseQuietly(toRelease);
-            } finally {
-                releasing.removeAll(ids);
-            }
-        });
-    }
+
 
     /**
      * Waits up to ten seconds for the background releases still pending (none without
@@ -427,18 +231,7 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
      */
     @Override
     public void close() {
-        if (releaser == null) {
-            return;
-        }
-        releaser.shutdown();
-        try {
-            if (!releaser.awaitTermination(RELEASE_DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
-                log.warn("{} lease releases still pending on {} after {}; those leases lapse at their ttl",
-                        releasing.size(), leases.describe(), RELEASE_DRAIN);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        releases.close();
     }
 
     @Override
@@ -483,18 +276,6 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
         return taken;
     }
 
-    /** A release that fails leaves the lease to expire: the completion already stands on the row. */
-    private void releaseQuietly(List<Lease> toRelease) {
-        if (toRelease.isEmpty()) {
-            return;
-        }
-        try {
-            leases.release(toRelease);
-        } catch (LeaseManagerException e) {
-            log.warn("Could not release {} leases on {} (they will expire by themselves): {}",
-                    toRelease.size(), leases.describe(), e.getMessage());
-        }
-    }
 
     /** The number of claims this store currently holds leases for. */
     public int heldCount() {
@@ -597,34 +378,5 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
     /** The manager this store leases through. */
     public LeaseManager leaseManager() {
         return leases;
-    }
-
-    private final class Forwarder implements LeaseLossListener {
-        @Override
-        public void leasesLost(LeaseLoss loss) {
-            Set<Long> ids = new LinkedHashSet<>();
-            for (Lease lease : loss.leases()) {
-                entryIdOf(lease.key()).ifPresent(id -> {
-                    Lease current = held.get(id);
-                    if (current != null && current.sameGrant(lease) && held.remove(id, current)) {
-                        ids.add(id);
-                    }
-                });
-            }
-            if (!ids.isEmpty()) {
-                String cause = loss.cause() + ": " + loss.detail();
-                listeners.forEach(l -> l.claimsLost(Set.copyOf(ids), cause));
-            }
-        }
-
-        @Override
-        public void connectionSuspended(String detail) {
-            listeners.forEach(l -> l.claimsAtRisk(detail));
-        }
-
-        @Override
-        public void connectionRestored(String detail) {
-            listeners.forEach(ClaimLossListener::claimsSafeAgain);
-        }
     }
 }
