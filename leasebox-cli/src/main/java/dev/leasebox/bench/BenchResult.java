@@ -56,9 +56,13 @@ record BenchResult(String backend, int workers, int batch, double windowSeconds,
         return windowSeconds > 0 ? rowsInWindow / windowSeconds : 0;
     }
 
-    /** Whether the cell's checks held: nothing finalized twice, and the table agrees with the ledger. */
+    /**
+     * Whether the cell's checks held: nothing finalized twice, the table agrees with the ledger, and, the
+     * cell being free of faults, nothing emitted twice and no completion refused (both need a lease that
+     * ended before its holder finished, which a fault-free cell must not see).
+     */
     boolean checksHeld() {
-        return finalizedTwice == 0 && deliveredRows == completions;
+        return finalizedTwice == 0 && deliveredRows == completions && emittedTwice == 0 && refused == 0;
     }
 
     /** The failed checks in one line, empty when they held. */
@@ -66,6 +70,12 @@ record BenchResult(String backend, int workers, int batch, double windowSeconds,
         StringBuilder failures = new StringBuilder();
         if (finalizedTwice != 0) {
             failures.append(finalizedTwice).append(" entries finalized twice; ");
+        }
+        if (emittedTwice != 0) {
+            failures.append(emittedTwice).append(" entries emitted twice in a cell without faults; ");
+        }
+        if (refused != 0) {
+            failures.append(refused).append(" completions refused as stale in a cell without faults; ");
         }
         if (deliveredRows != completions) {
             failures.append(deliveredRows).append(" rows DELIVERED but ").append(completions)

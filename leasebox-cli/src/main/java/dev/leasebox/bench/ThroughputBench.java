@@ -148,7 +148,8 @@ final class ThroughputBench {
             out.println("Chart written to " + html.toAbsolutePath());
         }
         if (report.checksHeld()) {
-            out.println("Checks held in every cell: no entry finalized twice; DELIVERED rows == accepted completions.");
+            out.println("Checks held in every cell: no entry finalized or emitted twice, no completion refused; "
+                    + "DELIVERED rows == accepted completions.");
             return 0;
         }
         out.println("CHECK FAILED:");

@@ -58,7 +58,11 @@ class BenchIT {
         assertThat(rows.get("database").get("ratio_to_database")).isEqualTo("1.000");
         assertThat(rows.get("redis").get("coordinator")).startsWith("embedded redis-server redis://127.0.0.1:")
                 .endsWith("; options pool-size=3");
-        assertThat(out.toString()).contains("no entry finalized twice");
+        for (Map<String, String> row : rows.values()) {
+            assertThat(row.get("emitted_twice")).as("a fault-free cell emits nothing twice").isEqualTo("0");
+            assertThat(row.get("refused_completions")).isEqualTo("0");
+        }
+        assertThat(out.toString()).contains("no entry finalized or emitted twice, no completion refused");
     }
 
     @Test

@@ -59,7 +59,7 @@ class BenchReportTest {
     }
 
     @Test
-    void checksFailWhenAnEntryWasFinalizedTwiceOrTheTableDisagrees() {
+    void checksFailWhenAnEntryWasFinalizedOrEmittedTwiceACompletionRefusedOrTheTableDisagrees() {
         BenchResult ok = result("redis", 4, 100, 1, 1);
         BenchResult twice = new BenchResult("redis", 4, 100, 1, 1, 1, 1, 1, 1, 900, 900, 1, 1, 0, "x", "v", "claim 1.00 ms", 1.5);
         BenchResult disagree = new BenchResult("redis", 4, 100, 1, 1, 1, 1, 1, 1, 899, 900, 0, 0, 0, "x", "v", "claim 1.00 ms", 1.5);
@@ -68,6 +68,12 @@ class BenchReportTest {
         assertThat(twice.checkFailures()).contains("1 entries finalized twice");
         assertThat(disagree.checksHeld()).isFalse();
         assertThat(disagree.checkFailures()).contains("899 rows DELIVERED but 900 completions");
+        BenchResult emittedTwice = new BenchResult("redis", 4, 100, 1, 1, 1, 1, 1, 1, 900, 900, 0, 3, 0, "x", "v", "claim 1.00 ms", 1.5);
+        BenchResult refused = new BenchResult("redis", 4, 100, 1, 1, 1, 1, 1, 1, 900, 900, 0, 0, 2, "x", "v", "claim 1.00 ms", 1.5);
+        assertThat(emittedTwice.checksHeld()).as("a fault-free cell emits nothing twice").isFalse();
+        assertThat(emittedTwice.checkFailures()).isEqualTo("3 entries emitted twice in a cell without faults;");
+        assertThat(refused.checksHeld()).as("a fault-free cell has no stale completion").isFalse();
+        assertThat(refused.checkFailures()).isEqualTo("2 completions refused as stale in a cell without faults;");
 
         BenchReport report = new BenchReport();
         report.add(ok);
