@@ -1,5 +1,6 @@
 package dev.leasebox.cli;
 
+import dev.leasebox.jdbc.OutboxTableStatus;
 import dev.leasebox.Leasebox;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.drain.DrainListener;
@@ -120,7 +121,7 @@ final class DemoCommand implements Callable<Integer> {
             out.println("Draining " + String.format("%,d", entries) + " entries with " + workers + " workers through "
                     + crew.get(0).manager().describe() + ", lease " + leaseTtl + "...");
             out.flush();
-            DemoRun run = new DemoRun(crew, ledger, new OutboxReport(dataSource, database.tableName()), clock, entries,
+            DemoRun run = new DemoRun(crew, ledger, new OutboxTableStatus(dataSource, database.tableName()), clock, entries,
                     noKill ? null : crew.get(1), killSwitch, out);
             return run.execute() ? CliErrors.EXIT_OK : CliErrors.EXIT_CHECK_FAILED;
         } finally {

@@ -1,5 +1,6 @@
 package dev.leasebox.cli;
 
+import dev.leasebox.jdbc.OutboxTableStatus;
 import java.io.PrintWriter;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -18,14 +19,14 @@ final class DemoRun {
 
     private final List<DemoCommand.DemoWorker> crew;
     private final DemoLedger ledger;
-    private final OutboxReport report;
+    private final OutboxTableStatus report;
     private final Clock clock;
     private final int entries;
     private final DemoCommand.DemoWorker victim;
     private final DemoKillSwitch killSwitch;
     private final PrintWriter out;
 
-    DemoRun(List<DemoCommand.DemoWorker> crew, DemoLedger ledger, OutboxReport report, Clock clock, int entries,
+    DemoRun(List<DemoCommand.DemoWorker> crew, DemoLedger ledger, OutboxTableStatus report, Clock clock, int entries,
             DemoCommand.DemoWorker victim, DemoKillSwitch killSwitch, PrintWriter out) {
         this.killSwitch = killSwitch;
         this.crew = crew;

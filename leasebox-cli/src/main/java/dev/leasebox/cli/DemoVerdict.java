@@ -1,5 +1,6 @@
 package dev.leasebox.cli;
 
+import dev.leasebox.jdbc.OutboxTableStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,7 @@ final class DemoVerdict {
      * @param victim    the killed worker's owner, or null when none was killed
      * @param orphans   the entries the killed worker held a claim on when it was killed
      */
-    static List<String> check(DemoLedger ledger, Map<Long, OutboxReport.FenceMark> marks, long expected, String victim,
+    static List<String> check(DemoLedger ledger, Map<Long, OutboxTableStatus.FenceMark> marks, long expected, String victim,
                               Set<Long> orphans, long terminalWithClaim) {
         List<String> failures = new ArrayList<>();
         long delivered = marks.values().stream().filter(m -> "DELIVERED".equals(m.status())).count();
@@ -34,7 +35,7 @@ final class DemoVerdict {
         if (terminalWithClaim != 0) {
             failures.add("no stale finalization: " + terminalWithClaim + " terminal rows still carry a claim token");
         }
-        for (Map.Entry<Long, OutboxReport.FenceMark> row : marks.entrySet()) {
+        for (Map.Entry<Long, OutboxTableStatus.FenceMark> row : marks.entrySet()) {
             long id = row.getKey();
             List<DemoLedger.Emission> emitted = ledger.of(id);
             long previous = 0;

@@ -1,5 +1,6 @@
 package dev.leasebox.cli;
 
+import dev.leasebox.jdbc.OutboxTableStatus;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.outbox.EmissionStatus;
 import picocli.CommandLine.Command;
@@ -44,9 +45,9 @@ final class StatusCommand implements Callable<Integer> {
     Duration watch;
 
     /** Everything one status view shows, read at {@code observedAt}. */
-    record Snapshot(Instant observedAt, Map<String, Long> counts, List<OutboxReport.OwnerClaims> owners,
-                    Optional<List<OutboxReport.SlotHolder>> slots, Optional<Instant> oldestPending,
-                    List<OutboxReport.DeadLetter> deadLetters) {
+    record Snapshot(Instant observedAt, Map<String, Long> counts, List<OutboxTableStatus.OwnerClaims> owners,
+                    Optional<List<OutboxTableStatus.SlotHolder>> slots, Optional<Instant> oldestPending,
+                    List<OutboxTableStatus.DeadLetter> deadLetters) {
 
         long total() {
             return counts.values().stream().mapToLong(Long::longValue).sum();
@@ -68,7 +69,7 @@ final class StatusCommand implements Callable<Integer> {
         try (HikariDataSource dataSource = database.open()) {
             // the store's start-up check: a missing table or claim columns give one line naming the script
             dev.leasebox.jdbc.JdbcOutboxStore.builder(dataSource).table(database.tableName()).open();
-            OutboxReport report = new OutboxReport(dataSource, database.tableName());
+            OutboxTableStatus report = new OutboxTableStatus(dataSource, database.tableName());
             while (true) {
                 Snapshot snapshot = read(report, Clock.systemUTC().instant());
                 if (watch != null && !json) {
@@ -93,7 +94,7 @@ final class StatusCommand implements Callable<Integer> {
         }
     }
 
-    static Snapshot read(OutboxReport report, Instant now) throws SQLException {
+    static Snapshot read(OutboxTableStatus report, Instant now) throws SQLException {
         Map<String, Long> counts = new LinkedHashMap<>();
         for (EmissionStatus s : EmissionStatus.values()) {
             counts.put(s.name(), 0L);
@@ -161,15 +162,15 @@ final class StatusCommand implements Callable<Integer> {
         } else {
             j.string(null);
         }
-        j.field("live_claims").number(s.owners().stream().mapToLong(OutboxReport.OwnerClaims::active).sum());
+        j.field("live_claims").number(s.owners().stream().mapToLong(OutboxTableStatus.OwnerClaims::active).sum());
         j.field("claims_by_owner").array();
-        for (OutboxReport.OwnerClaims o : s.owners()) {
+        for (OutboxTableStatus.OwnerClaims o : s.owners()) {
             j.open().field("owner").string(o.owner()).field("active").number(o.active()).field("expired").number(o.expired()).close();
         }
         j.closeArray();
         if (s.partitionMode()) {
             j.field("slots_by_holder").array();
-            for (OutboxReport.SlotHolder h : s.slots().get()) {
+            for (OutboxTableStatus.SlotHolder h : s.slots().get()) {
                 j.open().field("holder").string(h.holder()).field("slots").number(h.slots());
                 j.field("alive").bool(h.holder() != null && h.alive());
                 j.field("last_granted_at").string(h.lastGranted() == null ? null : h.lastGranted().toString()).close();
@@ -177,7 +178,7 @@ final class StatusCommand implements Callable<Integer> {
             j.closeArray();
         }
         j.field("recent_dead_letters").array();
-        for (OutboxReport.DeadLetter d : s.deadLetters()) {
+        for (OutboxTableStatus.DeadLetter d : s.deadLetters()) {
             j.open().field("id").number(d.id()).field("idempotency_key").string(d.idempotencyKey())
                     .field("attempts").number(d.attempts()).field("reason").string(d.reason())
                     .field("last_error").string(d.lastError()).close();

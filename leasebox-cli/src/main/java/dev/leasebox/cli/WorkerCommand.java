@@ -1,5 +1,6 @@
 package dev.leasebox.cli;
 
+import dev.leasebox.jdbc.OutboxTableStatus;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.Leasebox;
 import dev.leasebox.drain.DrainListener;
@@ -7,8 +8,8 @@ import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxProvider;
 import dev.leasebox.drain.ProviderFailureLog;
 import dev.leasebox.metrics.DrainMetrics;
+import dev.leasebox.metrics.BacklogGauges;
 import dev.leasebox.metrics.MeteredLeaseManager;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import picocli.CommandLine.Command;
@@ -159,7 +160,7 @@ final class WorkerCommand implements Callable<Integer> {
                 resources.add(closeable);
             }
             DrainMetrics metrics = new DrainMetrics(registry);
-            registerBacklogGauges(registry, new OutboxReport(dataSource, database.tableName()), clock);
+            BacklogGauges.register(registry, new OutboxTableStatus(dataSource, database.tableName()), clock);
             PrintWriter err = spec.commandLine().getErr();
             ProviderFailureLog failures = new ProviderFailureLog(line -> {
                 err.println("worker: " + line);
@@ -204,7 +205,7 @@ final class WorkerCommand implements Callable<Integer> {
                     + "/metrics (probes /health, /ready)")
                     + (retainDelivered == null ? "" : ", retaining delivered rows " + DurationConverter.format(retainDelivered)));
             out.flush();
-            return runUntilDone(drain, metrics, failures, new OutboxReport(dataSource, database.tableName()), clock, out,
+            return runUntilDone(drain, metrics, failures, new OutboxTableStatus(dataSource, database.tableName()), clock, out,
                     dataSource, err);
         } finally {
             closeAll(resources);
@@ -267,7 +268,7 @@ final class WorkerCommand implements Callable<Integer> {
     /** Why the worker stopped on its own, when it was a claim-style conflict. */
     private volatile String stoppedBecause;
 
-    private int runUntilDone(Leasebox drain, DrainMetrics metrics, ProviderFailureLog failures, OutboxReport report,
+    private int runUntilDone(Leasebox drain, DrainMetrics metrics, ProviderFailureLog failures, OutboxTableStatus report,
                              Clock clock, PrintWriter out, HikariDataSource dataSource, PrintWriter err)
             throws InterruptedException {
         Thread hook = new Thread(() -> {
@@ -349,28 +350,6 @@ final class WorkerCommand implements Callable<Integer> {
      * The backlog gauges. Micrometer holds a gauge's object weakly unless told otherwise; nothing else
      * refers to {@code report}, so the gauges hold it strongly or they turn NaN at the next collection.
      */
-    static void registerBacklogGauges(MeterRegistry registry, OutboxReport report, Clock clock) {
-        Gauge.builder("leasebox.backlog", report, r -> {
-                    try {
-                        return r.outstanding(clock.instant());
-                    } catch (Exception e) {
-                        return Double.NaN;
-                    }
-                }).strongReference(true)
-                .description("Entries a worker could act on now: pending, retrying or deferred and due, or under a live claim (NaN: the query failed)")
-                .register(registry);
-        Gauge.builder("leasebox.oldest.pending.age.seconds", report, r -> {
-                    try {
-                        return r.oldestPendingCreatedAt().map(t -> Duration.between(t, clock.instant()).toMillis() / 1000.0)
-                                .orElse(0.0);
-                    } catch (Exception e) {
-                        return Double.NaN;
-                    }
-                }).strongReference(true)
-                .description("Age of the oldest entry still waiting for delivery, 0 when none (NaN: the query failed)")
-                .register(registry);
-    }
-
     static void closeAll(List<AutoCloseable> resources) {
         for (int i = resources.size() - 1; i >= 0; i--) {
             try {

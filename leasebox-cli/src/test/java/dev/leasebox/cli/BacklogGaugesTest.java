@@ -1,5 +1,7 @@
 package dev.leasebox.cli;
 
+import dev.leasebox.metrics.BacklogGauges;
+import dev.leasebox.jdbc.OutboxTableStatus;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.MonotonicClock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -24,7 +26,7 @@ class BacklogGaugesTest {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try {
             // nothing but the registry refers to what the gauges read, as in the worker
-            WorkerCommand.registerBacklogGauges(registry, new OutboxReport(dataSource, TableName.DEFAULT), MonotonicClock.system());
+            BacklogGauges.register(registry, new OutboxTableStatus(dataSource, TableName.DEFAULT), MonotonicClock.system());
             for (int i = 0; i < 3; i++) {
                 System.gc();
             }

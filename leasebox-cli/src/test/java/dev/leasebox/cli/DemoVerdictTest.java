@@ -1,5 +1,6 @@
 package dev.leasebox.cli;
 
+import dev.leasebox.jdbc.OutboxTableStatus;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
@@ -12,10 +13,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The demo's verdict on hand-built evidence: one input per invariant that breaks it. */
 class DemoVerdictTest {
 
-    private static Map<Long, OutboxReport.FenceMark> delivered(long... idAndMark) {
-        Map<Long, OutboxReport.FenceMark> marks = new LinkedHashMap<>();
+    private static Map<Long, OutboxTableStatus.FenceMark> delivered(long... idAndMark) {
+        Map<Long, OutboxTableStatus.FenceMark> marks = new LinkedHashMap<>();
         for (int i = 0; i < idAndMark.length; i += 2) {
-            marks.put(idAndMark[i], new OutboxReport.FenceMark("DELIVERED", idAndMark[i + 1]));
+            marks.put(idAndMark[i], new OutboxTableStatus.FenceMark("DELIVERED", idAndMark[i + 1]));
         }
         return marks;
     }
@@ -81,8 +82,8 @@ class DemoVerdictTest {
     void missingEntriesAndClaimTokensOnTerminalRowsAreReported() {
         DemoLedger ledger = new DemoLedger();
         ledger.emitted(1, 10, "w1");
-        Map<Long, OutboxReport.FenceMark> marks = delivered(1, 10);
-        marks.put(2L, new OutboxReport.FenceMark("PENDING", 0));
+        Map<Long, OutboxTableStatus.FenceMark> marks = delivered(1, 10);
+        marks.put(2L, new OutboxTableStatus.FenceMark("PENDING", 0));
         assertThat(DemoVerdict.check(ledger, marks, 2, null, Set.of(), 3))
                 .contains("nothing lost: 1 of 2 entries DELIVERED")
                 .contains("no stale finalization: 3 terminal rows still carry a claim token");

@@ -1,5 +1,6 @@
 package dev.leasebox.console;
 
+import dev.leasebox.jdbc.OutboxTableStatus;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -31,18 +32,18 @@ final class ClaimTracker {
     private record ClaimKey(long id, long token) {
     }
 
-    private Map<Long, OutboxReadings.OpenClaim> previous = new HashMap<>();
+    private Map<Long, OutboxTableStatus.OpenClaim> previous = new HashMap<>();
     private final Set<ClaimKey> lost = new HashSet<>();
 
     /** Compares {@code claims} with the previous call's and remembers them for the next. */
-    synchronized Tally observe(List<OutboxReadings.OpenClaim> claims) {
-        Map<Long, OutboxReadings.OpenClaim> now = new HashMap<>();
+    synchronized Tally observe(List<OutboxTableStatus.OpenClaim> claims) {
+        Map<Long, OutboxTableStatus.OpenClaim> now = new HashMap<>();
         long live = 0;
         long expired = 0;
         long losses = 0;
         long reclaims = 0;
         Set<ClaimKey> keysNow = new HashSet<>();
-        for (OutboxReadings.OpenClaim claim : claims) {
+        for (OutboxTableStatus.OpenClaim claim : claims) {
             now.put(claim.id(), claim);
             ClaimKey key = new ClaimKey(claim.id(), claim.token());
             keysNow.add(key);
@@ -54,7 +55,7 @@ final class ClaimTracker {
                     losses++;
                 }
             }
-            OutboxReadings.OpenClaim before = previous.get(claim.id());
+            OutboxTableStatus.OpenClaim before = previous.get(claim.id());
             if (before != null && before.token() != claim.token() && before.attempts() == claim.attempts()) {
                 reclaims++;
             }

@@ -1,5 +1,6 @@
 package dev.leasebox.console;
 
+import dev.leasebox.jdbc.OutboxTableStatus;
 import dev.leasebox.jdbc.TableName;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +30,7 @@ public final class ConsoleSampler implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ConsoleSampler.class);
 
-    private final OutboxReadings readings;
+    private final OutboxTableStatus readings;
     private final ClaimTracker claims = new ClaimTracker();
     private final Duration interval;
     private final int keep;
@@ -41,7 +42,7 @@ public final class ConsoleSampler implements AutoCloseable {
     private boolean started;
 
     private ConsoleSampler(DataSource dataSource, TableName table, Duration interval, int keep, Clock clock) {
-        this.readings = new OutboxReadings(Objects.requireNonNull(dataSource, "dataSource"), Objects.requireNonNull(table, "table"));
+        this.readings = new OutboxTableStatus(Objects.requireNonNull(dataSource, "dataSource"), Objects.requireNonNull(table, "table"));
         if (interval.compareTo(Duration.ofMillis(100)) < 0) {
             throw new IllegalArgumentException("the console's sampling interval must be at least 100ms, was " + interval);
         }

@@ -1,5 +1,6 @@
 package dev.leasebox.console;
 
+import dev.leasebox.jdbc.OutboxTableStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
@@ -84,7 +85,7 @@ final class LiveView {
         if (now.owners().isEmpty()) {
             html.append("<tr><td colspan=\"3\">(no recorded claims)</td></tr>");
         }
-        for (OutboxReadings.OwnerClaims o : now.owners()) {
+        for (OutboxTableStatus.OwnerClaims o : now.owners()) {
             html.append("<tr><td>").append(esc(o.owner())).append("</td><td class=\"n\">").append(o.active())
                     .append("</td><td class=\"n\">").append(o.expired()).append("</td></tr>");
         }
@@ -92,7 +93,7 @@ final class LiveView {
         if (now.partitionMode()) {
             html.append("<h2>Slots by holder (partition leases)</h2><table id=\"slots-by-holder\"><tr><th>holder</th>")
                     .append("<th class=\"n\">slots</th><th>alive</th><th>last grant</th></tr>");
-            for (OutboxReadings.SlotHolder h : now.slots().orElseThrow()) {
+            for (OutboxTableStatus.SlotHolder h : now.slots().orElseThrow()) {
                 html.append("<tr><td>").append(h.holder() == null ? "(never granted)" : esc(h.holder()))
                         .append("</td><td class=\"n\">").append(h.slots()).append("</td><td>")
                         .append(h.holder() == null ? "" : h.alive() ? "yes" : "no").append("</td><td>")
@@ -127,7 +128,7 @@ final class LiveView {
         }
         html.append("<table id=\"dead-letters\"><tr><th class=\"n\">id</th><th>idempotency key</th><th class=\"n\">")
                 .append("attempts</th><th>error</th><th></th></tr>");
-        for (OutboxReadings.DeadLetter d : now.deadLetters()) {
+        for (OutboxTableStatus.DeadLetter d : now.deadLetters()) {
             html.append("<tr id=\"dl-").append(d.id()).append("\"><td class=\"n\">").append(d.id()).append("</td><td>")
                     .append(esc(d.idempotencyKey())).append("</td><td class=\"n\">").append(d.attempts())
                     .append("</td><td class=\"err\">").append(esc(d.reason() == null ? "" : d.reason()));

@@ -1,5 +1,6 @@
 package dev.leasebox.console;
 
+import dev.leasebox.jdbc.OutboxTableStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -20,8 +21,8 @@ import java.util.Optional;
  * @param claims              what the open recorded claims showed: live, expired, losses and reclaims seen
  */
 record Sample(Instant observedAt, Map<String, Long> counts, Optional<Instant> oldestPending,
-              List<OutboxReadings.OwnerClaims> owners, Optional<List<OutboxReadings.SlotHolder>> slots,
-              List<OutboxReadings.DeadLetter> deadLetters, double deliveredPerSecond, double deadLetteredPerSecond,
+              List<OutboxTableStatus.OwnerClaims> owners, Optional<List<OutboxTableStatus.SlotHolder>> slots,
+              List<OutboxTableStatus.DeadLetter> deadLetters, double deliveredPerSecond, double deadLetteredPerSecond,
               ClaimTracker.Tally claims) {
 
     /** The statuses still to deliver: PENDING, DEFERRED and RETRYABLE_FAILURE. */

@@ -1,5 +1,6 @@
 package dev.leasebox.console;
 
+import dev.leasebox.jdbc.OutboxTableStatus;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -8,8 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ClaimTrackerTest {
 
-    private static OutboxReadings.OpenClaim claim(long id, long token, int attempts, boolean live) {
-        return new OutboxReadings.OpenClaim(id, token, attempts, live);
+    private static OutboxTableStatus.OpenClaim claim(long id, long token, int attempts, boolean live) {
+        return new OutboxTableStatus.OpenClaim(id, token, attempts, live);
     }
 
     @Test

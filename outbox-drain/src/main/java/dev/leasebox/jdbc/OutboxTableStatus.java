@@ -1,7 +1,4 @@
-package dev.leasebox.cli;
-
-import dev.leasebox.jdbc.DatabaseKind;
-import dev.leasebox.jdbc.TableName;
+package dev.leasebox.jdbc;
 
 import javax.sql.DataSource;
 import java.io.IOException;
@@ -20,39 +17,68 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
-/** Read-only reports on an outbox table, for {@code status}, {@code --exit-when-idle} and the demo. */
-final class OutboxReport {
+/**
+ * Read-only status queries on one outbox table: what {@code leasebox status}, the operator's console, the
+ * worker's backlog gauges and the Spring Boot health indicator show. Each call is one statement on a
+ * connection of its own; nothing here writes. "Now" is passed in by the caller, so that expiry is judged
+ * by the clock the caller chose (the database's, where it matters). Works on PostgreSQL, MariaDB and H2.
+ */
+public final class OutboxTableStatus {
 
-    record OwnerClaims(String owner, long active, long expired) {
+    /** The claims one owner holds, live and past their expiry. */
+    public record OwnerClaims(String owner, long active, long expired) {
     }
 
-    record DeadLetter(long id, String idempotencyKey, int attempts, String reason, String lastError) {
+    /** One worker's share of the slots by the newest recorded grants (partition leases). */
+    public record SlotHolder(String holder, long slots, Instant lastGranted, boolean alive) {
+    }
+
+    /** A dead-lettered entry with the reason and the last error recorded for it. */
+    public record DeadLetter(long id, String idempotencyKey, int attempts, String reason, String lastError) {
+    }
+
+    /** A row under a recorded claim: its token, its emission attempts so far, whether the claim is live. */
+    public record OpenClaim(long id, long token, int attempts, boolean live) {
+    }
+
+    /** A row's status and fence high-water mark. */
+    public record FenceMark(String status, long fenceHighWater) {
     }
 
     private final DataSource dataSource;
     private final TableName table;
+    /** null until the first query: whether the database is MariaDB (instants as UTC date-times). */
+    private volatile Boolean utcDateTimes;
 
-    OutboxReport(DataSource dataSource, TableName table) {
-        this.dataSource = dataSource;
-        this.table = table;
+    public OutboxTableStatus(DataSource dataSource, TableName table) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.table = Objects.requireNonNull(table, "table");
     }
 
-    Map<String, Long> countsByStatus() throws SQLException {
+    public TableName table() {
+        return table;
+    }
+
+    /** Rows per status. */
+    public Map<String, Long> countsByStatus() throws SQLException {
         Map<String, Long> counts = new LinkedHashMap<>();
         query("counts_by_status.sql", List.of(), rs -> counts.put(rs.getString(1), rs.getLong(2)));
         return counts;
     }
 
-    List<OwnerClaims> claimsByOwner(Instant now) throws SQLException {
+    /** Recorded claims by owner, live and expired at {@code now}. */
+    public List<OwnerClaims> claimsByOwner(Instant now) throws SQLException {
         List<OwnerClaims> owners = new ArrayList<>();
         Timestamp ts = Timestamp.from(now);
         query("claims_by_owner.sql", List.of(ts, ts), rs -> owners.add(new OwnerClaims(rs.getString(1), rs.getLong(2), rs.getLong(3))));
         return owners;
     }
 
-    Optional<Instant> oldestPendingCreatedAt() throws SQLException {
+    /** When the oldest entry still waiting for delivery was created; empty when none waits. */
+    public Optional<Instant> oldestPendingCreatedAt() throws SQLException {
         List<Instant> found = new ArrayList<>();
         query("oldest_pending.sql", List.of(), rs -> {
             Instant t = instant(rs, 1);
@@ -63,68 +89,65 @@ final class OutboxReport {
         return found.stream().findFirst();
     }
 
-    List<DeadLetter> recentDeadLetters() throws SQLException {
+    /** The ten newest dead letters. */
+    public List<DeadLetter> recentDeadLetters() throws SQLException {
         List<DeadLetter> letters = new ArrayList<>();
         query("dead_letters.sql", List.of(), rs -> letters.add(new DeadLetter(rs.getLong(1), rs.getString(2), rs.getInt(3),
                 rs.getString(4), rs.getString(5))));
         return letters;
     }
 
-    /** One worker's share of the slots, by the newest recorded grants (partition leases). */
-    record SlotHolder(String holder, long slots, Instant lastGranted, boolean alive) {
-    }
-
     /**
-     * Slots by the holder of their newest recorded grant, or empty when the table has no V3 slots
+     * Slots by the holder of their newest recorded grant, or empty when the table has no V3 slot table
      * (row leases only).
      */
-    Optional<List<SlotHolder>> slotsByHolder(Instant now) {
+    public Optional<List<SlotHolder>> slotsByHolder(Instant now) {
         List<SlotHolder> holders = new ArrayList<>();
         try {
-            query("slots_by_holder.sql", List.of(Timestamp.from(now)), rs -> {
-                holders.add(new SlotHolder(rs.getString(1), rs.getLong(2), instant(rs, 3), rs.getInt(4) == 1));
-            });
+            query("slots_by_holder.sql", List.of(Timestamp.from(now)),
+                    rs -> holders.add(new SlotHolder(rs.getString(1), rs.getLong(2), instant(rs, 3), rs.getInt(4) == 1)));
         } catch (SQLException noSlotsTable) {
             return Optional.empty();
         }
         return Optional.of(holders);
     }
 
-    /** Entries still to act on now: eligible and due, or under a live claim. */
-    long outstanding(Instant now) throws SQLException {
+    /** Entries still to act on at {@code now}: eligible and due, or under a live claim (the backlog). */
+    public long outstanding(Instant now) throws SQLException {
         Timestamp ts = Timestamp.from(now);
         long[] count = new long[1];
         query("outstanding.sql", List.of(ts, ts), rs -> count[0] = rs.getLong(1));
         return count[0];
     }
 
-    /** The claim tokens of the rows {@code owner} holds a claim on, by entry id. */
-    Map<Long, Long> claimsOf(String owner) throws SQLException {
+    /** Rows under a recorded claim (at most 10,000), live or not at {@code now}. */
+    public List<OpenClaim> openClaims(Instant now) throws SQLException {
+        List<OpenClaim> claims = new ArrayList<>();
+        query("open_claims.sql", List.of(Timestamp.from(now)),
+                rs -> claims.add(new OpenClaim(rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getInt(4) == 1)));
+        return claims;
+    }
+
+    /** The claim tokens of the rows {@code owner} holds a recorded claim on, by entry id. */
+    public Map<Long, Long> claimsOf(String owner) throws SQLException {
         Map<Long, Long> claims = new LinkedHashMap<>();
         query("claims_of_owner.sql", List.of(owner), rs -> claims.put(rs.getLong(1), rs.getLong(2)));
         return claims;
     }
 
-    /** A row's status and fence high-water mark. */
-    record FenceMark(String status, long fenceHighWater) {
-    }
-
     /** Every row's status and fence high-water mark, by entry id. */
-    Map<Long, FenceMark> fenceMarks() throws SQLException {
+    public Map<Long, FenceMark> fenceMarks() throws SQLException {
         Map<Long, FenceMark> marks = new LinkedHashMap<>();
         query("fence_marks.sql", List.of(), rs -> marks.put(rs.getLong(1), new FenceMark(rs.getString(2), rs.getLong(3))));
         return marks;
     }
 
-    /** Terminal rows that still carry a claim token (must be 0). */
-    long terminalWithClaim() throws SQLException {
+    /** Terminal rows that still carry a claim token: 0 unless a completion forgot to clear its claim. */
+    public long terminalWithClaim() throws SQLException {
         long[] count = new long[1];
         query("terminal_with_claim.sql", List.of(), rs -> count[0] = rs.getLong(1));
         return count[0];
     }
-
-    /** null until the first query: whether the database is MariaDB (instants as UTC date-times). */
-    private volatile Boolean utcDateTimes;
 
     private boolean utcDateTimes(Connection connection) throws SQLException {
         if (utcDateTimes == null) {
@@ -166,7 +189,7 @@ final class OutboxReport {
 
     private static String sql(String resource) {
         String path = "/db/leasebox/status/" + resource;
-        try (InputStream in = OutboxReport.class.getResourceAsStream(path)) {
+        try (InputStream in = OutboxTableStatus.class.getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("missing resource " + path);
             }
