@@ -1,13 +1,8 @@
 package dev.leasebox.lease.redis;
 
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -50,7 +45,7 @@ public final class RedisLeaseConfig {
         }
     }
 
-    private final URI uri;
+    private final RedisUri uri;
     private final boolean tls;
     private final String host;
     private final int port;
@@ -67,14 +62,13 @@ public final class RedisLeaseConfig {
     private final String trustStorePassword;
 
     private RedisLeaseConfig(Builder b) {
-        this.uri = parseUri(b.uri);
-        this.tls = "rediss".equals(uri.getScheme());
-        this.host = uri.getHost() == null ? "" : uri.getHost();
-        this.port = uri.getPort() == -1 ? 6379 : uri.getPort();
-        this.database = parseDatabase(uri);
-        String[] credentials = credentials(uri);
-        this.user = b.user != null ? b.user : credentials[0];
-        this.password = b.password != null ? b.password : credentials[1];
+        this.uri = RedisUri.parse(b.uri);
+        this.tls = uri.tls();
+        this.host = uri.host();
+        this.port = uri.port();
+        this.database = uri.database();
+        this.user = b.user != null ? b.user : uri.user();
+        this.password = b.password != null ? b.password : uri.password();
         this.namespace = validNamespace(b.namespace);
         this.connectTimeout = positive("connect-timeout-ms", b.connectTimeout);
         this.socketTimeout = positive("socket-timeout-ms", b.socketTimeout);
@@ -99,7 +93,7 @@ public final class RedisLeaseConfig {
             throw invalid("tls.truststore", "is not a readable file", trustStore.toString());
         }
         if (sentinelMaster == null && host.isEmpty()) {
-            throw invalid("uri", "must name a host", redacted(uri));
+            throw invalid("uri", "must name a host", uri.toString());
         }
     }
 
@@ -112,57 +106,12 @@ public final class RedisLeaseConfig {
      * {@code properties}; absent optional properties keep their defaults.
      */
     public static RedisLeaseConfig fromProperties(Properties properties, String prefix) {
-        Builder b = builder();
-        b.uri(properties.getProperty(prefix + "uri"));
-        b.namespace(properties.getProperty(prefix + "namespace"));
-        String user = properties.getProperty(prefix + "user");
-        if (user != null) {
-            b.user(user);
-        }
-        String password = properties.getProperty(prefix + "password");
-        if (password != null) {
-            b.password(password);
-        }
-        String connect = properties.getProperty(prefix + "connect-timeout-ms");
-        if (connect != null) {
-            b.connectTimeout(Duration.ofMillis(integer(prefix + "connect-timeout-ms", connect)));
-        }
-        String socket = properties.getProperty(prefix + "socket-timeout-ms");
-        if (socket != null) {
-            b.socketTimeout(Duration.ofMillis(integer(prefix + "socket-timeout-ms", socket)));
-        }
-        String pool = properties.getProperty(prefix + "pool-size");
-        if (pool != null) {
-            b.poolSize(integer(prefix + "pool-size", pool));
-        }
-        String trustStore = properties.getProperty(prefix + "tls.truststore");
-        if (trustStore != null) {
-            b.tlsTrustStore(Path.of(trustStore), properties.getProperty(prefix + "tls.truststore-password", ""));
-        }
-        String master = properties.getProperty(prefix + "sentinel.master");
-        String nodes = properties.getProperty(prefix + "sentinel.nodes");
-        if (master != null || nodes != null) {
-            b.sentinel(master, nodes == null ? List.of() : parseNodes(nodes));
-        }
-        return b.build();
+        return RedisConfigProperties.read(properties, prefix);
     }
 
     /** Parses {@code host:port,host:port}. */
     public static List<SentinelNode> parseNodes(String nodes) {
-        List<SentinelNode> parsed = new ArrayList<>();
-        for (String node : nodes.split(",")) {
-            String trimmed = node.trim();
-            int colon = trimmed.lastIndexOf(':');
-            if (colon <= 0 || colon == trimmed.length() - 1) {
-                throw invalid("sentinel.nodes", "must be a comma-separated list of host:port", nodes);
-            }
-            int nodePort = integer("sentinel.nodes", trimmed.substring(colon + 1));
-            if (nodePort < 1 || nodePort > 65535) {
-                throw invalid("sentinel.nodes", "has a port outside 1..65535", nodes);
-            }
-            parsed.add(new SentinelNode(trimmed.substring(0, colon), nodePort));
-        }
-        return parsed;
+        return RedisConfigProperties.parseNodes(nodes);
     }
 
     public boolean tls() {
@@ -242,59 +191,6 @@ public final class RedisLeaseConfig {
                 + ", socketTimeout=" + socketTimeout + ", poolSize=" + poolSize + "]";
     }
 
-    private static URI parseUri(String value) {
-        if (value == null || value.isBlank()) {
-            throw invalid("uri", "is required (redis://[user[:password]@]host[:port][/database] or rediss:// for TLS)", "");
-        }
-        URI parsed;
-        try {
-            parsed = new URI(value.trim());
-        } catch (URISyntaxException e) {
-            throw invalid("uri", "is not a valid URI", redacted(value));
-        }
-        if (!"redis".equals(parsed.getScheme()) && !"rediss".equals(parsed.getScheme())) {
-            throw invalid("uri", "must start with redis:// or rediss:// (TLS)", redacted(value));
-        }
-        if (parsed.getPort() != -1 && (parsed.getPort() < 1 || parsed.getPort() > 65535)) {
-            throw invalid("uri", "has a port outside 1..65535", redacted(value));
-        }
-        return parsed;
-    }
-
-    private static int parseDatabase(URI uri) {
-        String path = uri.getPath();
-        if (path == null || path.isEmpty() || "/".equals(path)) {
-            return 0;
-        }
-        try {
-            int db = Integer.parseInt(path.substring(1));
-            if (db >= 0) {
-                return db;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw invalid("uri", "has a database path that is not a non-negative number", redacted(uri));
-    }
-
-    /** {user, password} from the URI's user info; a lone value is the password (requirepass style). */
-    private static String[] credentials(URI uri) {
-        String info = uri.getRawUserInfo();
-        if (info == null || info.isEmpty()) {
-            return new String[] {null, null};
-        }
-        int colon = info.indexOf(':');
-        if (colon < 0) {
-            return new String[] {null, decode(info)};
-        }
-        String u = info.substring(0, colon);
-        return new String[] {u.isEmpty() ? null : decode(u), decode(info.substring(colon + 1))};
-    }
-
-    private static String decode(String value) {
-        return URLDecoder.decode(value.replace("+", "%2B"), StandardCharsets.UTF_8);
-    }
-
     private static String validNamespace(String value) {
         if (value == null || value.isBlank()) {
             throw invalid("namespace", "is required (the key prefix of this deployment, e.g. orders or {orders})", "");
@@ -320,19 +216,8 @@ public final class RedisLeaseConfig {
         return value;
     }
 
-    private static int integer(String property, String value) {
-        try {
-            return Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
-            throw invalid(property, "must be an integer", value);
-        }
-    }
-
-    static String redacted(Object uri) {
-        return uri.toString().replaceAll("(://[^:@/]*:)[^@/]*@", "$1***@").replaceAll("(://)([^:@/]+)@", "$1***@");
-    }
-
-    private static IllegalArgumentException invalid(String property, String problem, String value) {
+    /** One line naming the property, the problem and the value (passwords already masked). */
+    static IllegalArgumentException invalid(String property, String problem, String value) {
         return new IllegalArgumentException("Redis lease configuration: " + property + " " + problem
                 + (value.isEmpty() ? "" : ", was '" + value + "'"));
     }

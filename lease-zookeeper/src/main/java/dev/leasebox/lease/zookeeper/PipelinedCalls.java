@@ -81,6 +81,17 @@ final class PipelinedCalls {
         }
     }
 
+    /**
+     * Throws when {@code code} means the connection or session failed, so that nothing is concluded
+     * about the keys of {@code what}; {@code where} names the ensemble.
+     */
+    static void failOnConnectionLoss(KeeperException.Code code, String what, String where) {
+        if (isConnectionFailure(code)) {
+            throw new LeaseManagerException(what + " failed: ZooKeeper at " + where + " answered " + code
+                    + "; retry once the connection is back (leases stay held until their session expires)");
+        }
+    }
+
     /** Whether {@code code} means the connection or session failed, so nothing can be concluded about the keys. */
     static boolean isConnectionFailure(KeeperException.Code code) {
         return code == KeeperException.Code.CONNECTIONLOSS

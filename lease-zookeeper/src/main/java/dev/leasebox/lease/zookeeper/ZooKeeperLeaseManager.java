@@ -1,6 +1,5 @@
 package dev.leasebox.lease.zookeeper;
 
-import dev.leasebox.lease.PeerRanking;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseLoss;
 import dev.leasebox.lease.LeaseLossListener;
@@ -8,15 +7,9 @@ import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.PeerRank;
+import dev.leasebox.lease.PeerRanking;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.api.ACLProvider;
-import org.apache.curator.framework.imps.DefaultACLProvider;
 import org.apache.curator.framework.recipes.nodes.GroupMember;
-import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.ACL;
 import org.slf4j.Logger;
@@ -30,10 +23,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Fenced, batched leases held as EPHEMERAL znodes in ZooKeeper, through Apache Curator.
@@ -129,13 +118,9 @@ public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking {
     private final CuratorFramework curator;
     private final GroupMember membership;
     private final HeldLeases held = new HeldLeases();
+    private final LeaseLossListeners listeners = new LeaseLossListeners();
     private final LeaseBatches batches;
-    private final List<LeaseLossListener> listeners = new CopyOnWriteArrayList<>();
-    private final ExecutorService connectionEvents = Executors.newSingleThreadExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "leasebox-zookeeper-connection");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ConnectionWatch connection;
     private volatile boolean closed;
 
     /** Whether {@link #close()} closes {@link #curator}: false for a client the caller handed in. */
@@ -147,7 +132,8 @@ public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking {
         this.ownsClient = ownsClient;
         LeasePaths paths = new LeasePaths(config.namespace());
         this.batches = new LeaseBatches(paths, acl, config.clock(), config.localClock(), config.maxClockSkew(),
-                config.operationTimeout(), config.connectString(), held, this::reportLoss);
+                config.operationTimeout(), config.connectString(), held, listeners::reportLoss);
+        this.connection = new ConnectionWatch(config, held, listeners, this::zooKeeper, () -> closed);
         this.membership = new GroupMember(curator, "/" + config.namespace() + "/" + LeasePaths.MEMBERS,
                 config.memberId(), config.memberId().getBytes(StandardCharsets.UTF_8));
     }
@@ -158,17 +144,8 @@ public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking {
      */
     public static ZooKeeperLeaseManager start(ZooKeeperLeaseConfig config) {
         Objects.requireNonNull(config, "config");
-        List<ACL> acl = config.digest().isPresent() ? ZooDefs.Ids.CREATOR_ALL_ACL : ZooDefs.Ids.OPEN_ACL_UNSAFE;
-        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
-                .connectString(config.connectString())
-                .sessionTimeoutMs((int) config.sessionTimeout().toMillis())
-                .connectionTimeoutMs((int) Math.min(config.connectionTimeout().toMillis(), config.sessionTimeout().toMillis()))
-                .retryPolicy(new ExponentialBackoffRetry(100, 3))
-                .aclProvider(config.digest().isPresent() ? creatorOnly() : new DefaultACLProvider());
-        config.digest().ifPresent(digest -> builder.authorization("digest", digest.getBytes(StandardCharsets.UTF_8)));
-        CuratorFramework curator = builder.build();
-        curator.start();
-        return started(config, curator, acl, true);
+        List<ACL> acl = CuratorSetup.acl(config);
+        return started(config, CuratorSetup.startClient(config), acl, true);
     }
 
     /**
@@ -185,67 +162,18 @@ public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking {
             throw new IllegalArgumentException("the Curator client for " + config.connectString()
                     + " is " + client.getState() + ": start it before handing it to the lease manager");
         }
-        List<ACL> acl = config.digest().isPresent() ? ZooDefs.Ids.CREATOR_ALL_ACL : ZooDefs.Ids.OPEN_ACL_UNSAFE;
-        return started(config, client, acl, false);
+        return started(config, client, CuratorSetup.acl(config), false);
     }
 
     private static ZooKeeperLeaseManager started(ZooKeeperLeaseConfig config, CuratorFramework curator, List<ACL> acl,
                                                  boolean ownsClient) {
-        try {
-            if (!curator.blockUntilConnected((int) config.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new LeaseManagerException("ZooKeeper ensemble at " + config.connectString() + " is not reachable within "
-                        + config.connectionTimeout() + ": check leasebox.zookeeper.connectString and that the servers are running");
-            }
-            LeasePaths paths = new LeasePaths(config.namespace());
-            createIfAbsent(curator, paths.root());
-            createIfAbsent(curator, paths.incarnationsRoot());
-        } catch (LeaseManagerException e) {
-            closeIfOwned(curator, ownsClient);
-            throw e;
-        } catch (InterruptedException e) {
-            closeIfOwned(curator, ownsClient);
-            Thread.currentThread().interrupt();
-            throw new LeaseManagerException("interrupted while connecting to ZooKeeper at " + config.connectString(), e);
-        } catch (Exception e) {
-            closeIfOwned(curator, ownsClient);
-            throw new LeaseManagerException("could not prepare /" + config.namespace() + "/leases and /incarnations on ZooKeeper at "
-                    + config.connectString() + ": " + e + " (check leasebox.zookeeper.digest and the ACLs)", e);
-        }
+        CuratorSetup.prepare(curator, config, ownsClient);
         ZooKeeperLeaseManager manager = new ZooKeeperLeaseManager(config, curator, acl, ownsClient);
         manager.warnIfSessionTimeoutDiffers();
-        curator.getConnectionStateListenable().addListener((client, state) -> manager.connectionChanged(state),
-                manager.connectionEvents);
+        manager.connection.watch(curator);
         manager.membership.start();
         log.info("{} started", manager.describe());
         return manager;
-    }
-
-    private static void closeIfOwned(CuratorFramework curator, boolean ownsClient) {
-        if (ownsClient) {
-            curator.close();
-        }
-    }
-
-    private static void createIfAbsent(CuratorFramework curator, String path) throws Exception {
-        try {
-            curator.create().creatingParentsIfNeeded().forPath(path);
-        } catch (KeeperException.NodeExistsException alreadyThere) {
-            // created by another manager: fine
-        }
-    }
-
-    private static ACLProvider creatorOnly() {
-        return new ACLProvider() {
-            @Override
-            public List<ACL> getDefaultAcl() {
-                return ZooDefs.Ids.CREATOR_ALL_ACL;
-            }
-
-            @Override
-            public List<ACL> getAclForPath(String path) {
-                return ZooDefs.Ids.CREATOR_ALL_ACL;
-            }
-        };
     }
 
     private void warnIfSessionTimeoutDiffers() {
@@ -285,7 +213,7 @@ public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking {
 
     @Override
     public void addLeaseLossListener(LeaseLossListener listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
+        listeners.add(listener);
     }
 
     /** The member ids of the managers currently connected in this namespace (including this one). */
@@ -345,7 +273,7 @@ public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking {
             }
         }
         held.removeAll();
-        connectionEvents.shutdownNow();
+        connection.shutdown();
     }
 
     /** The Curator client, for tests in this package (session id and password, killing the session). */
@@ -374,61 +302,6 @@ public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking {
             return curator.getZookeeperClient().getZooKeeper();
         } catch (Exception e) {
             throw new LeaseManagerException("no ZooKeeper handle for " + config.connectString() + ": " + e, e);
-        }
-    }
-
-    private void connectionChanged(ConnectionState state) {
-        if (closed) {
-            return;
-        }
-        switch (state) {
-            case SUSPENDED:
-                String suspended = "connection to ZooKeeper at " + config.connectString() + " suspended; " + held.size()
-                        + " leases at risk until reconnected (or lost when the session expires)";
-                log.warn(suspended);
-                listeners.forEach(listener -> notify(() -> listener.connectionSuspended(suspended)));
-                break;
-            case LOST:
-                List<Lease> lost = held.removeAll();
-                log.warn("ZooKeeper session at {} lost; {} leases lost", config.connectString(), lost.size());
-                if (!lost.isEmpty()) {
-                    reportLoss(new LeaseLoss(lost, LeaseLoss.Cause.SESSION_EXPIRED, "ZooKeeper session at "
-                            + config.connectString() + " expired or was lost: its ephemeral lease nodes are gone or going"));
-                }
-                break;
-            case RECONNECTED:
-                reconnected();
-                break;
-            default:
-                break;
-        }
-    }
-
-    private void reconnected() {
-        try {
-            SessionCheck.Outcome outcome = new SessionCheck(new LeasePaths(config.namespace()), config.operationTimeout(),
-                    config.connectString()).verify(zooKeeper(), held);
-            outcome.losses().forEach(this::reportLoss);
-            String restored = "reconnected to ZooKeeper at " + config.connectString() + "; " + outcome.kept()
-                    + " leases verified still held";
-            log.info(restored);
-            listeners.forEach(listener -> notify(() -> listener.connectionRestored(restored)));
-        } catch (LeaseManagerException e) {
-            log.warn("could not verify leases after reconnecting to ZooKeeper at {}: {}; they stay at risk",
-                    config.connectString(), e.getMessage());
-        }
-    }
-
-    private void reportLoss(LeaseLoss loss) {
-        log.warn("{} leases lost ({}): {}", loss.leases().size(), loss.cause(), loss.detail());
-        listeners.forEach(listener -> notify(() -> listener.leasesLost(loss)));
-    }
-
-    private static void notify(Runnable callback) {
-        try {
-            callback.run();
-        } catch (RuntimeException e) {
-            log.error("a LeaseLossListener threw; continuing with the next", e);
         }
     }
 }
