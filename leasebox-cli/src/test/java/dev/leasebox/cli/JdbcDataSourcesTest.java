@@ -1,7 +1,7 @@
 package dev.leasebox.cli;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.jdbc.JdbcOutboxException;
-import dev.leasebox.testkit.FreePorts;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,7 +10,7 @@ class JdbcDataSourcesTest {
 
     @Test
     void anUnreachableDatabaseNamesTheUrlTriedWithoutThePassword() {
-        int closedPort = FreePorts.next();
+        int closedPort = LoopbackPorts.free();
         String url = "jdbc:postgresql://127.0.0.1:" + closedPort + "/test?user=postgres&password=s3cret";
         assertThatThrownBy(() -> JdbcDataSources.pooled(url))
                 .isInstanceOf(JdbcOutboxException.class)

@@ -1,9 +1,9 @@
 package dev.leasebox.cli;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.DatabaseKind;
 import dev.leasebox.jdbc.TableName;
-import dev.leasebox.testkit.FreePorts;
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -140,7 +140,7 @@ class WorkerAndStatusOptionsH2Test {
         try (HikariDataSource ds = JdbcDataSources.pooled(url, "", "", 2);
              PrometheusEndpoint endpoint = new PrometheusEndpoint("127.0.0.1", 0)) {
             TableName table = TableName.DEFAULT;
-            int nobody = FreePorts.next();
+            int nobody = LoopbackPorts.free();
             Readiness withCoordinator = new Readiness(ds, table, "zookeeper",
                     Readiness.addresses("zookeeper", "127.0.0.1:" + nobody + "/leasebox"));
             Readiness database = new Readiness(ds, table, "database", List.of());

@@ -1,6 +1,6 @@
 package dev.leasebox.dist;
 
-import dev.leasebox.testkit.FreePorts;
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.testkit.ManagedProcess;
 import dev.leasebox.testkit.RequiredServer;
 
@@ -22,7 +22,7 @@ final class Coordinators {
     }
 
     static List<String> redis(WorkerFleet fleet, String namespace) {
-        int port = FreePorts.next();
+        int port = LoopbackPorts.free();
         String redisServer = RequiredServer.binary("redis-server", "/usr/bin/redis-server")
                 .orElseThrow(() -> RequiredServer.missing("redis-server", "PATH", "apt-get install redis-server")).toString();
         fleet.adopt(ManagedProcess.start("redis", List.of(redisServer, "--port", Integer.toString(port),
@@ -31,7 +31,7 @@ final class Coordinators {
     }
 
     static List<String> zooKeeper(WorkerFleet fleet) {
-        int port = FreePorts.next();
+        int port = LoopbackPorts.free();
         fleet.start("zookeeper", List.of("zookeeper-server", "--port", Integer.toString(port)))
                 .awaitListening(port, Duration.ofSeconds(60));
         return List.of("--backend", "zookeeper", "--zookeeper", "127.0.0.1:" + port, "--backend-option", "sessionTimeout=6s");
@@ -39,7 +39,7 @@ final class Coordinators {
 
     /** Three CP members; workers must use a lease ttl of at most 5 s with the 10 s session ttl given here. */
     static List<String> hazelcast(WorkerFleet fleet, String clusterName) {
-        List<Integer> ports = List.of(FreePorts.next(), FreePorts.next(), FreePorts.next());
+        List<Integer> ports = List.of(LoopbackPorts.free(), LoopbackPorts.free(), LoopbackPorts.free());
         String members = String.join(",", ports.stream().map(p -> "127.0.0.1:" + p).toList());
         List<ManagedProcess> started = new ArrayList<>();
         for (int port : ports) {

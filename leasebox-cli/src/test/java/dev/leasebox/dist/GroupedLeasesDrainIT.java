@@ -1,5 +1,6 @@
 package dev.leasebox.dist;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.outbox.leased.RowBlockLeases;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.jdbc.LeanDrainScenario;
@@ -12,7 +13,6 @@ import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.grouped.GroupedLeaseManager;
 import dev.leasebox.outbox.grouped.LeaseGrouping;
 import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
-import dev.leasebox.testkit.FreePorts;
 import dev.leasebox.testkit.RequiredServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -65,7 +65,7 @@ class GroupedLeasesDrainIT {
     void groupedLeanWorkersDrainEveryEntryOnceAndDuplicateOnlyWhatAHaltedWorkerNeverCompleted(String backend) throws Exception {
         if (backend.equals("redis")) {
             String redis = RequiredServer.fromEnvironment("REDIS_URL")
-                    .or(() -> FreePorts.isListening(6379) ? Optional.of("redis://127.0.0.1:6379") : Optional.empty())
+                    .or(() -> LoopbackPorts.isListening(6379) ? Optional.of("redis://127.0.0.1:6379") : Optional.empty())
                     .orElseThrow(() -> RequiredServer.missing("Redis", "REDIS_URL", "apt-get install redis-server"));
             drain(backend, redis, Map.of(), namespace -> deleteRedisNamespace(redis, namespace));
             return;

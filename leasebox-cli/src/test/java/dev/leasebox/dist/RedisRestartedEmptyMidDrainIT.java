@@ -1,5 +1,6 @@
 package dev.leasebox.dist;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.cli.LeaseboxMain;
 import dev.leasebox.drain.DrainListener;
@@ -19,7 +20,6 @@ import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.CompletionOutcome;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
-import dev.leasebox.testkit.FreePorts;
 import dev.leasebox.testkit.ManagedProcess;
 import dev.leasebox.testkit.RequiredServer;
 import org.junit.jupiter.api.AfterEach;
@@ -84,7 +84,7 @@ class RedisRestartedEmptyMidDrainIT {
         assertThat(LeaseboxMain.run("schema", "--apply", "--jdbc-url", url)).isZero();
         assertThat(LeaseboxMain.run("enqueue", "--jdbc-url", url, "--count", Integer.toString(ENTRIES))).isZero();
         outbox = JdbcDataSources.pooled(url, "", "", 8);
-        port = FreePorts.next();
+        port = LoopbackPorts.free();
         redisServer = RequiredServer.binary("redis-server", "/usr/bin/redis-server")
                 .orElseThrow(() -> RequiredServer.missing("redis-server", "PATH", "apt-get install redis-server")).toString();
         redis = startRedis();

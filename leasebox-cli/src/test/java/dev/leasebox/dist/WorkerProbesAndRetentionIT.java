@@ -1,10 +1,10 @@
 package dev.leasebox.dist;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.cli.LeaseboxMain;
 import dev.leasebox.jdbc.PostgreSqlTestServer;
-import dev.leasebox.testkit.FreePorts;
 import dev.leasebox.testkit.ManagedProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -65,7 +65,7 @@ class WorkerProbesAndRetentionIT {
         update("update leasebox_outbox set status = 'DELIVERED', delivered_at = ?, created_at = ? "
                 + "where id <= (select min(id) + 24 from leasebox_outbox)", old, old);
 
-        int port = FreePorts.next();
+        int port = LoopbackPorts.free();
         ManagedProcess worker = fleet.start("worker", List.of("worker", "--jdbc-url", url, "--backend", "database",
                 "--provider", "noop", "--owner", "w1", "--metrics-port", Integer.toString(port),
                 "--retain-delivered", "7d", "--retention-interval", "1s"));

@@ -1,10 +1,10 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
-import dev.leasebox.testkit.FreePorts;
 import dev.leasebox.testkit.RequiredServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,7 +35,7 @@ class PostgreSqlRedisLeanDrainIT {
     @BeforeAll
     static void openServers() {
         redis = RequiredServer.fromEnvironment("REDIS_URL")
-                .or(() -> FreePorts.isListening(6379) ? java.util.Optional.of("redis://127.0.0.1:6379") : java.util.Optional.empty())
+                .or(() -> LoopbackPorts.isListening(6379) ? java.util.Optional.of("redis://127.0.0.1:6379") : java.util.Optional.empty())
                 .orElseThrow(() -> RequiredServer.missing("Redis", "REDIS_URL", "apt-get install redis-server"));
         admin = PostgreSqlTestServer.dataSource(2);
         schema = PostgreSqlTestServer.newSchema(admin);

@@ -1,5 +1,6 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
@@ -13,7 +14,6 @@ import dev.leasebox.outbox.OutboxMessage;
 import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
 import dev.leasebox.outbox.partition.SlotGrant;
-import dev.leasebox.testkit.FreePorts;
 import dev.leasebox.testkit.RequiredServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,7 +49,7 @@ class PostgreSqlRedisSlotKeeperIT {
     static final PostgreSqlSchema DB = new PostgreSqlSchema(6);
 
     private final String redis = RequiredServer.fromEnvironment("REDIS_URL")
-            .or(() -> FreePorts.isListening(6379) ? Optional.of("redis://127.0.0.1:6379") : Optional.empty())
+            .or(() -> LoopbackPorts.isListening(6379) ? Optional.of("redis://127.0.0.1:6379") : Optional.empty())
             .orElseThrow(() -> RequiredServer.missing("Redis", "REDIS_URL", "apt-get install redis-server"));
     private final String namespace = "slot-keeper-it-" + UUID.randomUUID().toString().substring(0, 8);
     private final List<AutoCloseable> closing = new ArrayList<>();

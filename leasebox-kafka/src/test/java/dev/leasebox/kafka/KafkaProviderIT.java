@@ -1,5 +1,6 @@
 package dev.leasebox.kafka;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.drain.Envelope;
 import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.outbox.OutboxClaim;
@@ -140,7 +141,7 @@ class KafkaProviderIT {
 
     @Test
     void anUnreachableBrokerFailsAtStartNamingTheAddress() {
-        int closed = dev.leasebox.testkit.FreePorts.next();
+        int closed = LoopbackPorts.free();
         assertThatThrownBy(() -> KafkaProvider.open(new KafkaTarget("127.0.0.1:" + closed, "orders"), Duration.ofSeconds(2)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("127.0.0.1:" + closed).hasMessageContaining("no broker answered");

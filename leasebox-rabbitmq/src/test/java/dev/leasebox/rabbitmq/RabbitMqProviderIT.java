@@ -1,5 +1,6 @@
 package dev.leasebox.rabbitmq;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
@@ -8,7 +9,6 @@ import dev.leasebox.drain.Envelope;
 import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
-import dev.leasebox.testkit.FreePorts;
 import dev.leasebox.testkit.RequiredServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,7 +44,7 @@ class RabbitMqProviderIT {
                         || RequiredServer.binary("rabbitmq-server", "/usr/sbin/rabbitmq-server").isPresent())
                 .as("RabbitMQ is not installed here: apt-get install rabbitmq-server, or set RABBITMQ_URL")
                 .isTrue();
-        assertThat(RequiredServer.fromEnvironment("RABBITMQ_URL").isPresent() || FreePorts.isListening(5672))
+        assertThat(RequiredServer.fromEnvironment("RABBITMQ_URL").isPresent() || LoopbackPorts.isListening(5672))
                 .as("rabbitmq-server is installed but nothing listens on 127.0.0.1:5672: start it (rabbitmq-server -detached)")
                 .isTrue();
         ConnectionFactory factory = new ConnectionFactory();

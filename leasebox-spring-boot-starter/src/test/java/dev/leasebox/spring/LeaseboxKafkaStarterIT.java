@@ -1,11 +1,11 @@
 package dev.leasebox.spring;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.drain.OutboxProvider;
 import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.kafka.KafkaProvider;
 import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.testkit.FreePorts;
 import dev.leasebox.testkit.KafkaBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -105,7 +105,7 @@ class LeaseboxKafkaStarterIT {
             return ProviderOutcome.delivered();
         };
         // nothing listens there: opening the property's provider would fail the start
-        runner().withPropertyValues("leasebox.provider=kafka:127.0.0.1:" + FreePorts.next() + "/" + topic)
+        runner().withPropertyValues("leasebox.provider=kafka:127.0.0.1:" + LoopbackPorts.free() + "/" + topic)
                 .withBean(OutboxProvider.class, () -> own).run(context -> {
                     assertThat(context).hasNotFailed();
                     context.getBean(TransactionalOutbox.class).enqueue(OutboxMessage.of("e", new byte[]{1}).withIdempotencyKey("own-1"));

@@ -1,5 +1,6 @@
 package dev.leasebox.testkit;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -78,7 +79,7 @@ public final class KafkaBroker implements AutoCloseable {
                     + " test dependency of this module", e);
         }
         Path dir = ManagedProcess.tempDir("kafka").toPath();
-        KafkaBroker broker = new KafkaBroker(dir, FreePorts.next(), FreePorts.next(), overrides);
+        KafkaBroker broker = new KafkaBroker(dir, LoopbackPorts.free(), LoopbackPorts.free(), overrides);
         broker.format();
         broker.start();
         return broker;

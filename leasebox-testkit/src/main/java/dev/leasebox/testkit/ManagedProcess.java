@@ -1,5 +1,6 @@
 package dev.leasebox.testkit;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -67,7 +68,7 @@ public final class ManagedProcess implements AutoCloseable {
                     if (!process.isAlive()) {
                         throw new IllegalStateException(name + " exited with " + process.exitValue() + "; log:\n" + logTail());
                     }
-                    return FreePorts.isListening(port);
+                    return LoopbackPorts.isListening(port);
                 });
         return this;
     }

@@ -1,7 +1,7 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.leasebox.testkit.FreePorts;
 import dev.leasebox.testkit.RequiredServer;
 
 import java.util.Locale;
@@ -24,7 +24,7 @@ public final class MariaDbTestServer {
     public static synchronized String jdbcUrl() {
         if (url == null) {
             url = RequiredServer.fromEnvironment("LEASEBOX_MARIADB_URL")
-                    .or(() -> FreePorts.isListening(3306)
+                    .or(() -> LoopbackPorts.isListening(3306)
                             ? Optional.of("jdbc:mariadb://127.0.0.1:3306/test?user=root")
                             : Optional.empty())
                     .orElseThrow(() -> RequiredServer.missing("MariaDB", "LEASEBOX_MARIADB_URL",

@@ -1,11 +1,11 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
-import dev.leasebox.testkit.FreePorts;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -200,7 +200,7 @@ class PostgreSqlJdbcLeaseManagerBehaviourIT extends JdbcLeaseManagerScenarios {
 
     @Test
     void anUnreachableDatabaseIsNamedAtOpen() {
-        String url = "jdbc:postgresql://127.0.0.1:" + FreePorts.next() + "/test?user=postgres&password=secret";
+        String url = "jdbc:postgresql://127.0.0.1:" + LoopbackPorts.free() + "/test?user=postgres&password=secret";
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(url);
         config.setInitializationFailTimeout(-1);

@@ -1,7 +1,7 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.leasebox.testkit.FreePorts;
 import dev.leasebox.testkit.ManagedProcess;
 import dev.leasebox.testkit.RequiredServer;
 
@@ -40,7 +40,7 @@ public final class PostgreSqlTestServer {
     public static synchronized String jdbcUrl() {
         if (url == null) {
             url = RequiredServer.fromEnvironment("LEASEBOX_JDBC_URL")
-                    .or(() -> FreePorts.isListening(5432)
+                    .or(() -> LoopbackPorts.isListening(5432)
                             ? Optional.of("jdbc:postgresql://127.0.0.1:5432/test?user=postgres")
                             : Optional.empty())
                     .or(PostgreSqlTestServer::startLocal)
@@ -94,7 +94,7 @@ public final class PostgreSqlTestServer {
         initdb.addAll(List.of(bin.get().resolve("initdb").toString(), "-D", dir.getPath() + "/data",
                 "-U", "postgres", "--auth=trust", "--no-sync"));
         run(initdb);
-        int port = FreePorts.next();
+        int port = LoopbackPorts.free();
         List<String> postgres = new ArrayList<>(asUser);
         postgres.addAll(List.of(bin.get().resolve("postgres").toString(), "-D", dir.getPath() + "/data",
                 "-p", Integer.toString(port), "-h", "127.0.0.1", "-k", dir.getPath(), "-F"));

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -56,5 +57,14 @@ public final class LoopbackPorts {
     /** One port free on 127.0.0.1 now. */
     public static int free() {
         return free(1).get(0);
+    }
+
+    /** Whether something accepts TCP connections on 127.0.0.1:{@code port} now. */
+    public static boolean isListening(int port) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 }

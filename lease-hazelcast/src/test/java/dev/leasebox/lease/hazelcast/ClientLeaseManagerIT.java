@@ -1,9 +1,9 @@
 package dev.leasebox.lease.hazelcast;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
-import dev.leasebox.testkit.FreePorts;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -86,7 +86,7 @@ class ClientLeaseManagerIT {
 
     @Test
     void clientOfAnUnreachableClusterFailsWithinTheConnectTimeoutNamingTheAddress() {
-        String address = "127.0.0.1:" + FreePorts.next();
+        String address = "127.0.0.1:" + LoopbackPorts.free();
         HazelcastLeaseConfig config = HazelcastLeaseConfig.client(List.of(address), "nobody-home")
                 .connectTimeout(Duration.ofSeconds(2)).build();
 

@@ -1,9 +1,9 @@
 package dev.leasebox.lease.hazelcast;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
-import dev.leasebox.testkit.FreePorts;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,9 +28,7 @@ final class CpCluster implements AutoCloseable {
     private CpCluster(int size, int cpMemberCount, int sessionTtlSeconds) {
         this.cpMemberCount = cpMemberCount;
         this.sessionTtlSeconds = sessionTtlSeconds;
-        for (int i = 0; i < size; i++) {
-            ports.add(FreePorts.next());
-        }
+        ports.addAll(LoopbackPorts.free(size)); // all different: members named by port must not collide
     }
 
     /** Three CP members, started in parallel (CP discovery waits for all three). */

@@ -1,8 +1,8 @@
 package dev.leasebox.lease.hazelcast;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseRequest;
-import dev.leasebox.testkit.FreePorts;
 import dev.leasebox.testkit.ManagedProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -75,7 +75,7 @@ class KillHolderIT {
         List<String> keys = keys("member", 3);
         holder = ManagedProcess.startJava("hazelcast-member-holder", LeaseHolderMain.class, List.of(),
                 List.of("member", cluster.clusterName, ports(), String.join(",", keys), Long.toString(TTL.toSeconds()),
-                        Integer.toString(FreePorts.next())));
+                        Integer.toString(LoopbackPorts.free())));
 
         assertKilledHoldersKeysAreRegrantedWithHigherFences(keys);
     }

@@ -1,8 +1,8 @@
 package dev.leasebox.lease.redis;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseRequest;
-import dev.leasebox.testkit.FreePorts;
 import dev.leasebox.testkit.ManagedProcess;
 import dev.leasebox.testkit.RequiredServer;
 import org.junit.jupiter.api.AfterAll;
@@ -34,7 +34,7 @@ class RedisSentinelIT {
     @BeforeAll
     static void startMasterAndSentinel() throws IOException {
         master = RedisTestServer.startLocal();
-        sentinelPort = FreePorts.next();
+        sentinelPort = LoopbackPorts.free();
         File dir = ManagedProcess.tempDir("sentinel");
         // Sentinel rewrites its config file, so it must be a writable file of its own.
         Path config = dir.toPath().resolve("sentinel.conf");

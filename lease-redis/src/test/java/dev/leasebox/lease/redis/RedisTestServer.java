@@ -1,6 +1,6 @@
 package dev.leasebox.lease.redis;
 
-import dev.leasebox.testkit.FreePorts;
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.testkit.ManagedProcess;
 import dev.leasebox.testkit.RequiredServer;
 import redis.clients.jedis.DefaultJedisClientConfig;
@@ -57,7 +57,7 @@ final class RedisTestServer implements AutoCloseable {
     static RedisTestServer startLocal(String... extraArguments) {
         Path binary = redisServerBinary().orElseThrow(() ->
                 RequiredServer.missing("redis-server (a process this test can kill and restart)", "PATH", INSTALL));
-        int port = FreePorts.next();
+        int port = LoopbackPorts.free();
         List<String> command = new ArrayList<>(List.of(binary.toString(), "--port", Integer.toString(port),
                 "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"));
         command.addAll(List.of(extraArguments));
@@ -72,7 +72,7 @@ final class RedisTestServer implements AutoCloseable {
      */
     static RedisTestServer startLocalTls(Path certificate, Path key) {
         Path binary = redisServerBinary().orElseThrow(() -> RequiredServer.missing("redis-server", "PATH", INSTALL));
-        int port = FreePorts.next();
+        int port = LoopbackPorts.free();
         List<String> command = List.of(binary.toString(), "--port", "0", "--tls-port", Integer.toString(port),
                 "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                 "--tls-cert-file", certificate.toString(), "--tls-key-file", key.toString(),

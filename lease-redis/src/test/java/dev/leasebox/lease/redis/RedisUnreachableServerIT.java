@@ -1,7 +1,7 @@
 package dev.leasebox.lease.redis;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.lease.LeaseManagerException;
-import dev.leasebox.testkit.FreePorts;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -14,7 +14,7 @@ class RedisUnreachableServerIT {
 
     @Test
     void startFailsWithOneLineNamingTheAddressTriedAndNotThePassword() {
-        int port = FreePorts.next();
+        int port = LoopbackPorts.free();
         RedisLeaseConfig config = RedisLeaseConfig.builder()
                 .uri("redis://app:hidden-secret@127.0.0.1:" + port + "/2")
                 .namespace("unreachable-it")

@@ -1,10 +1,10 @@
 package dev.leasebox.lease.zookeeper;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseLoss;
 import dev.leasebox.lease.LeaseLossListener;
 import dev.leasebox.lease.LeaseRequest;
-import dev.leasebox.testkit.FreePorts;
 import dev.leasebox.testkit.ManagedProcess;
 import org.apache.zookeeper.server.ZooKeeperServerMain;
 import org.junit.jupiter.api.AfterEach;
@@ -48,7 +48,7 @@ class ServerRestartIT {
 
     @Test
     void serverRestartOnTheSameDataDirectoryKeepsEveryLeaseAndItsFence() {
-        int port = FreePorts.next();
+        int port = LoopbackPorts.free();
         File dataDir = ManagedProcess.tempDir("zookeeper-restart");
         ManagedProcess server = startServer(port, dataDir);
         ZooKeeperLeaseManager holder = ZooKeeperLeaseManager.start(

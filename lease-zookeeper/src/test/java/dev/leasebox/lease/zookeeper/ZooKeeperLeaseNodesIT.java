@@ -1,10 +1,10 @@
 package dev.leasebox.lease.zookeeper;
 
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.PeerRank;
-import dev.leasebox.testkit.FreePorts;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
@@ -182,7 +182,7 @@ class ZooKeeperLeaseNodesIT {
 
     @Test
     void anUnreachableEnsembleFailsAtStartWithOneLineNamingTheConnectString() {
-        String nowhere = "127.0.0.1:" + FreePorts.next();
+        String nowhere = "127.0.0.1:" + LoopbackPorts.free();
         assertThatThrownBy(() -> ZooKeeperLeaseManager.start(ZooKeeperLeaseConfig.builder(nowhere)
                 .connectionTimeout(Duration.ofSeconds(1)).build()))
                 .isInstanceOf(LeaseManagerException.class)

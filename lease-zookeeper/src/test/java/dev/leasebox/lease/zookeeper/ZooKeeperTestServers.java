@@ -1,6 +1,6 @@
 package dev.leasebox.lease.zookeeper;
 
-import dev.leasebox.testkit.FreePorts;
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.testkit.ManagedProcess;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
@@ -33,7 +33,7 @@ final class ZooKeeperTestServers {
 
     static TestingServer startServer() {
         try {
-            return new TestingServer(spec(FreePorts.next(), -1, -1, -1), true);
+            return new TestingServer(spec(LoopbackPorts.free(), -1, -1, -1), true);
         } catch (Exception e) {
             throw new IllegalStateException("could not start an in-process ZooKeeper TestingServer", e);
         }
@@ -41,8 +41,10 @@ final class ZooKeeperTestServers {
 
     static TestingCluster startCluster(int size) {
         List<InstanceSpec> specs = new ArrayList<>();
+        List<Integer> ports = LoopbackPorts.free(3 * size); // all different: a port twice in zoo.cfg is refused
         for (int id = 1; id <= size; id++) {
-            specs.add(spec(FreePorts.next(), FreePorts.next(), FreePorts.next(), id));
+            int base = 3 * (id - 1);
+            specs.add(spec(ports.get(base), ports.get(base + 1), ports.get(base + 2), id));
         }
         TestingCluster cluster = new TestingCluster(specs);
         try {
