@@ -156,46 +156,18 @@ public final class GroupedLeaseManager implements LeaseManager, RowBlockLeases, 
         return new GroupedRenewal(this, leases).run();
     }
 
+    /**
+     * Hands rows back to their groups; a group left with no row lingers, held, when its block is in this
+     * manager's stripe, else its lease is released.
+     */
     @Override
     public List<Lease> release(Collection<Lease> leases) {
         ensureOpen();
-        Instant now = clock.instant();
-        List<Lease> others = new ArrayList<>();
-        List<Lease> released = new ArrayList<>();
-        List<Lease> groupsToRelease = new ArrayList<>();
-        Optional<PeerRank> rank = peerRank();
-        synchronized (this) {
-            for (Lease row : leases) {
-                Optional<Long> id = LeasedOutboxClaimStore.entryIdOf(row.key());
-                if (id.isEmpty()) {
-                    others.add(row);
-                    continue;
-                }
-                GroupHold hold = holds.get(groupKey(id.get()));
-                if (hold == null || !hold.holds(row)) {
-                    continue;
-                }
-                hold.remove(row.key());
-                released.add(row);
-                if (hold.isEmpty()) {
-                    if (lingers(id.get(), rank)) {
-                        hold.idle(now);
-                    } else {
-                        holds.remove(hold.groupKey());
-                        groupsToRelease.add(hold.lease());
-                    }
-                }
-            }
-        }
-        releaseGroups(groupsToRelease);
-        if (!others.isEmpty()) {
-            released.addAll(delegate.release(others));
-        }
-        return released;
+        return new GroupedRelease(this, leases).run();
     }
 
     /** Whether a group left idle by row {@code id} lingers: a linger is set and the row is in this manager's stripe. */
-    private boolean lingers(long id, Optional<PeerRank> rank) {
+    boolean lingers(long id, Optional<PeerRank> rank) {
         return !grouping.linger().isZero()
                 && rank.map(r -> CandidateStripe.of(r, grouping.block()).contains(id)).orElse(true);
     }
