@@ -79,7 +79,9 @@ final class BaselineCell {
                 throw new IllegalStateException("the baseline's workers failed: " + failure.get().getMessage(), failure.get());
             }
             long delivered = database.baselineDelivered(table) - history;
-            return result(label, window.nanos(), rows, delivered, load, meters);
+            return meters.result(progress, new BenchCell.Cell(BenchReport.BASELINE, workers, batch, label,
+                    "none: two bare statements", "baseline (minimal table, one partial index)",
+                    backlog > 0 ? BenchResult.BACKLOG : BenchResult.FEEDER), window.nanos(), rows, delivered, load);
         } finally {
             feeder.close();
             stop(running, threads);
@@ -99,22 +101,6 @@ final class BaselineCell {
             feeder.fillInitial();
         }
         database.analyze(table);
-    }
-
-    private BenchResult result(String label, long windowNanos, long rows, long delivered, double load,
-                               BenchCell.Meters meters) {
-        CompletionLedger ledger = meters.ledger();
-        long[] sorted = meters.latencies().sorted();
-        progress.printf(Locale.ROOT, "%s %,.0f rows/s, claim p50 %.2f ms, p99 %.2f ms, load %.2f; mean per call: %s%n",
-                label, Percentiles.rate(rows, windowNanos), Percentiles.millis(sorted, 50),
-                Percentiles.millis(sorted, 99), load, meters.phases().summary());
-        progress.flush();
-        return new BenchResult(BenchReport.BASELINE, workers, batch, windowNanos / 1e9, rows,
-                Percentiles.millis(sorted, 50), Percentiles.millis(sorted, 90), Percentiles.millis(sorted, 99),
-                sorted.length, delivered, ledger.completedTotal(), ledger.finalizedTwice().size(),
-                ledger.emittedTwice().size(), ledger.refusedTotal(), "none: two bare statements",
-                "baseline (minimal table, one partial index)", meters.phases().summary(), load < 0 ? Double.NaN : load)
-                .in(backlog > 0 ? BenchResult.BACKLOG : BenchResult.FEEDER, 1);
     }
 
     private static void stop(AtomicBoolean running, List<Thread> threads) throws InterruptedException {

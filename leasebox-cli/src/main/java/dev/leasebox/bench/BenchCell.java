@@ -139,7 +139,10 @@ final class BenchCell {
             feeder.close();
             drains.forEach(OutboxDrain::close);
             long delivered = database.delivered(table);
-            return result(name, label, window.nanos(), rows, delivered, load, meters);
+            return meters.result(progress, new Cell(name, workers, batch, label,
+                    coordinator.map(BenchCoordinator::description).orElse("database: FOR UPDATE SKIP LOCKED"),
+                    coordinator.isPresent() ? settings.variant() : "database backend",
+                    backlog > 0 ? BenchResult.BACKLOG : BenchResult.FEEDER), window.nanos(), rows, delivered, load);
         } finally {
             feeder.close();
             drains.forEach(OutboxDrain::close);
@@ -156,6 +159,24 @@ final class BenchCell {
 
     /** What a cell measures with: completions, claim latencies, time per call. */
     record Meters(CompletionLedger ledger, LatencyRecorder latencies, PhaseTimer phases) {
+
+        /** The cell's result from these meters, printed as one progress line first. */
+        BenchResult result(PrintWriter progress, Cell cell, long windowNanos, long rows, long delivered, double load) {
+            long[] sorted = latencies.sorted();
+            progress.printf(Locale.ROOT, "%s %,.0f rows/s, claim p50 %.2f ms, p99 %.2f ms, load %.2f; mean per call: %s%n",
+                    cell.label(), Percentiles.rate(rows, windowNanos), Percentiles.millis(sorted, 50),
+                    Percentiles.millis(sorted, 99), load, phases.summary());
+            progress.flush();
+            return new BenchResult(cell.backend(), cell.workers(), cell.batch(), windowNanos / 1e9, rows,
+                    Percentiles.millis(sorted, 50), Percentiles.millis(sorted, 90), Percentiles.millis(sorted, 99),
+                    sorted.length, delivered, ledger.completedTotal(), ledger.finalizedTwice().size(),
+                    ledger.emittedTwice().size(), ledger.refusedTotal(), cell.coordinator(), cell.variant(),
+                    phases.summary(), load < 0 ? Double.NaN : load).in(cell.mode(), 1);
+        }
+    }
+
+    /** What names a cell's result: backend, size, the progress label, coordinator, variant and mode. */
+    record Cell(String backend, int workers, int batch, String label, String coordinator, String variant, String mode) {
     }
 
     /** The measured window: the completions counted before it, and its length. */
@@ -249,23 +270,6 @@ final class BenchCell {
         meters.latencies().stop();
         meters.phases().stop();
         return new Window(firstCompleted, System.nanoTime() - windowStart);
-    }
-
-    private BenchResult result(String name, String label, long windowNanos, long rows, long delivered, double load,
-                               Meters meters) {
-        CompletionLedger ledger = meters.ledger();
-        long[] sorted = meters.latencies().sorted();
-        progress.printf(Locale.ROOT, "%s %,.0f rows/s, claim p50 %.2f ms, p99 %.2f ms, load %.2f; mean per call: %s%n",
-                label, Percentiles.rate(rows, windowNanos), Percentiles.millis(sorted, 50),
-                Percentiles.millis(sorted, 99), load, meters.phases().summary());
-        progress.flush();
-        return new BenchResult(name, workers, batch, windowNanos / 1e9, rows, Percentiles.millis(sorted, 50),
-                Percentiles.millis(sorted, 90), Percentiles.millis(sorted, 99), sorted.length, delivered,
-                ledger.completedTotal(), ledger.finalizedTwice().size(), ledger.emittedTwice().size(),
-                ledger.refusedTotal(), coordinator.map(BenchCoordinator::description)
-                .orElse("database: FOR UPDATE SKIP LOCKED"),
-                coordinator.isPresent() ? settings.variant() : "database backend", meters.phases().summary(),
-                load < 0 ? Double.NaN : load).in(backlog > 0 ? BenchResult.BACKLOG : BenchResult.FEEDER, 1);
     }
 
     /** The backend's name in the report: {@code redis}, or {@code redis/partition} with partition leases. */
