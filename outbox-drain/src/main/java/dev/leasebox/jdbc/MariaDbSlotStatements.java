@@ -1,0 +1,221 @@
+package dev.leasebox.jdbc;
+
+import dev.leasebox.outbox.ClaimSelection;
+import dev.leasebox.outbox.OutboxEntry;
+import dev.leasebox.outbox.partition.SlotGrant;
+import dev.leasebox.outbox.partition.SlotOutboxStore.SlotCompletion;
+import dev.leasebox.outbox.partition.SlotOutboxStore.SlottedEntry;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static dev.leasebox.jdbc.MariaDbTransactions.bindLongs;
+import static dev.leasebox.jdbc.MariaDbTransactions.byId;
+import static dev.leasebox.jdbc.MariaDbTransactions.placeholders;
+import static dev.leasebox.jdbc.MariaDbTransactions.transaction;
+
+/**
+ * MariaDB (10.6 or later; tested on 10.11): no arrays and no {@code UPDATE … RETURNING}, so a claim or
+ * completion in slots is one READ COMMITTED transaction that first share-locks the caller's slot rows
+ * ({@code slot_hold.sql}, {@code LOCK IN SHARE MODE}) and keeps only the slots whose recorded fence is
+ * the caller's grant's: a newer grant's registration waits for the transaction, as it waits for
+ * PostgreSQL's {@code FOR SHARE}. Rows are then locked with {@code FOR UPDATE SKIP LOCKED} (claims) or
+ * written one fence-checked {@code UPDATE} each (completions, in id order), and read back by primary key.
+ * Registration is one conditional {@code UPDATE} per grant, in slot order, in one transaction.
+ */
+final class MariaDbSlotStatements implements SlotStatements {
+
+    private final MariaDbDialect dialect;
+
+    MariaDbSlotStatements(MariaDbDialect dialect) {
+        this.dialect = dialect;
+    }
+
+    private String withSlots(String sql, int count) {
+        return sql.replace("${slots}", placeholders(count));
+    }
+
+    @Override
+    public Set<Integer> register(Connection c, List<SlotGrant> grants, Instant grantedAt) throws SQLException {
+        return transaction(c, dialect.sql("read_committed"), () -> {
+            Set<Integer> registered = new HashSet<>();
+            try (PreparedStatement ps = c.prepareStatement(dialect.sql("slot_register"))) {
+                for (SlotGrant g : byId(grants, SlotGrant::slot)) {
+                    ps.setLong(1, g.fence());
+                    ps.setString(2, g.lease().owner());
+                    dialect.setInstant(ps, 3, grantedAt);
+                    ps.setInt(4, g.slot());
+                    ps.setLong(5, g.fence());
+                    if (ps.executeUpdate() == 1) {
+                        registered.add(g.slot());
+                    }
+                }
+            }
+            return registered;
+        });
+    }
+
+    @Override
+    public Map<Integer, Long> highWater(Connection c, List<Integer> slots) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(withSlots(dialect.sql("slot_high_water"), slots.size()))) {
+            bindLongs(ps, 1, slots);
+            return marks(ps);
+        }
+    }
+
+    private static Map<Integer, Long> marks(PreparedStatement ps) throws SQLException {
+        Map<Integer, Long> marks = new HashMap<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                marks.put(rs.getInt(1), rs.getLong(2));
+            }
+        }
+        return marks;
+    }
+
+    /** Share-locks the rows of {@code slots} until the transaction ends; their recorded fences. */
+    private Map<Integer, Long> hold(Connection c, Collection<Integer> slots) throws SQLException {
+        List<Integer> ordered = new ArrayList<>(new TreeSet<>(slots));
+        try (PreparedStatement ps = c.prepareStatement(withSlots(dialect.sql("slot_hold"), ordered.size()))) {
+            bindLongs(ps, 1, ordered);
+            return marks(ps);
+        }
+    }
+
+    @Override
+    public List<OutboxEntry> claim(Connection c, SlotClaim claim) throws SQLException {
+        return transaction(c, dialect.sql("read_committed"), () -> {
+            Map<Integer, Long> marks = hold(c, claim.grants().stream().map(SlotGrant::slot).toList());
+            List<Integer> held = claim.grants().stream().filter(g -> Long.valueOf(g.fence()).equals(marks.get(g.slot())))
+                    .map(SlotGrant::slot).sorted().toList();
+            if (held.isEmpty()) {
+                return List.of();
+            }
+            List<Long> locked = new ArrayList<>();
+            String lockSql = SlotStatements.keyOrdered(dialect, dialect.sql("slot_claim_lock"), claim.ordered());
+            try (PreparedStatement ps = c.prepareStatement(withSlots(lockSql, held.size()))) {
+                int i = bindLongs(ps, 1, held);
+                i = EntryRows.bindSelection(ps, i, claim.selection());
+                dialect.setInstant(ps, i++, claim.now());
+                dialect.setInstant(ps, i++, claim.now());
+                ps.setInt(i, claim.request().batchSize());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        locked.add(rs.getLong(1));
+                    }
+                }
+            }
+            if (locked.isEmpty()) {
+                return List.of();
+            }
+            try (PreparedStatement ps = c.prepareStatement(dialect.withIds("slot_claim", locked.size()))) {
+                ps.setString(1, claim.request().owner());
+                dialect.setInstant(ps, 2, claim.now());
+                dialect.setInstant(ps, 3, claim.expiresAt());
+                ps.setLong(4, claim.request().leaseDuration().toMillis());
+                bindLongs(ps, 5, locked);
+                ps.executeUpdate();
+            }
+            return dialect.findByIds(c, locked);
+        });
+    }
+
+    @Override
+    public List<SlottedEntry> select(Connection c, List<SlotGrant> grants, ClaimSelection selection, Instant now,
+                                     Collection<Long> inFlight, int limit, boolean ordered) throws SQLException {
+        String sql = SlotStatements.keyOrdered(dialect, withSlots(dialect.sql("slot_select"), grants.size()), ordered)
+                .replace("${not_in_flight}", inFlight.isEmpty() ? "" : "AND o.id NOT IN (" + placeholders(inFlight.size()) + ")");
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            int i = bindLongs(ps, 1, grants.stream().map(SlotGrant::slot).toList());
+            i = EntryRows.bindSelection(ps, i, selection);
+            dialect.setInstant(ps, i++, now);
+            dialect.setInstant(ps, i++, now);
+            i = bindLongs(ps, i, inFlight);
+            ps.setInt(i, limit);
+            List<SlottedEntry> entries = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    entries.add(new SlottedEntry(rs.getInt("lease_slot"), dialect.read(rs, true)));
+                }
+            }
+            return entries;
+        }
+    }
+
+    @Override
+    public Map<Long, OutboxEntry> complete(Connection c, List<SlotCompletion> completions, Instant now)
+            throws SQLException {
+        return transaction(c, dialect.sql("read_committed"), () -> {
+            Map<Integer, Long> marks = hold(c, completions.stream().map(SlotCompletion::slot).toList());
+            List<Long> written = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(dialect.sql("slot_complete"))) {
+                for (SlotCompletion sc : byId(completions, sc -> sc.claim().entryId())) {
+                    Long mark = marks.get(sc.slot());
+                    if (mark != null && mark == sc.claim().token() && completeOne(ps, sc, now)) {
+                        written.add(sc.claim().entryId());
+                    }
+                }
+            }
+            Map<Long, OutboxEntry> rows = new HashMap<>();
+            if (!written.isEmpty()) {
+                dialect.findByIds(c, written).forEach(e -> rows.put(e.id(), e));
+            }
+            return rows;
+        });
+    }
+
+    private boolean completeOne(PreparedStatement ps, SlotCompletion sc, Instant now) throws SQLException {
+        CompletionWrite w = CompletionWrite.of(sc.claim().entryId(), sc.claim().token(), sc.completion());
+        ps.setString(1, w.status());
+        ps.setObject(2, w.attemptCount());
+        ps.setInt(3, w.attemptIncrement());
+        ps.setBoolean(4, w.setNextAttempt());
+        dialect.setInstant(ps, 5, w.nextAttemptAt());
+        ps.setBoolean(6, w.setDeliveredAt());
+        dialect.setInstant(ps, 7, w.deliveredAt());
+        ps.setBoolean(8, w.setLastError());
+        ps.setString(9, w.lastError());
+        ps.setBoolean(10, w.setDeadLetterReason());
+        ps.setString(11, w.deadLetterReason());
+        ps.setLong(12, w.token());
+        ps.setLong(13, w.entryId());
+        ps.setInt(14, sc.slot());
+        ps.setLong(15, w.token());
+        dialect.setInstant(ps, 16, now);
+        return ps.executeUpdate() == 1;
+    }
+
+    @Override
+    public Set<String> heartbeat(Connection c, String owner, Instant now, Instant expiresAt) throws SQLException {
+        try (PreparedStatement beat = c.prepareStatement(dialect.sql("workers_heartbeat"));
+             PreparedStatement forget = c.prepareStatement(dialect.sql("workers_forget"));
+             PreparedStatement live = c.prepareStatement(dialect.sql("workers_live"))) {
+            beat.setString(1, owner);
+            dialect.setInstant(beat, 2, now);
+            dialect.setInstant(beat, 3, expiresAt);
+            beat.executeUpdate();
+            dialect.setInstant(forget, 1, now);
+            forget.executeUpdate();
+            dialect.setInstant(live, 1, now);
+            Set<String> members = new HashSet<>();
+            members.add(owner);
+            try (ResultSet rs = live.executeQuery()) {
+                while (rs.next()) {
+                    members.add(rs.getString(1));
+                }
+            }
+            return members;
+        }
+    }
+}
