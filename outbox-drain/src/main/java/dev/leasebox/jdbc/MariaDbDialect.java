@@ -101,7 +101,7 @@ public final class MariaDbDialect extends SqlDialect {
         return i;
     }
 
-    private static String[] statuses(ClaimSelection selection) {
+    static String[] statuses(ClaimSelection selection) {
         return switch (selection) {
             case PENDING -> new String[] {"PENDING", "DEFERRED", "DEFERRED"};
             case RETRY_READY -> new String[] {"RETRYABLE_FAILURE", "RETRYABLE_FAILURE", "RETRYABLE_FAILURE"};

@@ -30,11 +30,17 @@ import static dev.leasebox.jdbc.MariaDbTransactions.transaction;
  * completion in slots is one READ COMMITTED transaction that first share-locks the caller's slot rows
  * ({@code slot_hold.sql}, {@code LOCK IN SHARE MODE}) and keeps only the slots whose recorded fence is
  * the caller's grant's: a newer grant's registration waits for the transaction, as it waits for
- * PostgreSQL's {@code FOR SHARE}. Rows are then locked with {@code FOR UPDATE SKIP LOCKED} (claims) or
- * written one fence-checked {@code UPDATE} each (completions, in id order), and read back by primary key.
+ * PostgreSQL's {@code FOR SHARE}. Rows are then read as candidates and locked by primary key with
+ * {@code FOR UPDATE SKIP LOCKED} (claims), or written one fence-checked {@code UPDATE} each (completions,
+ * in id order), and read back by primary key. Reads walk the {@code (status, id)} index per status, as
+ * the row statements do: {@code lease_slot} is a virtual column without an index on MariaDB.
  * Registration is one conditional {@code UPDATE} per grant, in slot order, in one transaction.
  */
 final class MariaDbSlotStatements implements SlotStatements {
+
+    /** Candidates read per claimed row wanted, so that rows skipped as locked by others leave enough (as MariaDbDialect). */
+    private static final int CANDIDATE_SPREAD = 2;
+    private static final int CANDIDATE_SLACK = 16;
 
     private final MariaDbDialect dialect;
 
@@ -102,20 +108,11 @@ final class MariaDbSlotStatements implements SlotStatements {
             if (held.isEmpty()) {
                 return List.of();
             }
-            List<Long> locked = new ArrayList<>();
-            String lockSql = SlotStatements.keyOrdered(dialect, dialect.sql("slot_claim_lock"), claim.ordered());
-            try (PreparedStatement ps = c.prepareStatement(withSlots(lockSql, held.size()))) {
-                int i = bindLongs(ps, 1, held);
-                i = EntryRows.bindSelection(ps, i, claim.selection());
-                dialect.setInstant(ps, i++, claim.now());
-                dialect.setInstant(ps, i++, claim.now());
-                ps.setInt(i, claim.request().batchSize());
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        locked.add(rs.getLong(1));
-                    }
-                }
-            }
+            int limit = claim.request().batchSize();
+            int window = Math.max(limit, limit * CANDIDATE_SPREAD + CANDIDATE_SLACK);
+            List<Long> candidates = read(c, held, claim.selection(), claim.now(), List.of(), window, claim.ordered())
+                    .stream().map(e -> e.entry().id()).toList();
+            List<Long> locked = candidates.isEmpty() ? List.of() : lock(c, candidates, held, claim);
             if (locked.isEmpty()) {
                 return List.of();
             }
@@ -131,17 +128,48 @@ final class MariaDbSlotStatements implements SlotStatements {
         });
     }
 
+    /** Locks those {@code candidates} still eligible in the {@code held} slots, skipping rows others hold; their ids. */
+    private List<Long> lock(Connection c, List<Long> candidates, List<Integer> held, SlotClaim claim) throws SQLException {
+        String sql = withSlots(SlotStatements.keyOrdered(dialect, dialect.withIds("slot_claim_lock", candidates.size()),
+                claim.ordered()), held.size());
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            int i = bindLongs(ps, 1, candidates);
+            i = bindLongs(ps, i, held);
+            i = EntryRows.bindSelection(ps, i, claim.selection());
+            dialect.setInstant(ps, i++, claim.now());
+            dialect.setInstant(ps, i++, claim.now());
+            ps.setInt(i, claim.request().batchSize());
+            List<Long> locked = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    locked.add(rs.getLong(1));
+                }
+            }
+            return locked;
+        }
+    }
+
     @Override
     public List<SlottedEntry> select(Connection c, List<SlotGrant> grants, ClaimSelection selection, Instant now,
                                      Collection<Long> inFlight, int limit, boolean ordered) throws SQLException {
-        String sql = SlotStatements.keyOrdered(dialect, withSlots(dialect.sql("slot_select"), grants.size()), ordered)
+        return read(c, grants.stream().map(SlotGrant::slot).toList(), selection, now, inFlight, limit, ordered);
+    }
+
+    /** slot_select.sql: each status branch binds status, slots, now, now, ids in flight, limit; then the limit. */
+    private List<SlottedEntry> read(Connection c, List<Integer> slots, ClaimSelection selection, Instant now,
+                                    Collection<Long> inFlight, int limit, boolean ordered) throws SQLException {
+        String sql = SlotStatements.keyOrdered(dialect, withSlots(dialect.sql("slot_select"), slots.size()), ordered)
                 .replace("${not_in_flight}", inFlight.isEmpty() ? "" : "AND o.id NOT IN (" + placeholders(inFlight.size()) + ")");
         try (PreparedStatement ps = c.prepareStatement(sql)) {
-            int i = bindLongs(ps, 1, grants.stream().map(SlotGrant::slot).toList());
-            i = EntryRows.bindSelection(ps, i, selection);
-            dialect.setInstant(ps, i++, now);
-            dialect.setInstant(ps, i++, now);
-            i = bindLongs(ps, i, inFlight);
+            int i = 1;
+            for (String status : MariaDbDialect.statuses(selection)) {
+                ps.setString(i++, status);
+                i = bindLongs(ps, i, slots);
+                dialect.setInstant(ps, i++, now);
+                dialect.setInstant(ps, i++, now);
+                i = bindLongs(ps, i, inFlight);
+                ps.setInt(i++, limit);
+            }
             ps.setInt(i, limit);
             List<SlottedEntry> entries = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {

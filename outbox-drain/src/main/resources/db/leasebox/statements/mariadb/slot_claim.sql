@@ -1,4 +1,4 @@
--- Recorded partition claims, step 3 (after slot_claim_lock.sql): claims the locked rows. Each row's
+-- Recorded partition claims, step 4 (after slot_claim_lock.sql): claims the locked rows. Each row's
 -- token is its slot's recorded fence (the caller's grant, share-locked since slot_hold.sql), or the
 -- row's fence_high_water + 1 when that is larger (a retry under the same grant): strictly above every
 -- earlier token of the row. A single-table UPDATE assigns left to right, so fence_high_water takes the

@@ -1,4 +1,4 @@
--- Ordered mode's filter, spliced into slot_claim_lock.sql and slot_select.sql: a row with a partition
+-- Ordered mode's filter, spliced into slot_select.sql and slot_claim_lock.sql: a row with a partition
 -- key is eligible only when no earlier row (lower id) of the same key is still open. Open = not
 -- DELIVERED and not DEAD_LETTERED: a claimed, deferred, retrying or parked (FAILED) head holds its key
 -- back. The subquery is a plain (non-locking) read, served by the (partition_key, id) index.
