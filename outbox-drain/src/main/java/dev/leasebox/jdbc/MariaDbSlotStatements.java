@@ -11,6 +11,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -31,8 +33,9 @@ import static dev.leasebox.jdbc.MariaDbTransactions.transaction;
  * ({@code slot_hold.sql}, {@code LOCK IN SHARE MODE}) and keeps only the slots whose recorded fence is
  * the caller's grant's: a newer grant's registration waits for the transaction, as it waits for
  * PostgreSQL's {@code FOR SHARE}. Rows are then read as candidates and locked by primary key with
- * {@code FOR UPDATE SKIP LOCKED} (claims), or written one fence-checked {@code UPDATE} each (completions,
- * in id order), and read back by primary key. Reads walk the {@code (status, id)} index per status, as
+ * {@code FOR UPDATE SKIP LOCKED} (claims), or, for completions, the batch (one JSON array read with
+ * {@code JSON_TABLE}) locks the rows that pass the fence check and writes them in one multi-table
+ * {@code UPDATE}; the rows are read back by primary key. Reads walk the {@code (status, id)} index per status, as
  * the row statements do: {@code lease_slot} is a virtual column without an index on MariaDB.
  * Registration is one conditional {@code UPDATE} per grant, in slot order, in one transaction.
  */
@@ -186,42 +189,75 @@ final class MariaDbSlotStatements implements SlotStatements {
             throws SQLException {
         return transaction(c, dialect.sql("read_committed"), () -> {
             Map<Integer, Long> marks = hold(c, completions.stream().map(SlotCompletion::slot).toList());
-            List<Long> written = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement(dialect.sql("slot_complete"))) {
-                for (SlotCompletion sc : byId(completions, sc -> sc.claim().entryId())) {
-                    Long mark = marks.get(sc.slot());
-                    if (mark != null && mark == sc.claim().token() && completeOne(ps, sc, now)) {
-                        written.add(sc.claim().entryId());
+            List<SlotCompletion> held = completions.stream()
+                    .filter(sc -> Long.valueOf(sc.claim().token()).equals(marks.get(sc.slot()))).toList();
+            Map<Long, OutboxEntry> rows = new HashMap<>();
+            if (held.isEmpty()) {
+                return rows;
+            }
+            String batch = completionsJson(held);
+            List<Long> ids = new ArrayList<>(new TreeSet<>(held.stream().map(sc -> sc.claim().entryId()).toList()));
+            List<Long> locked = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(dialect.withIds("slot_complete_lock", ids.size()))) {
+                ps.setString(1, batch);
+                int i = bindLongs(ps, 2, ids);
+                dialect.setInstant(ps, i, now);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        locked.add(rs.getLong(1));
                     }
                 }
             }
-            Map<Long, OutboxEntry> rows = new HashMap<>();
-            if (!written.isEmpty()) {
-                dialect.findByIds(c, written).forEach(e -> rows.put(e.id(), e));
+            if (locked.isEmpty()) {
+                return rows;
             }
+            try (PreparedStatement ps = c.prepareStatement(dialect.withIds("slot_complete", locked.size()))) {
+                ps.setString(1, batch);
+                bindLongs(ps, 2, locked);
+                ps.executeUpdate();
+            }
+            dialect.findByIds(c, locked).forEach(e -> rows.put(e.id(), e));
             return rows;
         });
     }
 
-    private boolean completeOne(PreparedStatement ps, SlotCompletion sc, Instant now) throws SQLException {
-        CompletionWrite w = CompletionWrite.of(sc.claim().entryId(), sc.claim().token(), sc.completion());
-        ps.setString(1, w.status());
-        ps.setObject(2, w.attemptCount());
-        ps.setInt(3, w.attemptIncrement());
-        ps.setBoolean(4, w.setNextAttempt());
-        dialect.setInstant(ps, 5, w.nextAttemptAt());
-        ps.setBoolean(6, w.setDeliveredAt());
-        dialect.setInstant(ps, 7, w.deliveredAt());
-        ps.setBoolean(8, w.setLastError());
-        ps.setString(9, w.lastError());
-        ps.setBoolean(10, w.setDeadLetterReason());
-        ps.setString(11, w.deadLetterReason());
-        ps.setLong(12, w.token());
-        ps.setLong(13, w.entryId());
-        ps.setInt(14, sc.slot());
-        ps.setLong(15, w.token());
-        dialect.setInstant(ps, 16, now);
-        return ps.executeUpdate() == 1;
+    private static final DateTimeFormatter DATETIME = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS")
+            .withZone(ZoneOffset.UTC);
+
+    /** The completions as slot_complete.sql's JSON array: per element the columns of its {@link CompletionWrite}. */
+    static String completionsJson(List<SlotCompletion> completions) {
+        StringBuilder out = new StringBuilder(completions.size() * 160).append('[');
+        for (SlotCompletion sc : completions) {
+            CompletionWrite w = CompletionWrite.of(sc.claim().entryId(), sc.claim().token(), sc.completion());
+            out.append(out.length() == 1 ? "{" : ",{").append("\"id\":").append(w.entryId())
+                    .append(",\"slot\":").append(sc.slot()).append(",\"token\":").append(w.token());
+            text(out, "status", w.status());
+            out.append(",\"attemptCount\":").append(w.attemptCount() == null ? "null" : w.attemptCount().toString())
+                    .append(",\"attemptIncrement\":").append(w.attemptIncrement());
+            flag(out, "setNextAttempt", w.setNextAttempt());
+            text(out, "nextAttemptAt", w.nextAttemptAt() == null ? null : DATETIME.format(w.nextAttemptAt()));
+            flag(out, "setDelivered", w.setDeliveredAt());
+            text(out, "deliveredAt", w.deliveredAt() == null ? null : DATETIME.format(w.deliveredAt()));
+            flag(out, "setLastError", w.setLastError());
+            text(out, "lastError", w.lastError());
+            flag(out, "setDeadLetterReason", w.setDeadLetterReason());
+            text(out, "deadLetterReason", w.deadLetterReason());
+            out.append('}');
+        }
+        return out.append(']').toString();
+    }
+
+    private static void flag(StringBuilder out, String name, boolean value) {
+        out.append(",\"").append(name).append("\":").append(value ? 1 : 0);
+    }
+
+    private static void text(StringBuilder out, String name, String value) {
+        out.append(",\"").append(name).append("\":");
+        if (value == null) {
+            out.append("null");
+        } else {
+            HeadersJson.quote(value, out);
+        }
     }
 
     @Override

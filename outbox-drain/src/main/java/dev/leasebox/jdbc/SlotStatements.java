@@ -52,7 +52,7 @@ sealed interface SlotStatements permits PostgreSqlSlotStatements, MariaDbSlotSta
     List<SlottedEntry> select(Connection c, List<SlotGrant> grants, ClaimSelection selection, Instant now,
                               Collection<Long> inFlight, int limit, boolean ordered) throws SQLException;
 
-    /** Completes each row whose grant is still its slot's newest recorded one; the rows written, by id. */
+    /** Completes each row whose grant is still its slot's newest recorded one; the rows written, by id (a mutable map). */
     Map<Long, OutboxEntry> complete(Connection c, List<SlotCompletion> completions, Instant now) throws SQLException;
 
     /** Heartbeats {@code owner}'s membership until {@code expiresAt}; the members alive at {@code now}, owner included. */

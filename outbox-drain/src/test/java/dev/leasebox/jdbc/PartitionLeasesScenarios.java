@@ -555,6 +555,56 @@ abstract class PartitionLeasesScenarios {
     }
 
     @Test
+    void aLeanBatchCompletesEachRowWithItsOwnOutcomeAndItsTextIntact() {
+        InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
+        List<SlotGrant> all = new ArrayList<>();
+        for (int s = 0; s < 16; s++) {
+            all.add(grant(manager, s, "w"));
+        }
+        slots.registerGrants(all);
+        OutboxEntry delivered = enqueue("one", 0);
+        OutboxEntry retrying = enqueue("two", 0);
+        OutboxEntry dead = enqueue("three", 0);
+        Map<Long, SlotOutboxStore.SlottedEntry> read = new HashMap<>();
+        slots.selectInSlots(ClaimSelection.ELIGIBLE, 10, all, false, List.of()).forEach(r -> read.put(r.entry().id(), r));
+        assertThat(read).hasSize(3);
+        String awkward = "503 \"quoted\" back\\slash\nnew line\ttab ünïcödé 😀 \u0001";
+        java.time.Instant retryAt = clock.instant().plusSeconds(90);
+        List<CompletionOutcome> outcomes = slots.completeInSlots(List.of(
+                completion(read.get(dead.id()), all, new Completion.DeadLettered(EmissionError.permanent("x", awkward), "reason: " + awkward)),
+                completion(read.get(delivered.id()), all, new Completion.Delivered(new EmissionResult(clock.instant(), "ok"))),
+                completion(read.get(retrying.id()), all, new Completion.Failed(EmissionError.retryable("y", awkward), Optional.of(retryAt)))));
+        assertThat(outcomes).allMatch(CompletionOutcome::isCompleted);
+
+        OutboxEntry d = rows.find(delivered.id()).orElseThrow();
+        assertThat(d.status()).isEqualTo(dev.leasebox.outbox.EmissionStatus.DELIVERED);
+        assertThat(d.deliveredAt()).contains(clock.instant());
+        assertThat(d.attemptCount()).isEqualTo(1);
+        OutboxEntry r = rows.find(retrying.id()).orElseThrow();
+        assertThat(r.status()).isEqualTo(dev.leasebox.outbox.EmissionStatus.RETRYABLE_FAILURE);
+        assertThat(r.nextAttemptAt()).contains(retryAt);
+        assertThat(r.lastError()).contains(EmissionError.retryable("y", awkward).describe());
+        assertThat(r.deliveredAt()).isEmpty();
+        OutboxEntry x = rows.find(dead.id()).orElseThrow();
+        assertThat(x.status()).isEqualTo(dev.leasebox.outbox.EmissionStatus.DEAD_LETTERED);
+        assertThat(x.deadLetterReason()).contains("reason: " + awkward);
+        assertThat(x.lastError()).contains(EmissionError.permanent("x", awkward).describe());
+        assertThat(List.of(d, r, x)).allSatisfy(row -> assertThat(row.fenceHighWater())
+                .isEqualTo(fenceOf(all, read.get(row.id()).slot())));
+    }
+
+    private static long fenceOf(List<SlotGrant> grants, int slot) {
+        return grants.stream().filter(g -> g.slot() == slot).findFirst().orElseThrow().fence();
+    }
+
+    private SlotOutboxStore.SlotCompletion completion(SlotOutboxStore.SlottedEntry read, List<SlotGrant> grants,
+                                                      Completion completion) {
+        OutboxClaim claim = new OutboxClaim(read.entry(), "w", fenceOf(grants, read.slot()), clock.instant(),
+                clock.instant().plus(TTL), 0);
+        return new SlotOutboxStore.SlotCompletion(claim, read.slot(), completion);
+    }
+
+    @Test
     void leanReadsSkipRowsUnderARecordedClaim() {
         InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
         OutboxEntry e = enqueue("recorded", 0);

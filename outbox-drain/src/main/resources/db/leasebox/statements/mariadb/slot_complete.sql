@@ -1,21 +1,29 @@
--- Lean partition claims, the completion of one row, run once per row (in id order) inside the
--- transaction that share-locked the slot rows (slot_hold.sql) and kept only the completions whose
--- grant is their slot's newest recorded one. A row changes only while it is in that slot, its
--- fence_high_water is not above the grant's fence (a retry under the same grant completes again; a
--- newer grant's completion has raised it), it is claim-completable, and no unexpired recorded claim
--- is on it. fence_high_water becomes the fence. The rows written are read back with find_by_ids.sql.
--- Parameters: as complete.sql (status … dead_letter_reason), then fence (new high-water), id, slot,
--- fence, now.
-UPDATE ${table}
-SET status             = COALESCE(?, status),
-    attempt_count      = COALESCE(?, attempt_count + ?),
-    next_attempt_at    = CASE WHEN ? THEN ? ELSE next_attempt_at END,
-    delivered_at       = CASE WHEN ? THEN ? ELSE delivered_at END,
-    last_error         = CASE WHEN ? THEN ? ELSE last_error END,
-    dead_letter_reason = CASE WHEN ? THEN ? ELSE dead_letter_reason END,
-    fence_high_water   = ?
-WHERE id = ?
-  AND lease_slot = ?
-  AND fence_high_water <= ?
-  AND status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
-  AND (claim_expires_at IS NULL OR claim_expires_at <= COALESCE(?, UTC_TIMESTAMP(6)))
+-- Lean partition claims, the completion of a batch, step 3 (after slot_complete_lock.sql): writes the
+-- locked rows in one statement, each from its element of the batch (JSON_TABLE): per column a value
+-- or "keep", as complete.sql; fence_high_water becomes the grant's fence. No assignment reads a column
+-- another one writes (a multi-table UPDATE has no assignment order). The rows are read back with
+-- find_by_ids.sql in the same transaction.
+-- Parameters: the batch (JSON), then the locked ids (${ids}).
+UPDATE ${table} AS t
+JOIN JSON_TABLE(?, '$[*]' COLUMNS (
+        id                     BIGINT      PATH '$.id',
+        token                  BIGINT      PATH '$.token',
+        status                 VARCHAR(32) PATH '$.status',
+        attempt_count          INT         PATH '$.attemptCount',
+        attempt_increment      INT         PATH '$.attemptIncrement',
+        set_next_attempt       INT         PATH '$.setNextAttempt',
+        next_attempt_at        DATETIME(6) PATH '$.nextAttemptAt',
+        set_delivered          INT         PATH '$.setDelivered',
+        delivered_at           DATETIME(6) PATH '$.deliveredAt',
+        set_last_error         INT         PATH '$.setLastError',
+        last_error             LONGTEXT    PATH '$.lastError',
+        set_dead_letter_reason INT         PATH '$.setDeadLetterReason',
+        dead_letter_reason     LONGTEXT    PATH '$.deadLetterReason')) AS c ON t.id = c.id
+SET t.status             = COALESCE(c.status, t.status),
+    t.attempt_count      = COALESCE(c.attempt_count, t.attempt_count + c.attempt_increment),
+    t.next_attempt_at    = CASE WHEN c.set_next_attempt = 1 THEN c.next_attempt_at ELSE t.next_attempt_at END,
+    t.delivered_at       = CASE WHEN c.set_delivered = 1 THEN c.delivered_at ELSE t.delivered_at END,
+    t.last_error         = CASE WHEN c.set_last_error = 1 THEN c.last_error ELSE t.last_error END,
+    t.dead_letter_reason = CASE WHEN c.set_dead_letter_reason = 1 THEN c.dead_letter_reason ELSE t.dead_letter_reason END,
+    t.fence_high_water   = c.token
+WHERE t.id IN (${ids})
