@@ -5,7 +5,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import javax.sql.DataSource;
 
 /** Partition leases' scenarios on a real MariaDB, in a database of this class's own. */
-class MariaDbPartitionLeasesIT extends PartitionLeasesScenarios {
+class MariaDbPartitionLeasesIT extends LeanPartitionClaimsScenarios {
 
     @RegisterExtension
     static final MariaDbDatabase DB = new MariaDbDatabase(8);

@@ -5,7 +5,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import javax.sql.DataSource;
 
 /** Partition leases' scenarios on a real PostgreSQL, in a schema of this class's own. */
-class PostgreSqlPartitionLeasesIT extends PartitionLeasesScenarios {
+class PostgreSqlPartitionLeasesIT extends LeanPartitionClaimsScenarios {
 
     @RegisterExtension
     static final PostgreSqlSchema DB = new PostgreSqlSchema(8);
