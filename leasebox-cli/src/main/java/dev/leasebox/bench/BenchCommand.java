@@ -1,5 +1,6 @@
 package dev.leasebox.bench;
 
+import dev.leasebox.jdbc.DatabaseKind;
 import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import picocli.CommandLine.Command;
@@ -17,21 +18,23 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
- * {@code leasebox bench}: drains fresh PostgreSQL outbox tables with each backend in turn, in one run,
+ * {@code leasebox bench}: drains fresh PostgreSQL or MariaDB outbox tables with each backend in turn, in one run,
  * and reports rows finalized per second, claim latency percentiles and the ratios to the
  * {@code database} backend (FOR UPDATE SKIP LOCKED) and to the {@code baseline} pseudo-backend (two bare
  * statements on a minimal table, {@link BaselineCell}) measured at the same workers, batch and mode in
  * the same round of the run. Two modes: steady state with a feeder topping the backlog up (the default),
  * and {@code --backlog N}, a pre-seeded backlog drained to the end with nothing inserted meanwhile.
- * Every table is VACUUM ANALYZEd before its window. Exit code 1 when an entry was finalized twice or
+ * Every table is VACUUM ANALYZEd (MariaDB: ANALYZE TABLE) before its window; the baseline, --fillfactor,
+ * relaxed claim records and --failover are PostgreSQL's only. Exit code 1 when an entry was finalized twice or
  * the table disagrees with the completions.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        header = "Benchmark the backends against each other on one PostgreSQL outbox.",
-        description = {"Benchmark the backends against each other on one PostgreSQL outbox, in one run: rows finalized",
+        header = "Benchmark the backends against each other on one PostgreSQL or MariaDB outbox.",
+        description = {"Benchmark the backends against each other on one PostgreSQL or MariaDB outbox, in one run: rows finalized",
                 "per second, claim latency percentiles, and the ratios to the database backend (FOR UPDATE SKIP LOCKED)",
                 "and to the baseline pseudo-backend (two bare SQL statements on a minimal table; add it to --backends).",
-                "Every table is VACUUM ANALYZEd before its window. Modes: a feeder keeps the backlog topped up (default),",
+                "Every table is VACUUM ANALYZEd (MariaDB: ANALYZE TABLE) before its window. The baseline, --fillfactor,",
+                "--claim-records relaxed and --failover need PostgreSQL. Modes: a feeder keeps the backlog topped up (default),",
                 "or --backlog N drains N pre-seeded rows to the end; --rounds R repeats every cell R times, interleaved.",
                 "Coordinators not given by address are started here (ZooKeeper in-process, Hazelcast three CP members",
                 "in-process, Redis a redis-server child process) and share this machine's CPUs with the workers.",
@@ -99,7 +102,8 @@ public final class BenchCommand implements Callable<Integer> {
     Path chart;
 
     @Option(names = "--jdbc-url", paramLabel = "URL", defaultValue = DEFAULT_JDBC_URL,
-            description = "The PostgreSQL database; the bench works in a fresh schema it drops afterwards (default: ${DEFAULT-VALUE}).")
+            description = "The PostgreSQL or MariaDB database; the bench works in a fresh schema (MariaDB: database) it drops "
+                    + "afterwards (default: ${DEFAULT-VALUE}).")
     String jdbcUrl;
 
     @Option(names = "--redis", paramLabel = "URI", description = "Use this Redis instead of starting a redis-server.")
@@ -298,6 +302,13 @@ public final class BenchCommand implements Callable<Integer> {
             }
         }
         check(!(failover && backends.contains(BenchReport.BASELINE)), "--failover measures lease holders; drop baseline from --backends");
+        if (BenchDatabase.kindOf(jdbcUrl) == DatabaseKind.MARIADB) {
+            check(!backends.contains(BenchReport.BASELINE), "--backends baseline needs PostgreSQL (its bare statements are "
+                    + "PostgreSQL's); drop baseline from --backends on MariaDB");
+            check(fillfactor == 0, "--fillfactor needs PostgreSQL; drop it on MariaDB");
+            check(claimRecords.equals("durable"), "--claim-records relaxed needs PostgreSQL (synchronous_commit); drop it on MariaDB");
+            check(!failover, "--failover needs PostgreSQL; drop it on MariaDB");
+        }
         check(backlog >= 0 && backlog <= 100_000_000, "--backlog must be in 0..100000000, was " + backlog);
         check(rounds >= 1 && rounds <= 20, "--rounds must be in 1..20, was " + rounds);
         check(payload >= 16 && payload <= 100_000, "--payload must be in 16..100000 bytes, was " + payload);

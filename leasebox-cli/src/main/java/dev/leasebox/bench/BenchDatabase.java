@@ -21,13 +21,15 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The bench's PostgreSQL database: a schema of its own per run (dropped at {@link #close()}), and in
- * it a freshly migrated outbox table per measured cell, so that no backend drains a table another
- * one left dead tuples in.
+ * The bench's PostgreSQL or MariaDB database: a schema (MariaDB: a database) of its own per run
+ * (dropped at {@link #close()}), and in it a freshly migrated outbox table per measured cell, so that
+ * no backend drains a table another one left dead tuples in. The baseline pseudo-backend's statements
+ * are PostgreSQL's only.
  */
 final class BenchDatabase implements AutoCloseable {
 
     private final String jdbcUrl;
+    private final DatabaseKind kind;
     private final HikariDataSource admin;
     private final String schema;
     private final AtomicInteger tables = new AtomicInteger();
@@ -37,8 +39,9 @@ final class BenchDatabase implements AutoCloseable {
     /** The payload of every row the bench writes unless told otherwise, in bytes. */
     static final int DEFAULT_PAYLOAD_BYTES = 200;
 
-    private BenchDatabase(String jdbcUrl, HikariDataSource admin, String schema, int payloadBytes) {
+    private BenchDatabase(String jdbcUrl, DatabaseKind kind, HikariDataSource admin, String schema, int payloadBytes) {
         this.jdbcUrl = jdbcUrl;
+        this.kind = kind;
         this.admin = admin;
         this.schema = schema;
         this.payloadBytes = payloadBytes;
@@ -51,10 +54,7 @@ final class BenchDatabase implements AutoCloseable {
 
     /** As {@link #open(String)}, every row with a payload of {@code payloadBytes} bytes. */
     static BenchDatabase open(String jdbcUrl, int payloadBytes) {
-        if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
-            throw new IllegalArgumentException("--jdbc-url must be a PostgreSQL URL (jdbc:postgresql://…), was '"
-                    + JdbcDataSources.redact(jdbcUrl) + "': the bench compares against FOR UPDATE SKIP LOCKED");
-        }
+        DatabaseKind kind = kindOf(jdbcUrl);
         HikariDataSource admin = JdbcDataSources.pooled(jdbcUrl, "", "", 2);
         String schema = "leasebox_bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10)
                 .toLowerCase(Locale.ROOT);
@@ -64,7 +64,24 @@ final class BenchDatabase implements AutoCloseable {
             admin.close();
             throw e;
         }
-        return new BenchDatabase(jdbcUrl, admin, schema, payloadBytes);
+        return new BenchDatabase(jdbcUrl, kind, admin, schema, payloadBytes);
+    }
+
+    /** The database of {@code jdbcUrl}: PostgreSQL or MariaDB, else one line naming --jdbc-url. */
+    static DatabaseKind kindOf(String jdbcUrl) {
+        if (jdbcUrl.startsWith("jdbc:postgresql:")) {
+            return DatabaseKind.POSTGRESQL;
+        }
+        if (jdbcUrl.startsWith("jdbc:mariadb:")) {
+            return DatabaseKind.MARIADB;
+        }
+        throw new IllegalArgumentException("--jdbc-url must be a PostgreSQL or MariaDB URL (jdbc:postgresql://… or "
+                + "jdbc:mariadb://…), was '" + JdbcDataSources.redact(jdbcUrl) + "': the bench compares against the "
+                + "database backend's FOR UPDATE SKIP LOCKED");
+    }
+
+    DatabaseKind kind() {
+        return kind;
     }
 
     String schema() {
@@ -88,7 +105,7 @@ final class BenchDatabase implements AutoCloseable {
      */
     TableName freshTable(boolean withSlots) {
         TableName table = new TableName(schema, "outbox_" + tables.incrementAndGet());
-        LeaseboxSchema scripts = new LeaseboxSchema(DatabaseKind.POSTGRESQL, table);
+        LeaseboxSchema scripts = new LeaseboxSchema(kind, table);
         if (withSlots) {
             scripts.apply(admin, 1, LeaseboxSchema.LATEST_VERSION);
         } else {
@@ -159,6 +176,18 @@ final class BenchDatabase implements AutoCloseable {
 
     /** Appends PENDING entries numbered {@code first..last} (inclusive) in one statement. */
     void fill(TableName table, long first, long last, Instant createdAt) {
+        if (kind == DatabaseKind.MARIADB) {
+            String sql = statement("mariadb/fill.sql", table).replace("${first}", Long.toString(first))
+                    .replace("${last}", Long.toString(last));
+            try (Connection c = admin.getConnection(); PreparedStatement st = c.prepareStatement(sql)) {
+                st.setInt(1, payloadBytes);
+                st.setObject(2, utc(createdAt));
+                st.executeUpdate();
+            } catch (SQLException e) {
+                throw new IllegalStateException("Filling bench table " + table + " failed: " + e.getMessage(), e);
+            }
+            return;
+        }
         String sql = statement("fill.sql", table);
         try (Connection c = admin.getConnection(); PreparedStatement st = c.prepareStatement(sql)) {
             st.setInt(1, payloadBytes);
@@ -176,12 +205,16 @@ final class BenchDatabase implements AutoCloseable {
         if (rows <= 0) {
             return;
         }
-        try (Connection c = admin.getConnection();
-             PreparedStatement st = c.prepareStatement(statement("fill_history.sql", table))) {
+        boolean maria = kind == DatabaseKind.MARIADB;
+        String sql = maria ? statement("mariadb/fill_history.sql", table).replace("${last}", Long.toString(rows))
+                : statement("fill_history.sql", table);
+        try (Connection c = admin.getConnection(); PreparedStatement st = c.prepareStatement(sql)) {
             st.setInt(1, payloadBytes);
-            st.setString(2, at.toString());
-            st.setString(3, at.toString());
-            st.setLong(4, rows);
+            st.setObject(2, maria ? utc(at) : at.toString());
+            st.setObject(3, maria ? utc(at) : at.toString());
+            if (!maria) {
+                st.setLong(4, rows);
+            }
             st.executeUpdate();
         } catch (SQLException e) {
             throw new IllegalStateException("Filling the history of bench table " + table + " failed: " + e.getMessage(), e);
@@ -192,10 +225,10 @@ final class BenchDatabase implements AutoCloseable {
      * VACUUM ANALYZE of a freshly filled table, as autovacuum would have done for a long-lived outbox (a
      * cell lasts seconds, far less than autovacuum's one-minute naptime): the window then measures a table
      * with statistics and a visibility map, the state that degraded the claim plans before V5, not a
-     * never-analyzed one.
+     * never-analyzed one. MariaDB: {@code ANALYZE TABLE} (InnoDB purges on its own; there is no VACUUM).
      */
     void analyze(TableName table) {
-        execute(admin, "VACUUM ANALYZE " + table.qualified());
+        execute(admin, (kind == DatabaseKind.MARIADB ? "ANALYZE TABLE " : "VACUUM ANALYZE ") + table.qualified());
     }
 
     /** Rows DELIVERED in {@code table}. */
@@ -237,7 +270,8 @@ final class BenchDatabase implements AutoCloseable {
     /** Drops a cell's table once measured, keeping the database small during a matrix run. */
     void drop(TableName table) {
         execute(admin, "DROP TABLE IF EXISTS " + table.qualified() + ", " + table.qualified() + "_lease_slots, "
-                + table.qualified() + "_workers, " + table.qualified() + "_leases CASCADE");
+                + table.qualified() + "_workers, " + table.qualified() + "_leases"
+                + (kind == DatabaseKind.MARIADB ? "" : " CASCADE"));
         execute(admin, "DROP SEQUENCE IF EXISTS " + table.qualified() + "_claim_token_seq, " + table.qualified()
                 + "_lease_fence_seq");
     }
@@ -246,10 +280,16 @@ final class BenchDatabase implements AutoCloseable {
     @Override
     public void close() {
         try {
-            execute(admin, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+            execute(admin, kind == DatabaseKind.MARIADB ? "DROP DATABASE IF EXISTS " + schema
+                    : "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
         } finally {
             admin.close();
         }
+    }
+
+    /** {@code at} as a zone-less UTC date-time, as MariaDB's DATETIME columns take it. */
+    private static java.time.LocalDateTime utc(Instant at) {
+        return java.time.LocalDateTime.ofInstant(at.truncatedTo(java.time.temporal.ChronoUnit.MICROS), java.time.ZoneOffset.UTC);
     }
 
     private static String statement(String file, TableName table) {

@@ -74,13 +74,14 @@ final class ThroughputBench {
         out.printf("leasebox bench: %s; %d cell(s) x %d backend(s) x %s x %d round(s), %d s warm-up + %d s window each "
                         + "(backlog mode: %d rows drained to the end), lease %d s, schema %s, %d CPUs, load average %s; "
                         + "external backends: claim mode %s, release after completion %s, release %s, claim records %s; "
-                        + "payload %d bytes, outbox fillfactor %s; tables start with %d delivered rows and are VACUUM ANALYZEd "
+                        + "payload %d bytes, outbox fillfactor %s; tables start with %d delivered rows and are %s "
                         + "before each window%s%n",
                 String.join(",", options.backends), cells.size(), options.backends.size(), String.join("+", measuredModes),
                 options.rounds, options.warmup, options.seconds, options.backlog, options.leaseTtlSeconds,
                 database.schema(), Runtime.getRuntime().availableProcessors(), BenchCommand.loadAverage(),
                 options.claimMode, options.releaseAfterCompletion, options.release, options.claimRecords, options.payload,
                 options.fillfactor == 0 ? "as migrated" : Integer.toString(options.fillfactor), options.history,
+                database.kind() == dev.leasebox.jdbc.DatabaseKind.MARIADB ? "ANALYZEd (MariaDB)" : "VACUUM ANALYZEd",
                 options.warmJvm ? "; one unreported cell per backend warms the JVM first" : "");
         out.flush();
     }

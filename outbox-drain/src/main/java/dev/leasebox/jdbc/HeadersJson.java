@@ -29,7 +29,7 @@ final class HeadersJson {
         return out.append('}').toString();
     }
 
-    private static void quote(String s, StringBuilder out) {
+    static void quote(String s, StringBuilder out) {
         out.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

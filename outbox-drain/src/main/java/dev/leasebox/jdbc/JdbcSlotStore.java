@@ -27,9 +27,9 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The slot operations of partition leases over a PostgreSQL outbox table migrated to V3
- * ({@code V3__add_lease_slots.sql}): one statement each (see {@link SlotOutboxStore} for the
- * guarantees and the {@code slot_*.sql} statements for how each is kept). Claims made here are
+ * The slot operations of partition leases over a PostgreSQL or MariaDB outbox table migrated to V3
+ * ({@code V3__add_lease_slots.sql}): see {@link SlotOutboxStore} for the guarantees, and the
+ * database's {@link SlotStatements} and {@code slot_*.sql} statements for how each is kept. Claims made here are
  * completed and renewed by the table's {@link JdbcOutboxStore}, by token.
  */
 public final class JdbcSlotStore implements SlotOutboxStore {
@@ -41,37 +41,28 @@ public final class JdbcSlotStore implements SlotOutboxStore {
     private final Clock clock;
     private final String where;
     private final int slotCount;
-    private final String claimSql;
-    private final String orderedClaimSql;
-    private final String selectSql;
-    private final String orderedSelectSql;
+    private final SlotStatements statements;
 
-    private JdbcSlotStore(DataSource dataSource, JdbcOutboxStore rows, SqlDialect dialect, Clock clock, int slotCount) {
+    private JdbcSlotStore(DataSource dataSource, JdbcOutboxStore rows, SqlDialect dialect, SlotStatements statements,
+                          Clock clock, int slotCount) {
         this.dataSource = dataSource;
         this.rows = rows;
         this.dialect = dialect;
+        this.statements = statements;
         this.clock = clock;
         this.where = JdbcUrls.describe(dataSource);
         this.slotCount = slotCount;
-        this.claimSql = dialect.sql("slot_claim").replace("${key_order}", "");
-        String keyOrder = withoutComments(dialect.sql("slot_key_order"));
-        this.orderedClaimSql = dialect.sql("slot_claim").replace("${key_order}", keyOrder);
-        this.selectSql = dialect.sql("slot_select").replace("${key_order}", "");
-        this.orderedSelectSql = dialect.sql("slot_select").replace("${key_order}", keyOrder);
     }
 
     /**
      * Opens the slot operations of {@code rows}' table, checking that V3 is applied (else one line
-     * naming the script) and that the database is PostgreSQL.
+     * naming the script) and that the database is PostgreSQL or MariaDB.
      */
     public static JdbcSlotStore open(DataSource dataSource, JdbcOutboxStore rows, Clock clock) {
         Objects.requireNonNull(dataSource, "dataSource");
         Objects.requireNonNull(clock, "clock");
         SqlDialect dialect = rows.dialect();
-        if (dialect.kind() != DatabaseKind.POSTGRESQL) {
-            throw new JdbcOutboxException("Partition leases need PostgreSQL; " + rows.table() + " is on "
-                    + dialect.kind().folder() + ". Use --lease-granularity row there.");
-        }
+        SlotStatements statements = SlotStatements.of(dialect);
         if (!rows.usesClaimLeases()) {
             throw new JdbcOutboxException("Partition leases need claims: open the store over " + rows.table()
                     + " with useClaimLeases = true (and V2 and V3 applied)");
@@ -86,7 +77,7 @@ public final class JdbcSlotStore implements SlotOutboxStore {
                 throw new JdbcOutboxException("Partition leases: " + rows.table() + "_lease_slots at " + where
                         + " has no slots; V3__add_lease_slots.sql fills it with one row per slot: re-apply it");
             }
-            return new JdbcSlotStore(dataSource, rows, dialect, clock, count);
+            return new JdbcSlotStore(dataSource, rows, dialect, statements, clock, count);
         } catch (SQLException e) {
             if (dialect.isMissingTable(e)) {
                 throw new JdbcOutboxException("Partition leases need migration V3 on " + rows.table() + " at " + where
@@ -97,16 +88,6 @@ public final class JdbcSlotStore implements SlotOutboxStore {
             throw new JdbcOutboxException("Partition leases: reading the slots of " + rows.table() + " at " + where
                     + " failed: " + JdbcUrls.rootMessage(e), e);
         }
-    }
-
-    private static String withoutComments(String sql) {
-        StringBuilder out = new StringBuilder();
-        for (String line : sql.split("\n")) {
-            if (!line.strip().startsWith("--") && !line.isBlank()) {
-                out.append(line.strip()).append('\n');
-            }
-        }
-        return out.toString().strip();
     }
 
     @Override
@@ -137,38 +118,13 @@ public final class JdbcSlotStore implements SlotOutboxStore {
             }
         }
         Instant now = clock.instant();
-        Set<Integer> registered = run("register slot grants", c -> {
-            try (PreparedStatement ps = c.prepareStatement(dialect.sql("slot_register"))) {
-                ps.setArray(1, c.createArrayOf("integer", grants.stream().map(SlotGrant::slot).toArray()));
-                ps.setArray(2, c.createArrayOf("bigint", grants.stream().map(SlotGrant::fence).toArray()));
-                ps.setArray(3, c.createArrayOf("text", grants.stream().map(g -> g.lease().owner()).toArray()));
-                ps.setArray(4, c.createArrayOf("text", grants.stream().map(g -> EntryRows.text(now)).toArray()));
-                Set<Integer> ok = new HashSet<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        ok.add(rs.getInt(1));
-                    }
-                }
-                return ok;
-            }
-        });
+        Set<Integer> registered = run("register slot grants", c -> statements.register(c, grants, now));
         List<SlotGrant> accepted = grants.stream().filter(g -> registered.contains(g.slot())).toList();
         List<Integer> refused = grants.stream().map(SlotGrant::slot).filter(s -> !registered.contains(s)).toList();
         if (refused.isEmpty()) {
             return new SlotRegistration(accepted, Map.of());
         }
-        Map<Integer, Long> highWater = run("read refused slots", c -> {
-            try (PreparedStatement ps = c.prepareStatement(dialect.sql("slot_high_water"))) {
-                ps.setArray(1, c.createArrayOf("integer", refused.toArray()));
-                Map<Integer, Long> marks = new HashMap<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        marks.put(rs.getInt(1), rs.getLong(2));
-                    }
-                }
-                return marks;
-            }
-        });
+        Map<Integer, Long> highWater = run("read refused slots", c -> statements.highWater(c, refused));
         return new SlotRegistration(accepted, highWater);
     }
 
@@ -185,23 +141,8 @@ public final class JdbcSlotStore implements SlotOutboxStore {
         Instant localDeadline = EntryRows.micros(rows.localClock().instant()).plus(request.leaseDuration());
         Instant now = rows.judgedNow();
         Instant expiresAt = rows.databaseJudges() ? null : localDeadline;
-        List<OutboxEntry> claimed = run("claim in slots", c -> {
-            try (PreparedStatement ps = c.prepareStatement(ordered ? orderedClaimSql : claimSql)) {
-                ps.setArray(1, c.createArrayOf("integer", grants.stream().map(SlotGrant::slot).toArray()));
-                ps.setArray(2, c.createArrayOf("bigint", grants.stream().map(SlotGrant::fence).toArray()));
-                int i = EntryRows.bindSelection(ps, 3, selection);
-                EntryRows.setInstant(ps, i++, now);
-                EntryRows.setInstant(ps, i++, now);
-                ps.setInt(i++, request.batchSize());
-                ps.setString(i++, request.owner());
-                EntryRows.setInstant(ps, i++, now);
-                EntryRows.setInstant(ps, i++, expiresAt);
-                ps.setLong(i, request.leaseDuration().toMillis());
-                try (ResultSet rs = ps.executeQuery()) {
-                    return EntryRows.readAll(rs, true);
-                }
-            }
-        });
+        SlotStatements.SlotClaim slotClaim = new SlotStatements.SlotClaim(grants, selection, request, now, expiresAt, ordered);
+        List<OutboxEntry> claimed = run("claim in slots", c -> statements.claim(c, slotClaim));
         return claimed.stream().sorted(Comparator.comparingLong(OutboxEntry::id)).map(EntryRows::claimOf)
                 .map(claim -> claim.withExpiresAt(localDeadline)).toList();
     }
@@ -218,23 +159,7 @@ public final class JdbcSlotStore implements SlotOutboxStore {
         }
         grants.forEach(g -> checkSlot(g.slot()));
         Instant now = rows.judgedNow();
-        return run("select in slots", c -> {
-            try (PreparedStatement ps = c.prepareStatement(ordered ? orderedSelectSql : selectSql)) {
-                ps.setArray(1, c.createArrayOf("integer", grants.stream().map(SlotGrant::slot).toArray()));
-                int i = EntryRows.bindSelection(ps, 2, selection);
-                EntryRows.setInstant(ps, i++, now);
-                EntryRows.setInstant(ps, i++, now);
-                ps.setArray(i++, c.createArrayOf("bigint", inFlight.toArray()));
-                ps.setInt(i, limit);
-                List<SlottedEntry> entries = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        entries.add(new SlottedEntry(rs.getInt("lease_slot"), EntryRows.read(rs, true)));
-                    }
-                }
-                return entries;
-            }
-        });
+        return run("select in slots", c -> statements.select(c, grants, selection, now, inFlight, limit, ordered));
     }
 
     @Override
@@ -244,19 +169,7 @@ public final class JdbcSlotStore implements SlotOutboxStore {
         }
         completions.forEach(sc -> checkSlot(sc.slot()));
         Instant now = rows.judgedNow();
-        Map<Long, OutboxEntry> written = run("complete in slots", c -> {
-            try (PreparedStatement ps = c.prepareStatement(dialect.sql("slot_complete"))) {
-                bindSlotCompletions(c, ps, completions, now);
-                Map<Long, OutboxEntry> rowsWritten = new HashMap<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        OutboxEntry e = EntryRows.read(rs, true);
-                        rowsWritten.put(e.id(), e);
-                    }
-                }
-                return rowsWritten;
-            }
-        });
+        Map<Long, OutboxEntry> written = run("complete in slots", c -> statements.complete(c, completions, now));
         CompletionOutcome[] outcomes = new CompletionOutcome[completions.size()];
         List<Long> refused = new ArrayList<>();
         for (int i = 0; i < outcomes.length; i++) {
@@ -291,29 +204,6 @@ public final class JdbcSlotStore implements SlotOutboxStore {
             }
         }
         return List.of(outcomes);
-    }
-
-    /** Binds slot_complete.sql's parameters for {@code completions} (package-private for the plan tests). */
-    static void bindSlotCompletions(Connection c, PreparedStatement ps, List<SlotCompletion> completions, Instant now)
-            throws SQLException {
-        List<CompletionWrite> writes = completions.stream()
-                .map(sc -> CompletionWrite.of(sc.claim().entryId(), sc.claim().token(), sc.completion())).toList();
-        ps.setArray(1, c.createArrayOf("bigint", writes.stream().map(CompletionWrite::entryId).toArray()));
-        ps.setArray(2, c.createArrayOf("integer", completions.stream().map(SlotCompletion::slot).toArray()));
-        ps.setArray(3, c.createArrayOf("bigint", writes.stream().map(CompletionWrite::token).toArray()));
-        ps.setArray(4, c.createArrayOf("text", writes.stream().map(CompletionWrite::status).toArray()));
-        ps.setArray(5, c.createArrayOf("integer", writes.stream().map(CompletionWrite::attemptCount).toArray()));
-        ps.setArray(6, c.createArrayOf("integer", writes.stream().map(CompletionWrite::attemptIncrement).toArray()));
-        ps.setArray(7, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setNextAttempt).toArray()));
-        ps.setArray(8, c.createArrayOf("text", writes.stream().map(w -> EntryRows.text(w.nextAttemptAt())).toArray()));
-        ps.setArray(9, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setDeliveredAt).toArray()));
-        ps.setArray(10, c.createArrayOf("text", writes.stream().map(w -> EntryRows.text(w.deliveredAt())).toArray()));
-        ps.setArray(11, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setLastError).toArray()));
-        ps.setArray(12, c.createArrayOf("text", writes.stream().map(CompletionWrite::lastError).toArray()));
-        ps.setArray(13, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setDeadLetterReason).toArray()));
-        ps.setArray(14, c.createArrayOf("text", writes.stream().map(CompletionWrite::deadLetterReason).toArray()));
-        EntryRows.setInstant(ps, 15, now);
-        ps.setArray(16, c.createArrayOf("bigint", writes.stream().map(CompletionWrite::entryId).toArray()));
     }
 
     private void checkSlot(int slot) {

@@ -5,7 +5,6 @@ import dev.leasebox.outbox.partition.WorkerGroup;
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -16,8 +15,8 @@ import java.util.TreeSet;
 
 /**
  * Worker membership in the outbox's own database ({@code <table>_workers}, created by V3): every
- * backend can use it, and it needs nothing the workers do not already reach. A heartbeat is one
- * statement that also returns the live members. Liveness is judged by each worker's own clock
+ * backend can use it, and it needs nothing the workers do not already reach. A heartbeat also
+ * returns the live members (one statement on PostgreSQL, three on MariaDB). Liveness is judged by each worker's own clock
  * against the expiry the member wrote with its clock, so clock skew between workers shifts when a
  * dead member is noticed; it never affects safety (membership only spreads slots).
  */
@@ -25,6 +24,7 @@ public final class JdbcWorkerGroup implements WorkerGroup {
 
     private final DataSource dataSource;
     private final SqlDialect dialect;
+    private final SlotStatements statements;
     private final Clock clock;
     private final String where;
 
@@ -33,29 +33,17 @@ public final class JdbcWorkerGroup implements WorkerGroup {
         this.dialect = rows.dialect();
         this.clock = Objects.requireNonNull(clock, "clock");
         this.where = JdbcUrls.describe(dataSource);
-        if (dialect.kind() != DatabaseKind.POSTGRESQL) {
-            throw new JdbcOutboxException("Worker membership in the database needs PostgreSQL; " + rows.table() + " is on "
-                    + dialect.kind().folder());
-        }
+        this.statements = SlotStatements.of(dialect);
     }
 
     @Override
     public List<String> heartbeat(String owner, Duration ttl) {
         Instant now = clock.instant();
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement(dialect.sql("workers_heartbeat"))) {
-            ps.setString(1, owner);
-            EntryRows.setInstant(ps, 2, now);
-            EntryRows.setInstant(ps, 3, now.plus(ttl));
-            EntryRows.setInstant(ps, 4, now);
-            EntryRows.setInstant(ps, 5, now);
-            TreeSet<String> members = new TreeSet<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    members.add(rs.getString(1));
-                }
+        try (Connection c = dataSource.getConnection()) {
+            if (!c.getAutoCommit()) {
+                c.setAutoCommit(true);
             }
-            return List.copyOf(members);
+            return List.copyOf(new TreeSet<>(statements.heartbeat(c, owner, now, now.plus(ttl))));
         } catch (SQLException e) {
             throw new JdbcOutboxException("Worker heartbeat of " + owner + " in " + dialect.table() + "_workers at " + where
                     + " failed: " + JdbcUrls.rootMessage(e)

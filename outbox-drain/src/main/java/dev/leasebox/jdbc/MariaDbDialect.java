@@ -10,7 +10,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -102,7 +101,7 @@ public final class MariaDbDialect extends SqlDialect {
         return i;
     }
 
-    private static String[] statuses(ClaimSelection selection) {
+    static String[] statuses(ClaimSelection selection) {
         return switch (selection) {
             case PENDING -> new String[] {"PENDING", "DEFERRED", "DEFERRED"};
             case RETRY_READY -> new String[] {"RETRYABLE_FAILURE", "RETRYABLE_FAILURE", "RETRYABLE_FAILURE"};
@@ -143,7 +142,7 @@ public final class MariaDbDialect extends SqlDialect {
             return List.of();
         }
         try (PreparedStatement ps = c.prepareStatement(withIds("select_eligible_by_ids", ids.size()))) {
-            int i = bindIds(ps, 1, ids);
+            int i = MariaDbTransactions.bindLongs(ps, 1, ids);
             i = EntryRows.bindSelection(ps, i, selection);
             setInstant(ps, i++, now);
             setInstant(ps, i, now);
@@ -159,7 +158,7 @@ public final class MariaDbDialect extends SqlDialect {
             return List.of();
         }
         try (PreparedStatement ps = c.prepareStatement(withIds("find_by_ids", ids.size()))) {
-            bindIds(ps, 1, ids);
+            MariaDbTransactions.bindLongs(ps, 1, ids);
             try (ResultSet rs = ps.executeQuery()) {
                 return readAll(rs, true);
             }
@@ -194,10 +193,10 @@ public final class MariaDbDialect extends SqlDialect {
         if (candidates.isEmpty()) {
             return List.of();
         }
-        return transaction(c, sql("read_committed"), () -> {
+        return MariaDbTransactions.transaction(c, sql("read_committed"), () -> {
             List<Long> locked = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement(withIds("claim_lock", candidates.size()))) {
-                int i = bindIds(ps, 1, candidates);
+                int i = MariaDbTransactions.bindLongs(ps, 1, candidates);
                 i = EntryRows.bindSelection(ps, i, selection);
                 setInstant(ps, i++, now);
                 setInstant(ps, i++, now);
@@ -216,7 +215,7 @@ public final class MariaDbDialect extends SqlDialect {
                 setInstant(ps, 2, now);
                 setInstant(ps, 3, expiresAt);
                 ps.setLong(4, leaseMillis);
-                bindIds(ps, 5, locked);
+                MariaDbTransactions.bindLongs(ps, 5, locked);
                 ps.executeUpdate();
             }
             return findByIds(c, locked);
@@ -229,10 +228,10 @@ public final class MariaDbDialect extends SqlDialect {
         if (grants.isEmpty()) {
             return List.of();
         }
-        return transaction(c, () -> {
+        return MariaDbTransactions.transaction(c, () -> {
             Map<Long, Long> written = new LinkedHashMap<>();
             try (PreparedStatement ps = c.prepareStatement(sql("record_claim"))) {
-                for (ClaimGrant g : byId(grants, ClaimGrant::entryId)) {
+                for (ClaimGrant g : MariaDbTransactions.byId(grants, ClaimGrant::entryId)) {
                     ps.setString(1, g.owner());
                     setInstant(ps, 2, g.claimedAt());
                     setInstant(ps, 3, g.expiresAt());
@@ -277,10 +276,10 @@ public final class MariaDbDialect extends SqlDialect {
         if (completions.isEmpty()) {
             return List.of();
         }
-        return transaction(c, () -> {
+        return MariaDbTransactions.transaction(c, () -> {
             List<long[]> written = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement(sql(statement))) {
-                for (ClaimCompletion cc : byId(completions, cc -> cc.claim().entryId())) {
+                for (ClaimCompletion cc : MariaDbTransactions.byId(completions, cc -> cc.claim().entryId())) {
                     CompletionWrite w = CompletionWrite.of(cc.claim().entryId(), cc.claim().token(), cc.completion());
                     ps.setString(1, w.status());
                     ps.setObject(2, w.attemptCount());
@@ -331,10 +330,10 @@ public final class MariaDbDialect extends SqlDialect {
         if (claims.isEmpty()) {
             return Set.of();
         }
-        return transaction(c, () -> {
+        return MariaDbTransactions.transaction(c, () -> {
             Set<Long> moved = new HashSet<>();
             try (PreparedStatement ps = c.prepareStatement(sql("extend_claim"))) {
-                for (OutboxClaim claim : byId(claims, OutboxClaim::entryId)) {
+                for (OutboxClaim claim : MariaDbTransactions.byId(claims, OutboxClaim::entryId)) {
                     setInstant(ps, 1, expiresAt);
                     ps.setLong(2, leaseMillis);
                     ps.setLong(3, claim.entryId());
@@ -350,84 +349,8 @@ public final class MariaDbDialect extends SqlDialect {
 
     // ---- helpers -------------------------------------------------------------------------------------
 
-    @FunctionalInterface
-    interface SqlAction<T> {
-        T run() throws SQLException;
-    }
-
-    /**
-     * Runs {@code work} in a transaction of its own when {@code c} is in auto-commit mode (committed, or
-     * rolled back on failure, auto-commit restored), else inside the caller's transaction.
-     */
-    static <T> T transaction(Connection c, SqlAction<T> work) throws SQLException {
-        return transaction(c, null, work);
-    }
-
-    /** As {@link #transaction(Connection, SqlAction)}; {@code begin} (or null) runs first in a transaction of its own. */
-    static <T> T transaction(Connection c, String begin, SqlAction<T> work) throws SQLException {
-        if (!c.getAutoCommit()) {
-            return work.run();
-        }
-        c.setAutoCommit(false);
-        try {
-            for (int attempt = 1; ; attempt++) {
-                try {
-                    if (begin != null) {
-                        try (Statement st = c.createStatement()) {
-                            st.execute(begin);
-                        }
-                    }
-                    T result = work.run();
-                    c.commit();
-                    return result;
-                } catch (SQLException e) {
-                    c.rollback();
-                    if (e.getErrorCode() != DEADLOCK || attempt == DEADLOCK_ATTEMPTS) {
-                        throw e;
-                    }
-                    // InnoDB chose this transaction as a deadlock victim and rolled it back whole: nothing
-                    // was written, and every statement is a conditional write, so running it again is safe.
-                } catch (RuntimeException e) {
-                    c.rollback();
-                    throw e;
-                }
-            }
-        } finally {
-            c.setAutoCommit(true);
-        }
-    }
-
-    /** ER_LOCK_DEADLOCK. */
-    private static final int DEADLOCK = 1213;
-    private static final int DEADLOCK_ATTEMPTS = 3;
-
-    /**
-     * {@code elements} in ascending row id (stable): every multi-row transaction locks rows in primary-key
-     * order, so two of them never wait for each other in a cycle.
-     */
-    private static <T> List<T> byId(List<T> elements, java.util.function.ToLongFunction<T> id) {
-        List<T> sorted = new ArrayList<>(elements);
-        sorted.sort(java.util.Comparator.comparingLong(id));
-        return sorted;
-    }
-
     /** Statement {@code name} with its {@code ${ids}} placeholder as {@code count} parameters. */
     String withIds(String name, int count) {
-        return sql(name).replace("${ids}", placeholders(count));
-    }
-
-    static String placeholders(int count) {
-        StringBuilder out = new StringBuilder(count * 3);
-        for (int i = 0; i < count; i++) {
-            out.append(i == 0 ? "?" : ", ?");
-        }
-        return out.toString();
-    }
-
-    private static int bindIds(PreparedStatement ps, int index, Collection<Long> ids) throws SQLException {
-        for (long id : ids) {
-            ps.setLong(index++, id);
-        }
-        return index;
+        return sql(name).replace("${ids}", MariaDbTransactions.placeholders(count));
     }
 }

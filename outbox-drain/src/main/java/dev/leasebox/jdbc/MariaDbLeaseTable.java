@@ -34,7 +34,7 @@ final class MariaDbLeaseTable {
     Map<String, Long> acquire(Connection c, List<String> keys, String owner, Instant expiresAt, long ttlMillis,
                               Instant now) throws SQLException {
         TreeSet<String> ordered = new TreeSet<>(keys);
-        return MariaDbDialect.transaction(c, dialect.sql("read_committed"), () -> {
+        return MariaDbTransactions.transaction(c, dialect.sql("read_committed"), () -> {
             Map<String, Long> granted = new HashMap<>();
             try (PreparedStatement regrant = c.prepareStatement(dialect.sql("lease_regrant"));
                  PreparedStatement grantNew = c.prepareStatement(dialect.sql("lease_grant_new"));
@@ -70,7 +70,7 @@ final class MariaDbLeaseTable {
         if (keys.isEmpty()) {
             return Set.of();
         }
-        String sql = dialect.sql("lease_held").replace("${keys}", MariaDbDialect.placeholders(keys.size()));
+        String sql = dialect.sql("lease_held").replace("${keys}", MariaDbTransactions.placeholders(keys.size()));
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             int i = 1;
             for (String key : keys) {
@@ -89,7 +89,7 @@ final class MariaDbLeaseTable {
 
     Set<LeaseTable.Row> renew(Connection c, List<Lease> leases, List<Instant> expiries, Instant now) throws SQLException {
         List<Integer> order = keyOrder(leases);
-        return MariaDbDialect.transaction(c, dialect.sql("read_committed"), () -> {
+        return MariaDbTransactions.transaction(c, dialect.sql("read_committed"), () -> {
             Set<LeaseTable.Row> renewed = new HashSet<>();
             try (PreparedStatement ps = c.prepareStatement(dialect.sql("lease_renew"))) {
                 for (int i : order) {
@@ -111,7 +111,7 @@ final class MariaDbLeaseTable {
 
     Set<LeaseTable.Row> release(Connection c, List<Lease> leases, Instant now) throws SQLException {
         List<Integer> order = keyOrder(leases);
-        return MariaDbDialect.transaction(c, dialect.sql("read_committed"), () -> {
+        return MariaDbTransactions.transaction(c, dialect.sql("read_committed"), () -> {
             Set<LeaseTable.Row> released = new HashSet<>();
             try (PreparedStatement ps = c.prepareStatement(dialect.sql("lease_release"))) {
                 for (int i : order) {

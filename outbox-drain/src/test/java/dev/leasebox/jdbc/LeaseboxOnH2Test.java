@@ -92,6 +92,16 @@ class LeaseboxOnH2Test {
     }
 
     @Test
+    void partitionLeasesAreRefusedOnH2WithOneLineNamingTheFlag() {
+        try (InMemoryLeaseManager leases = new InMemoryLeaseManager(Clock.systemUTC())) {
+            assertThatThrownBy(() -> Leasebox.drain(ds).table(table).leases(leases)
+                    .granularity(Leasebox.Granularity.PARTITION).provider(provider).build())
+                    .hasMessageContaining("Partition leases need PostgreSQL or MariaDB").hasMessageContaining("h2")
+                    .hasMessageContaining("--lease-granularity row").hasMessageNotContaining("\n");
+        }
+    }
+
+    @Test
     void aLeanWorkerIsRefusedBesideALiveRecordedOne() {
         try (InMemoryLeaseManager leases = new InMemoryLeaseManager(Clock.systemUTC());
              Leasebox recorded = Leasebox.drain(ds).table(table).provider(provider).build()) {

@@ -19,6 +19,7 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,15 +27,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Three drains built through the library's entry point, {@code Leasebox.drain(dataSource)}, race over one
- * MariaDB outbox: claiming in the database itself, and leasing rows from one shared lease manager.
- * Every entry is emitted exactly once (no lease expires here), ends DELIVERED with its claim cleared,
- * and more than one drain does the work. Partition leases are refused on MariaDB with one line.
+ * MariaDB outbox: claiming in the database itself, leasing rows from one shared lease manager, and
+ * leasing slots (partition leases, ordered per key) from the table's own lease table or from a shared
+ * lease manager. Every entry is emitted exactly once (no lease expires here), ends DELIVERED with its
+ * claim cleared, and more than one drain does the work; with ordering, each key's entries in id order.
  */
 class MariaDbLeaseboxDrainIT {
 
@@ -43,7 +46,12 @@ class MariaDbLeaseboxDrainIT {
     @RegisterExtension
     static final MariaDbDatabase DB = new MariaDbDatabase(12);
 
+    private static final Duration ROW_LEASE = Duration.ofSeconds(30);
+    /** Long enough that no lease expires on a loaded machine, short enough (a tick is a third) that shares settle early. */
+    private static final Duration SLOT_LEASE = Duration.ofSeconds(6);
+
     private TableName table;
+    private final Map<String, List<Long>> emittedKeys = new ConcurrentHashMap<>();
 
     @BeforeEach
     void freshOutbox() {
@@ -68,16 +76,36 @@ class MariaDbLeaseboxDrainIT {
     }
 
     @Test
-    void partitionLeasesAreRefusedOnMariaDbWithOneLine() throws Exception {
+    void threeOrderedDrainsLeasingSlotsInTheDatabase() throws Exception {
+        threeOrderedPartitionDrains(null);
+    }
+
+    @Test
+    void threeOrderedDrainsLeasingSlotsFromOneLeaseManager() throws Exception {
         try (InMemoryLeaseManager leases = new InMemoryLeaseManager(Clock.systemUTC())) {
-            assertThatThrownBy(() -> Leasebox.drain(DB.ds()).table(table).leases(leases)
-                    .granularity(Leasebox.Granularity.PARTITION).provider(e -> ProviderOutcome.delivered()).build())
-                    .hasMessageContaining("Partition leases need PostgreSQL").hasMessageContaining("mariadb")
-                    .hasMessageContaining("--lease-granularity row");
+            threeOrderedPartitionDrains(leases);
         }
     }
 
+    /**
+     * Partition leases, ordered per key, lean claims (partition mode's default). The drains start once
+     * each holds slots (their keepers tick from build()), so that all three take part however fast the
+     * machine; then each key's entries must have been emitted in id order.
+     */
+    private void threeOrderedPartitionDrains(LeaseManager leases) throws Exception {
+        drainWithThree(leases, SLOT_LEASE, b -> b.granularity(Leasebox.Granularity.PARTITION).ordered(true),
+                () -> await("every drain holding slots").atMost(Duration.ofSeconds(60))
+                        .until(() -> count(table + "_lease_slots", "holder LIKE 'drain-%'", "count(DISTINCT holder)") == 3));
+        assertThat(emittedKeys.values()).as("each key's entries emitted in id order")
+                .allSatisfy(ids -> assertThat(ids).isSorted());
+    }
+
     private void drainWithThree(LeaseManager leases) throws Exception {
+        drainWithThree(leases, ROW_LEASE, UnaryOperator.identity(), () -> { });
+    }
+
+    private void drainWithThree(LeaseManager leases, Duration lease, UnaryOperator<Leasebox.Builder> granularity,
+                                Runnable beforeStart) throws Exception {
         Map<Long, AtomicInteger> emissions = new ConcurrentHashMap<>();
         Map<String, AtomicInteger> byDrain = new ConcurrentHashMap<>();
         Set<Long> delivered = ConcurrentHashMap.newKeySet();
@@ -88,6 +116,8 @@ class MariaDbLeaseboxDrainIT {
                 String owner = "drain-" + i;
                 OutboxProvider provider = envelope -> {
                     emissions.computeIfAbsent(envelope.entryId(), id -> new AtomicInteger()).incrementAndGet();
+                    envelope.partitionKey().ifPresent(key -> emittedKeys.computeIfAbsent(key,
+                            k -> Collections.synchronizedList(new ArrayList<>())).add(envelope.entryId()));
                     byDrain.computeIfAbsent(owner, o -> new AtomicInteger()).incrementAndGet();
                     if (delivered.add(envelope.entryId())) {
                         all.countDown();
@@ -96,12 +126,13 @@ class MariaDbLeaseboxDrainIT {
                 };
                 Leasebox.Builder builder = Leasebox.drain(DB.ds()).table(table).provider(provider)
                         .options(DrainOptions.builder().owner(owner).concurrency(2).batchSize(50)
-                                .leaseDuration(Duration.ofSeconds(30)).build());
+                                .leaseDuration(lease).build());
                 if (leases != null) {
                     builder.leases(leases);
                 }
-                drains.add(builder.build());
+                drains.add(granularity.apply(builder).build());
             }
+            beforeStart.run();
             drains.forEach(Leasebox::start);
             assertThat(all.await(120, TimeUnit.SECONDS)).as("all %d entries emitted; %d were", ENTRIES, delivered.size()).isTrue();
         } finally {
@@ -116,8 +147,12 @@ class MariaDbLeaseboxDrainIT {
     }
 
     private long count(String where) throws SQLException {
+        return count(table.toString(), where, "count(*)");
+    }
+
+    private long count(String from, String where, String what) throws SQLException {
         try (Connection c = DB.ds().getConnection(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT count(*) FROM " + table + " WHERE " + where)) {
+             ResultSet rs = st.executeQuery("SELECT " + what + " FROM " + from + " WHERE " + where)) {
             rs.next();
             return rs.getLong(1);
         }

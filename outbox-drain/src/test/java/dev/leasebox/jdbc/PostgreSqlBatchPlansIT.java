@@ -115,7 +115,7 @@ class PostgreSqlBatchPlansIT {
         }
         PostgreSqlTestServer.execute(ds, "UPDATE " + table.qualified() + "_lease_slots SET fence_high_water = 5000");
         assertProbesOnlyTheBatch(table, "slot_complete", false, explain(table, dialect, "slot_complete", false,
-                (c, ps) -> JdbcSlotStore.bindSlotCompletions(c, ps, slotCompletions, now)));
+                (c, ps) -> PostgreSqlSlotStatements.bindCompletions(c, ps, slotCompletions, now)));
     }
 
     private static Map<Long, Integer> slotsOf(TableName table, List<Long> ids) throws SQLException {

@@ -1,115 +1,27 @@
 package dev.leasebox.jdbc;
 
-import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.drain.OutboxDrain;
-import dev.leasebox.drain.ProviderOutcome;
-import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
-import dev.leasebox.outbox.EmissionStatus;
-import dev.leasebox.outbox.OutboxEntry;
-import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
-import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
+import javax.sql.DataSource;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-/**
- * The drain with ordered partition leases on PostgreSQL: a head that keeps failing holds back only
- * its own key, and the attempts-exhausted policy decides whether its key moves on (dead-letter) or
- * waits for it (keep-retrying). Both claim modes.
- */
-class PostgreSqlOrderedDrainIT {
+/** The ordered drain's scenarios on a real PostgreSQL, in a schema of this class's own. */
+class PostgreSqlOrderedDrainIT extends OrderedDrainScenarios {
 
     @RegisterExtension
     static final PostgreSqlSchema DB = new PostgreSqlSchema(6);
 
-    private static final int MAX_ATTEMPTS = 3;
-
-    private final MutableClock clock = MutableClock.startingAt2026();
-
-    private Map<String, OutboxEntry> enqueueTwoKeys(JdbcOutboxStore rows) {
-        Map<String, OutboxEntry> byName = new HashMap<>();
-        for (int i = 0; i < 3; i++) {
-            for (String key : List.of("A", "B")) {
-                String name = key + i;
-                byName.put(name, rows.enqueue(OutboxMessage.of("t", name.getBytes(StandardCharsets.UTF_8))
-                        .withIdempotencyKey(name + "-" + System.nanoTime()).withPartitionKey(key)));
-            }
-        }
-        return byName;
+    @Override
+    protected DataSource dataSource() {
+        return DB.ds();
     }
 
-    private List<String> drain(DrainOptions.AttemptsExhausted policy, ClaimMode mode, JdbcOutboxStore rows) {
-        InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
-        List<String> emitted = Collections.synchronizedList(new ArrayList<>());
-        try (PartitionedOutboxClaimStore store = PartitionedOutboxClaimStore.open(rows, JdbcSlotStore.open(DB.ds(), rows, clock),
-                manager, new JdbcWorkerGroup(DB.ds(), rows, clock), "w", Duration.ofSeconds(30), Duration.ofSeconds(10),
-                true, mode, clock)) {
-            OutboxDrain drain = OutboxDrain.builder().store(store).clock(clock)
-                    .provider(envelope -> {
-                        String name = new String(envelope.payload(), StandardCharsets.UTF_8);
-                        emitted.add(name);
-                        return name.equals("A0") ? ProviderOutcome.retryable("503 for A0") : ProviderOutcome.delivered();
-                    })
-                    .options(DrainOptions.builder().owner("w").batchSize(10).maxAttempts(MAX_ATTEMPTS)
-                            .backoff(Duration.ofMillis(1), Duration.ofMillis(10)).whenAttemptsExhausted(policy).build())
-                    .build();
-            for (int cycle = 0; cycle < 12; cycle++) {
-                drain.runOnce();
-                clock.advance(Duration.ofMillis(20)); // every retry is due again
-            }
-            drain.close();
-        }
-        return emitted;
+    @Override
+    protected String schema() {
+        return DB.name();
     }
 
-    @ParameterizedTest
-    @EnumSource(ClaimMode.class)
-    void aDeadLetteredHeadLetsItsKeyMoveOnAndNeverHeldTheOtherKeyBack(ClaimMode mode) {
-        JdbcOutboxStore rows = freshStore();
-        Map<String, OutboxEntry> e = enqueueTwoKeys(rows);
-        List<String> emitted = drain(DrainOptions.AttemptsExhausted.DEAD_LETTER, mode, rows);
-
-        assertThat(emitted.stream().filter("A0"::equals)).hasSize(MAX_ATTEMPTS);
-        assertThat(emitted.stream().filter(n -> n.startsWith("B"))).containsExactly("B0", "B1", "B2");
-        assertThat(emitted.indexOf("B2")).as("B finished before A could move on").isLessThan(emitted.indexOf("A1"));
-        assertThat(emitted.indexOf("A1")).as("A1 only after A0's last attempt").isGreaterThan(emitted.lastIndexOf("A0"));
-        assertThat(emitted.indexOf("A2")).isGreaterThan(emitted.indexOf("A1"));
-        assertThat(status(rows, e.get("A0"))).isEqualTo(EmissionStatus.DEAD_LETTERED);
-        assertThat(status(rows, e.get("A2"))).isEqualTo(EmissionStatus.DELIVERED);
-    }
-
-    @ParameterizedTest
-    @EnumSource(ClaimMode.class)
-    void keepRetryingHoldsTheKeyBackForAsLongAsItsHeadFails(ClaimMode mode) {
-        JdbcOutboxStore rows = freshStore();
-        Map<String, OutboxEntry> e = enqueueTwoKeys(rows);
-        List<String> emitted = drain(DrainOptions.AttemptsExhausted.KEEP_RETRYING, mode, rows);
-
-        assertThat(emitted.stream().filter("A0"::equals).count()).isGreaterThan(MAX_ATTEMPTS);
-        assertThat(emitted).doesNotContain("A1", "A2").contains("B0", "B1", "B2");
-        assertThat(status(rows, e.get("A0"))).isEqualTo(EmissionStatus.RETRYABLE_FAILURE);
-        assertThat(status(rows, e.get("A1"))).isEqualTo(EmissionStatus.PENDING);
-    }
-
-    private JdbcOutboxStore freshStore() {
-        TableName table = new TableName(DB.name(), "ordered_" + System.nanoTime());
-        new LeaseboxSchema(DatabaseKind.POSTGRESQL, table, 16).applyAll(DB.ds());
-        return JdbcOutboxStore.builder(DB.ds()).table(table).clock(clock).open();
-    }
-
-    private static EmissionStatus status(JdbcOutboxStore rows, OutboxEntry entry) {
-        return rows.find(entry.id()).orElseThrow().status();
+    @Override
+    protected DatabaseKind kind() {
+        return DatabaseKind.POSTGRESQL;
     }
 }

@@ -1,0 +1,168 @@
+package dev.leasebox.jdbc;
+
+import dev.leasebox.outbox.ClaimSelection;
+import dev.leasebox.outbox.OutboxEntry;
+import dev.leasebox.outbox.partition.SlotGrant;
+import dev.leasebox.outbox.partition.SlotOutboxStore.SlotCompletion;
+import dev.leasebox.outbox.partition.SlotOutboxStore.SlottedEntry;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * PostgreSQL: each operation is one statement, its batch bound as arrays and joined with
+ * {@code unnest}; the slot rows are share-locked inside the claiming and completing statements
+ * ({@code FOR SHARE OF s}).
+ */
+final class PostgreSqlSlotStatements implements SlotStatements {
+
+    private final SqlDialect dialect;
+    /** slot_claim.sql and slot_select.sql, unordered [0] and ordered [1]. */
+    private final String[] claimSql = new String[2];
+    private final String[] selectSql = new String[2];
+
+    PostgreSqlSlotStatements(SqlDialect dialect) {
+        this.dialect = dialect;
+        for (int ordered = 0; ordered < 2; ordered++) {
+            claimSql[ordered] = SlotStatements.keyOrdered(dialect, dialect.sql("slot_claim"), ordered == 1);
+            selectSql[ordered] = SlotStatements.keyOrdered(dialect, dialect.sql("slot_select"), ordered == 1);
+        }
+    }
+
+    @Override
+    public Set<Integer> register(Connection c, List<SlotGrant> grants, Instant grantedAt) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(dialect.sql("slot_register"))) {
+            ps.setArray(1, c.createArrayOf("integer", grants.stream().map(SlotGrant::slot).toArray()));
+            ps.setArray(2, c.createArrayOf("bigint", grants.stream().map(SlotGrant::fence).toArray()));
+            ps.setArray(3, c.createArrayOf("text", grants.stream().map(g -> g.lease().owner()).toArray()));
+            ps.setArray(4, c.createArrayOf("text", grants.stream().map(g -> EntryRows.text(grantedAt)).toArray()));
+            Set<Integer> ok = new HashSet<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ok.add(rs.getInt(1));
+                }
+            }
+            return ok;
+        }
+    }
+
+    @Override
+    public Map<Integer, Long> highWater(Connection c, List<Integer> slots) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(dialect.sql("slot_high_water"))) {
+            ps.setArray(1, c.createArrayOf("integer", slots.toArray()));
+            Map<Integer, Long> marks = new HashMap<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    marks.put(rs.getInt(1), rs.getLong(2));
+                }
+            }
+            return marks;
+        }
+    }
+
+    @Override
+    public List<OutboxEntry> claim(Connection c, SlotClaim claim) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(claimSql[claim.ordered() ? 1 : 0])) {
+            ps.setArray(1, c.createArrayOf("integer", claim.grants().stream().map(SlotGrant::slot).toArray()));
+            ps.setArray(2, c.createArrayOf("bigint", claim.grants().stream().map(SlotGrant::fence).toArray()));
+            int i = EntryRows.bindSelection(ps, 3, claim.selection());
+            EntryRows.setInstant(ps, i++, claim.now());
+            EntryRows.setInstant(ps, i++, claim.now());
+            ps.setInt(i++, claim.request().batchSize());
+            ps.setString(i++, claim.request().owner());
+            EntryRows.setInstant(ps, i++, claim.now());
+            EntryRows.setInstant(ps, i++, claim.expiresAt());
+            ps.setLong(i, claim.request().leaseDuration().toMillis());
+            try (ResultSet rs = ps.executeQuery()) {
+                return EntryRows.readAll(rs, true);
+            }
+        }
+    }
+
+    @Override
+    public List<SlottedEntry> select(Connection c, List<SlotGrant> grants, ClaimSelection selection, Instant now,
+                                     Collection<Long> inFlight, int limit, boolean ordered) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(selectSql[ordered ? 1 : 0])) {
+            ps.setArray(1, c.createArrayOf("integer", grants.stream().map(SlotGrant::slot).toArray()));
+            int i = EntryRows.bindSelection(ps, 2, selection);
+            EntryRows.setInstant(ps, i++, now);
+            EntryRows.setInstant(ps, i++, now);
+            ps.setArray(i++, c.createArrayOf("bigint", inFlight.toArray()));
+            ps.setInt(i, limit);
+            List<SlottedEntry> entries = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    entries.add(new SlottedEntry(rs.getInt("lease_slot"), EntryRows.read(rs, true)));
+                }
+            }
+            return entries;
+        }
+    }
+
+    @Override
+    public Map<Long, OutboxEntry> complete(Connection c, List<SlotCompletion> completions, Instant now)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(dialect.sql("slot_complete"))) {
+            bindCompletions(c, ps, completions, now);
+            Map<Long, OutboxEntry> written = new HashMap<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    OutboxEntry e = EntryRows.read(rs, true);
+                    written.put(e.id(), e);
+                }
+            }
+            return written;
+        }
+    }
+
+    /** Binds slot_complete.sql's parameters for {@code completions} (package-private for the plan tests). */
+    static void bindCompletions(Connection c, PreparedStatement ps, List<SlotCompletion> completions, Instant now)
+            throws SQLException {
+        List<CompletionWrite> writes = completions.stream()
+                .map(sc -> CompletionWrite.of(sc.claim().entryId(), sc.claim().token(), sc.completion())).toList();
+        ps.setArray(1, c.createArrayOf("bigint", writes.stream().map(CompletionWrite::entryId).toArray()));
+        ps.setArray(2, c.createArrayOf("integer", completions.stream().map(SlotCompletion::slot).toArray()));
+        ps.setArray(3, c.createArrayOf("bigint", writes.stream().map(CompletionWrite::token).toArray()));
+        ps.setArray(4, c.createArrayOf("text", writes.stream().map(CompletionWrite::status).toArray()));
+        ps.setArray(5, c.createArrayOf("integer", writes.stream().map(CompletionWrite::attemptCount).toArray()));
+        ps.setArray(6, c.createArrayOf("integer", writes.stream().map(CompletionWrite::attemptIncrement).toArray()));
+        ps.setArray(7, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setNextAttempt).toArray()));
+        ps.setArray(8, c.createArrayOf("text", writes.stream().map(w -> EntryRows.text(w.nextAttemptAt())).toArray()));
+        ps.setArray(9, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setDeliveredAt).toArray()));
+        ps.setArray(10, c.createArrayOf("text", writes.stream().map(w -> EntryRows.text(w.deliveredAt())).toArray()));
+        ps.setArray(11, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setLastError).toArray()));
+        ps.setArray(12, c.createArrayOf("text", writes.stream().map(CompletionWrite::lastError).toArray()));
+        ps.setArray(13, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setDeadLetterReason).toArray()));
+        ps.setArray(14, c.createArrayOf("text", writes.stream().map(CompletionWrite::deadLetterReason).toArray()));
+        EntryRows.setInstant(ps, 15, now);
+        ps.setArray(16, c.createArrayOf("bigint", writes.stream().map(CompletionWrite::entryId).toArray()));
+    }
+
+    @Override
+    public Set<String> heartbeat(Connection c, String owner, Instant now, Instant expiresAt) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(dialect.sql("workers_heartbeat"))) {
+            ps.setString(1, owner);
+            EntryRows.setInstant(ps, 2, now);
+            EntryRows.setInstant(ps, 3, expiresAt);
+            EntryRows.setInstant(ps, 4, now);
+            EntryRows.setInstant(ps, 5, now);
+            Set<String> members = new HashSet<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    members.add(rs.getString(1));
+                }
+            }
+            return members;
+        }
+    }
+}
