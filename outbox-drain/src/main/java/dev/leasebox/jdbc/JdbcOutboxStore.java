@@ -347,14 +347,14 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
             return List.of();
         }
         List<SqlDialect.CompletedRow> completed = run(what, c -> write.run(c, completions));
-        Map<String, OutboxEntry> completedByClaim = new HashMap<>();
-        completed.forEach(r -> completedByClaim.put(r.entry().id() + "/" + r.presentedToken(), r.entry()));
+        Map<ClaimKey, OutboxEntry> completedByClaim = new HashMap<>();
+        completed.forEach(r -> completedByClaim.put(new ClaimKey(r.entry().id(), r.presentedToken()), r.entry()));
         CompletionOutcome[] outcomes = new CompletionOutcome[completions.size()];
         List<Integer> refused = new ArrayList<>();
         for (int i = 0; i < outcomes.length; i++) {
             OutboxClaim claim = completions.get(i).claim();
             // remove(): a second completion of the same claim in one batch was not the one written
-            OutboxEntry row = completedByClaim.remove(claim.entryId() + "/" + claim.token());
+            OutboxEntry row = completedByClaim.remove(new ClaimKey(claim.entryId(), claim.token()));
             if (row != null) {
                 outcomes[i] = new CompletionOutcome.Completed(row);
             } else {
@@ -373,6 +373,10 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
             }
         }
         return List.of(outcomes);
+    }
+
+    /** A completion's row and presented token. */
+    private record ClaimKey(long entryId, long token) {
     }
 
     @FunctionalInterface

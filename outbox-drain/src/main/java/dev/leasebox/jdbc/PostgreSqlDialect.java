@@ -1,5 +1,8 @@
 package dev.leasebox.jdbc;
 
+import java.util.Map;
+import java.util.HashMap;
+import dev.leasebox.outbox.EmissionStatus;
 import dev.leasebox.outbox.ClaimCompletion;
 import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.OutboxClaim;
@@ -131,14 +134,40 @@ public final class PostgreSqlDialect extends SqlDialect {
                                         Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql(statement))) {
             bindCompletions(c, ps, completions, fenced, now);
+            Map<ClaimKey, OutboxClaim> claims = new HashMap<>();
+            completions.forEach(cc -> claims.putIfAbsent(new ClaimKey(cc.claim().entryId(), cc.claim().token()), cc.claim()));
             List<CompletedRow> completed = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    completed.add(new CompletedRow(rs.getLong("presented_token"), EntryRows.read(rs, true)));
+                    long token = rs.getLong(10);
+                    OutboxClaim claim = claims.get(new ClaimKey(rs.getLong(1), token));
+                    completed.add(new CompletedRow(token, written(claim.entry(), rs)));
                 }
             }
             return completed;
         }
+    }
+
+    /** A claim by row and token: how a completion's returned row finds the claim it wrote. */
+    private record ClaimKey(long entryId, long token) {
+    }
+
+    /**
+     * The row as a completion left it: the claimed row with the columns the statement returns (status,
+     * attempts, retry and delivery times, errors, claim attempts, fence mark) and no claim. The other
+     * columns are written once, at enqueue, so the claim's copy of them is the row's.
+     */
+    private static OutboxEntry written(OutboxEntry claimed, ResultSet rs) throws SQLException {
+        return claimed.toBuilder().clearClaim()
+                .status(EmissionStatus.valueOf(rs.getString(2)))
+                .attemptCount(rs.getInt(3))
+                .nextAttemptAt(EntryRows.instant(rs, 4, false))
+                .deliveredAt(EntryRows.instant(rs, 5, false))
+                .lastError(rs.getString(6))
+                .deadLetterReason(rs.getString(7))
+                .claimAttemptCount(rs.getInt(8))
+                .fenceHighWater(rs.getLong(9))
+                .build();
     }
 
     /**

@@ -101,8 +101,10 @@ final class PostgreSqlSlotStatements implements SlotStatements {
             ps.setInt(i, limit);
             List<SlottedEntry> entries = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
+                EntryRows.Reader rows = new EntryRows.Reader(rs, true, false);
+                int slot = rs.findColumn("lease_slot");
                 while (rs.next()) {
-                    entries.add(new SlottedEntry(rs.getInt("lease_slot"), EntryRows.read(rs, true)));
+                    entries.add(new SlottedEntry(rs.getInt(slot), rows.read()));
                 }
             }
             return entries;
@@ -116,8 +118,9 @@ final class PostgreSqlSlotStatements implements SlotStatements {
             bindCompletions(c, ps, completions, now);
             Map<Long, OutboxEntry> written = new HashMap<>();
             try (ResultSet rs = ps.executeQuery()) {
+                EntryRows.Reader rows = new EntryRows.Reader(rs, true, false);
                 while (rs.next()) {
-                    OutboxEntry e = EntryRows.read(rs, true);
+                    OutboxEntry e = rows.read();
                     written.put(e.id(), e);
                 }
             }

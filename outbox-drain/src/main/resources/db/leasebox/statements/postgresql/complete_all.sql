@@ -2,7 +2,8 @@
 -- claim_token equals the presented one and its status is claim-completable; the claim columns are
 -- cleared and fence_high_water is kept. Each completion says per column whether to set it (set_*)
 -- or keep it, so that one statement carries every kind of completion. Each returned row names the
--- token that wrote it, which tells two completions of one row in a batch apart.
+-- token that wrote it, which tells two completions of one row in a batch apart, and only the columns a
+-- completion writes: the rest of the row is the claim's, which the caller holds already.
 -- Plan: rows are found by primary key only (the status condition in a CASE, the ids once more as
 -- "t.id = ANY"), so only the batch's rows are touched whatever the statistics say (see record_claims.sql).
 -- Parameters (arrays): id, token, status (null keeps), attempt_count (null: add attempt_increment),
@@ -27,4 +28,5 @@ WHERE t.id = c.id
   AND t.claim_token = c.token
   AND CASE WHEN t.status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE') THEN TRUE ELSE FALSE END
   AND t.id = ANY (?::bigint[])
-RETURNING t.*, c.token AS presented_token
+RETURNING t.id, t.status, t.attempt_count, t.next_attempt_at, t.delivered_at, t.last_error, t.dead_letter_reason,
+          t.claim_attempt_count, t.fence_high_water, c.token AS presented_token

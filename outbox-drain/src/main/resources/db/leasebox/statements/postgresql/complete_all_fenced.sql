@@ -35,4 +35,5 @@ WHERE t.id = c.id
              AND (t.claim_expires_at IS NULL OR t.claim_expires_at <= COALESCE(?::timestamptz, now()))
            THEN TRUE ELSE FALSE END
   AND t.id = ANY (?::bigint[])
-RETURNING t.*, c.token AS presented_token
+RETURNING t.id, t.status, t.attempt_count, t.next_attempt_at, t.delivered_at, t.last_error, t.dead_letter_reason,
+          t.claim_attempt_count, t.fence_high_water, c.token AS presented_token
