@@ -94,6 +94,16 @@ public final class ChaosCommand implements Callable<Integer> {
                     + "to lean's guarantee (docs/chaos.md)."})
     String claimMode;
 
+    @Option(names = "--release-after-completion", paramLabel = "always|non-terminal", defaultValue = "always",
+            description = {"Row leases through an external backend: the workers' --release-after-completion, as leasebox "
+                    + "worker's (default: ${DEFAULT-VALUE}).", "non-terminal: the leases of finished rows lapse at the ttl "
+                    + "(redis only)."})
+    String releaseAfterCompletion;
+
+    @Option(names = "--release-in-background", description = "Row leases through an external backend: the workers' "
+            + "--release-in-background, as leasebox worker's.")
+    boolean releaseInBackground;
+
     @Override
     public Integer call() {
         if (System.getProperty("logback.configurationFile") == null) {
@@ -107,16 +117,34 @@ public final class ChaosCommand implements Callable<Integer> {
                     + " is not available here: choose one of " + backends);
         }
         List<Scenario> scenarios = chosenScenarios();
-        Granularity granularity;
-        try {
-            granularity = new Granularity(leaseGranularity, ordered, partitionClaims, claimMode).validated();
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
+        Granularity granularity = granularity();
         List<String> runOn = backend != null ? List.of(backend) : backends;
         RunSettings settings = new RunSettings(jdbcUrl, duration, lease, 300, rate, Duration.ofSeconds(40),
                 reportDir, unsafeNoFence, keepSchema, granularity);
         return suite ? runSuite(out, runOn, settings, granularity) : runScenarios(out, runOn, scenarios, settings, granularity);
+    }
+
+    /**
+     * The workers' claim options, refused in one line naming the flags where {@code leasebox worker} would refuse
+     * them: {@code --release-after-completion non-terminal} needs {@code --backend redis}, and neither release option
+     * applies to the {@code database} backend or to partition leases.
+     */
+    Granularity granularity() {
+        try {
+            Granularity g = new Granularity(leaseGranularity, ordered, partitionClaims, claimMode)
+                    .withRelease(releaseAfterCompletion, releaseInBackground).validated();
+            if (!g.releasesAsDefault() && backend == null) {
+                throw new IllegalArgumentException("--release-after-completion non-terminal and --release-in-background "
+                        + "need --backend (redis, zookeeper or hazelcast; non-terminal: redis only)");
+            }
+            String refused = backend == null ? "" : g.releaseRefusedOn(backend);
+            if (!refused.isEmpty()) {
+                throw new IllegalArgumentException(refused);
+            }
+            return g;
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     /** Every scenario with {@code --suite}, else the one {@code --scenario} names (with {@code --backend}). */
@@ -143,6 +171,11 @@ public final class ChaosCommand implements Callable<Integer> {
             Scenario s = Scenario.named(c.scenario()).orElseThrow();
             if ("database".equals(c.backend()) && c.granularity(granularity).isLeanRows()) {
                 skipped.add(c.caseName() + " on database: --claim-mode lean needs an external backend");
+                continue;
+            }
+            String refused = c.granularity(granularity).releaseRefusedOn(c.backend());
+            if (!refused.isEmpty()) {
+                skipped.add(c.caseName() + " on " + c.backend() + ": " + refused);
                 continue;
             }
             outcomes.add(ScenarioRunner.run(c.backend(), s, settings.withGranularity(c.granularity(granularity)), out));

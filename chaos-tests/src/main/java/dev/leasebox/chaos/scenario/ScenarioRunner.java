@@ -192,7 +192,8 @@ public final class ScenarioRunner {
         RunReport.Run run = new RunReport.Run(backend, scenario.name(), scenario.proves(), seconds,
                 settings.unsafeNoFence(), error, granularity.leaseGranularity(), granularity.ordered(),
                 granularity.isPartition() ? granularity.partitionClaims() : "", granularity.isLean() ? "lean" : "recorded",
-                scenario.kafka() ? "kafka" : "jdbc-inbox");
+                scenario.kafka() ? "kafka" : "jdbc-inbox", variant(granularity).replaceFirst("^-", ""),
+                granularity.releaseAfterCompletion(), granularity.releaseInBackground());
         CheckResult result = checked != null ? checked
                 : new CheckResult(0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, List.of(), List.of(), List.of(), 0,
                         granularity.ordered());
@@ -212,12 +213,21 @@ public final class ScenarioRunner {
     }
 
     /**
-     * {@code <backend>-<scenario>}, with {@code -partition-<claims>[-ordered]} for partition leases and
-     * {@code -lean} for lean row claims.
+     * {@code <backend>-<scenario>}, then the variant ({@link #variant}).
      */
     static String directoryName(String backend, String scenario, Granularity g) {
-        return backend + "-" + scenario + (g.isPartition() ? "-partition-" + g.partitionClaims() + (g.ordered() ? "-ordered" : "")
-                : g.isLeanRows() ? "-lean" : "");
+        return backend + "-" + scenario + variant(g);
+    }
+
+    /**
+     * How a run's claims differ from recorded row claims released by default, as its directory and
+     * {@code summary.json} name it: {@code -partition-<claims>[-ordered]} for partition leases, {@code -lean} for lean
+     * row claims, then {@code -non-terminal} and {@code -release-in-background} for the release options; empty
+     * for the default.
+     */
+    static String variant(Granularity g) {
+        return (g.isPartition() ? "-partition-" + g.partitionClaims() + (g.ordered() ? "-ordered" : "")
+                : g.isLeanRows() ? "-lean" : "") + g.releaseSuffix();
     }
 
     private static double secondsSince(long nanos) {
