@@ -39,7 +39,8 @@ public final class ChaosCommand implements Callable<Integer> {
     String backend;
 
     @Option(names = "--scenario", paramLabel = "NAME", description = "worker-kill, worker-pause, coordinator-restart, "
-            + "partition, provider-faults, clock-skew, clock-step, db-connections-kill, db-restart or coordinator-failover.")
+            + "partition, provider-faults, clock-skew, clock-step, db-connections-kill, db-restart, coordinator-failover, "
+            + "kafka-broker-restart or row-to-partition.")
     String scenario;
 
     @Option(names = "--suite", description = "The CI suite (each scenario on the backends where it reaches different "
@@ -174,6 +175,7 @@ public final class ChaosCommand implements Callable<Integer> {
                 continue;
             }
             String refused = c.granularity(granularity).releaseRefusedOn(c.backend());
+            refused = refused.isEmpty() ? s.refusedWith(c.granularity(granularity)) : refused;
             if (!refused.isEmpty()) {
                 skipped.add(c.caseName() + " on " + c.backend() + ": " + refused);
                 continue;
@@ -194,6 +196,7 @@ public final class ChaosCommand implements Callable<Integer> {
                 if (reason.isEmpty() && granularity.isLeanRows() && "database".equals(b)) {
                     reason = "--claim-mode lean needs an external backend (the database backend claims in the row itself)";
                 }
+                reason = reason.isEmpty() ? s.refusedWith(granularity) : reason;
                 if (!reason.isEmpty()) {
                     skipped.add(s.name() + " on " + b + ": " + reason);
                     if (!suite) {

@@ -36,15 +36,18 @@ public final class RunReport {
      *                    {@code lean-non-terminal}, …); empty for recorded row claims released by default
      * @param releaseAfterCompletion the workers' {@code --release-after-completion}
      * @param releaseInBackground    the workers' {@code --release-in-background}
+     * @param switchedWorkers the workers, comma-separated, that replaced the run's fleet with lean partition claims
+     *                    (a migration: the checker judges their claims as such); empty when the run kept one style
      */
     public record Run(String backend, String scenario, String proves, double seconds, boolean unsafeNoFence,
                       String error, String granularity, boolean ordered, String partitionClaims, String claimMode,
-                      String downstream, String variant, String releaseAfterCompletion, boolean releaseInBackground) {
+                      String downstream, String variant, String releaseAfterCompletion, boolean releaseInBackground,
+                      String switchedWorkers) {
 
         /** A row-lease run. */
         public Run(String backend, String scenario, String proves, double seconds, boolean unsafeNoFence, String error) {
             this(backend, scenario, proves, seconds, unsafeNoFence, error, "row", false, "", "recorded", "jdbc-inbox",
-                    "", "always", false);
+                    "", "always", false, "");
         }
     }
 
@@ -62,6 +65,7 @@ public final class RunReport {
         m.put("variant", run.variant());
         m.put("releaseAfterCompletion", run.releaseAfterCompletion());
         m.put("releaseInBackground", run.releaseInBackground());
+        m.put("switchedWorkers", run.switchedWorkers());
         m.put("seconds", round(run.seconds()));
         m.put("entries", r.entries());
         m.put("delivered", r.delivered());

@@ -23,6 +23,7 @@ public final class Suite {
     static final List<String> CI = List.of(
             "database/worker-kill", "database/worker-pause", "database/provider-faults", "database/clock-step",
             "database/db-connections-kill", "database/db-restart", "database/kafka-broker-restart",
+            "database/row-to-partition",
             "redis/worker-kill", "redis/worker-pause", "redis/coordinator-restart", "redis/partition",
             "redis/clock-step", "redis/coordinator-failover", "redis/db-connections-kill",
             "zookeeper/worker-kill", "zookeeper/worker-pause", "zookeeper/coordinator-restart", "zookeeper/partition",

@@ -1,6 +1,7 @@
 package dev.leasebox.chaos.cli;
 
 import dev.leasebox.chaos.harness.Granularity;
+import dev.leasebox.chaos.scenario.Scenario;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -48,5 +49,14 @@ class ChaosCommandOptionsTest {
         assertThatThrownBy(() -> parsed("--backend", "redis", "--scenario", "worker-kill",
                 "--release-after-completion", "sometimes"))
                 .hasMessageContaining("always or non-terminal");
+    }
+
+    @Test
+    void theMigrationScenarioStartsWithRecordedRowClaims() {
+        Scenario migration = Scenario.named(Scenario.ROW_TO_PARTITION).orElseThrow();
+        assertThat(migration.refusedWith(Granularity.ROW)).isEmpty();
+        assertThat(migration.refusedWith(Granularity.partition(false, "lean"))).contains("--lease-granularity partition");
+        assertThat(migration.refusedWith(Granularity.LEAN_ROWS)).contains("--claim-mode lean");
+        assertThat(Scenario.named("worker-kill").orElseThrow().refusedWith(Granularity.LEAN_ROWS)).isEmpty();
     }
 }
