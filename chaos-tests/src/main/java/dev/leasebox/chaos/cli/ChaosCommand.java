@@ -218,11 +218,13 @@ public final class ChaosCommand implements Callable<Integer> {
 
     static void printTable(PrintStream out, List<ScenarioRunner.Outcome> outcomes, List<String> skipped) {
         out.println();
-        out.printf("%-10s %-20s %-7s %5s %6s %6s %6s %6s %7s %6s %6s %8s %8s %6s%n", "backend", "scenario", "result",
+        out.printf("%-10s %-34s %-7s %5s %6s %6s %6s %6s %7s %6s %6s %8s %8s %6s%n", "backend", "scenario", "result",
                 "lost", "stale", "fence", "dups", "unexpl", "refused", "faults", "order", "reclP50", "reclMax", "secs");
         for (ScenarioRunner.Outcome o : outcomes) {
             Map<String, Object> s = o.summary();
-            out.printf(Locale.ROOT, "%-10s %-20s %-7s %5s %6s %6s %6s %6s %7s %6s %6s %8s %8s %6.0f%n", o.backend(), o.scenario(),
+            Object variant = s.getOrDefault("variant", "");
+            out.printf(Locale.ROOT, "%-10s %-34s %-7s %5s %6s %6s %6s %6s %7s %6s %6s %8s %8s %6.0f%n", o.backend(),
+                    o.scenario() + (variant.toString().isEmpty() ? "" : "@" + variant),
                     o.exitCode() == 0 ? "pass" : o.exitCode() == 1 ? "FAIL" : "ERROR", s.get("lost"),
                     s.get("staleCompletionsAccepted"), s.get("fenceRegressions"), s.get("duplicateEmissions"),
                     s.get("unexplainedDuplicates"), s.get("completionsRefused"), s.get("faultsInjected"),
