@@ -161,6 +161,11 @@ public record CheckResult(int entries, int delivered, int deadLettered, int lost
         if (unreceived > 0) {
             broken.add("received before marked delivered, from the audit and the deliveries (" + unreceived + " rows)");
         }
+        int excess = audit(dev.leasebox.chaos.evidence.SwitchBound.EXCESS);
+        if (excess > 0) {
+            broken.add(dev.leasebox.chaos.evidence.SwitchBound.MEANING + " (" + excess + " ["
+                    + dev.leasebox.chaos.evidence.SwitchBound.EXCESS + "])");
+        }
         dev.leasebox.chaos.evidence.DeliveryChecker.ALL.forEach(kind -> {
             int n = audit(kind);
             if (n > 0) {

@@ -118,7 +118,7 @@ final class ClaimHistory {
         Long invoked = renewInvokedAt.get(key + "/" + e.owner());
         // A row lease's renewal runs at or after its invocation for the lease's whole length. (A lean
         // partition claim's renewal reports the slot lease's expiry, renewed by the keeper earlier: no bound.)
-        if (invoked != null && !rules.leanPartitionClaims() && c.realExpiryLow != Long.MIN_VALUE) {
+        if (invoked != null && !rules.leanPartitionClaimsOf(c.owner) && c.realExpiryLow != Long.MIN_VALUE) {
             c.realExpiryLow = Math.max(c.realExpiryLow, invoked + c.ttl());
         }
     }

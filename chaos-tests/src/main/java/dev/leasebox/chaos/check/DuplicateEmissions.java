@@ -29,9 +29,10 @@ record DuplicateEmissions(int count, int unexplained, Map<String, Integer> cause
             // Lean row claims write no claim on the row (its attempt count counts completions): history order.
             for (Claim g : rules.leanRowClaims() ? entryClaims : Claim.inRowOrder(entryClaims)) {
                 // Row claims: a later claim of the row has a higher fence (a lower one is a regression, counted
-                // apart). Lean claims: any other claim, a same-grant re-read or a zombie's stale read included.
+                // apart). Lean claims (and a run switched to them): any other claim, a same-grant re-read or a
+                // zombie's stale read included.
                 if (g.invoked && lastDelivering != null && lastDelivering != g
-                        && (lastDelivering.fence < g.fence || rules.lean())) {
+                        && (lastDelivering.fence < g.fence || rules.lean() || rules.switched())) {
                     duplicates++;
                     String cause = explain(lastDelivering, g, rules.lean() ? dataLoss : List.of());
                     if (cause.isEmpty()) {

@@ -76,8 +76,13 @@ public final class HistoryChecker {
      *
      * @param ordered             per-key ordering ({@code --ordered}): order violations break the run
      * @param leanPartitionClaims lean partition claims: fences are checked on accepted completions (see above)
+     * @param leanRowClaims       lean row claims ({@code --claim-mode lean})
+     * @param switchedOwners      a run whose recorded row-claim fleet was replaced by these workers with lean partition
+     *                            claims (a migration): their claims are held to the lean partition rules, every other
+     *                            claim to the recorded ones, and the rules that span both (accepted completions only
+     *                            raise a row's fence, the final mark covers every claim) to all of them; empty otherwise
      */
-    public record Rules(boolean ordered, boolean leanPartitionClaims, boolean leanRowClaims) {
+    public record Rules(boolean ordered, boolean leanPartitionClaims, boolean leanRowClaims, Set<String> switchedOwners) {
         /** Row leases with recorded claims (and recorded partition claims without ordering). */
         public static final Rules ROW_CLAIMS = new Rules(false, false, false);
         /** Row leases with lean claims ({@code --claim-mode lean}). */
@@ -88,14 +93,38 @@ public final class HistoryChecker {
             this(ordered, leanPartitionClaims, false);
         }
 
+        /** One claim style for the whole run. */
+        public Rules(boolean ordered, boolean leanPartitionClaims, boolean leanRowClaims) {
+            this(ordered, leanPartitionClaims, leanRowClaims, Set.of());
+        }
+
         public Rules {
             if (leanPartitionClaims && leanRowClaims) {
                 throw new IllegalArgumentException("a run has lean row claims or lean partition claims, not both");
             }
+            switchedOwners = Set.copyOf(switchedOwners);
+            if (!switchedOwners.isEmpty() && (leanPartitionClaims || leanRowClaims)) {
+                throw new IllegalArgumentException("a fleet switch replaces recorded row claims by lean partition claims");
+            }
+        }
+
+        /** Recorded row claims, then lean partition claims by {@code owners}. */
+        public static Rules switchedToLeanPartitions(Set<String> owners) {
+            return new Rules(false, false, false, owners);
         }
 
         boolean lean() {
             return leanPartitionClaims || leanRowClaims;
+        }
+
+        /** Whether the run switched claim style ({@link #switchedOwners}). */
+        public boolean switched() {
+            return !switchedOwners.isEmpty();
+        }
+
+        /** Whether {@code owner}'s claims are lean partition claims. */
+        boolean leanPartitionClaimsOf(String owner) {
+            return leanPartitionClaims || switchedOwners.contains(owner);
         }
     }
 
@@ -151,13 +180,15 @@ public final class HistoryChecker {
         Map<Long, List<Claim>> byEntry = claims.byEntry();
 
         List<FaultEvent> dataLoss = faults.stream().filter(FaultEvent::losesCoordinatorState).toList();
-        int regressions = rules.lean()
+        Map<Long, List<Claim>> recorded = rules.switched() ? recordedOnly(byEntry, rules) : byEntry;
+        int regressions = rules.lean() || rules.switched()
                 ? FenceRegressions.ofLeanClaims(byEntry, claims.completions(), end, rules.leanRowClaims(), violations)
                 : FenceRegressions.ofRecordedClaims(byEntry, end, violations);
+        int recordedRegressions = rules.switched() ? FenceRegressions.ofRecordedClaims(recorded, end, violations) : 0;
         StaleCompletions stale = rules.leanRowClaims()
                 ? StaleCompletions.ofLeanRows(claims.completions(), claims.latestByFence(), violations)
                 : StaleCompletions.ofRecordedClaims(claims.completions(), byEntry, violations);
-        int premature = rules.leanPartitionClaims() ? 0 : PrematureTakeovers.count(byEntry, dataLoss, rules, violations);
+        int premature = rules.leanPartitionClaims() ? 0 : PrematureTakeovers.count(recorded, dataLoss, rules, violations);
         DuplicateEmissions duplicates = DuplicateEmissions.count(byEntry, dataLoss, rules, violations);
         RowOutcomes rows = RowOutcomes.of(end, violations);
         int orderViolations = orderViolations(end, rules.ordered() ? violations : new ArrayList<>());
@@ -174,7 +205,10 @@ public final class HistoryChecker {
         byClass.put(Violation.PREMATURE_TAKEOVER, premature);
         byClass.put(Violation.ORDER, rules.ordered() ? orderViolations : 0);
         byClass.put(Violation.NO_FAULT, injected == 0 ? 1 : 0);
-        byClass.put(rules.lean() ? Violation.LEAN_FENCE_REGRESSION : Violation.FENCE_REGRESSION, regressions);
+        byClass.put(rules.lean() || rules.switched() ? Violation.LEAN_FENCE_REGRESSION : Violation.FENCE_REGRESSION, regressions);
+        if (rules.switched()) {
+            byClass.put(Violation.FENCE_REGRESSION, recordedRegressions);
+        }
         if (!rules.leanRowClaims()) {
             byClass.put(Violation.STALE_COMPLETION, stale.total());
         } else {
@@ -182,9 +216,21 @@ public final class HistoryChecker {
             byClass.put(Violation.LEAN_AFTER_LOSS, stale.afterLoss());
         }
         return new CheckResult(end.rows().size(), rows.delivered(), rows.deadLettered(), rows.lost(), stale.total(),
-                regressions, claims.emissions(), duplicates.count(), duplicates.causes(), duplicates.unexplained(),
+                regressions + recordedRegressions, claims.emissions(), duplicates.count(), duplicates.causes(), duplicates.unexplained(),
                 inboxDuplicates, claims.refused(), injected, reclaimSeconds(events, faults, byEntry), violations,
                 spans(claims.all()), orderViolations, rules.ordered(), premature, byClass);
+    }
+
+    /** The claims of a switched run's recorded fleet ({@link Rules#switchedOwners} left out). */
+    private static Map<Long, List<Claim>> recordedOnly(Map<Long, List<Claim>> byEntry, Rules rules) {
+        Map<Long, List<Claim>> recorded = new LinkedHashMap<>();
+        byEntry.forEach((entry, list) -> {
+            List<Claim> kept = list.stream().filter(c -> !rules.leanPartitionClaimsOf(c.owner)).toList();
+            if (!kept.isEmpty()) {
+                recorded.put(entry, kept);
+            }
+        });
+        return recorded;
     }
 
     /** How the rows ended; a row neither finished nor, if DELIVERED, in the inbox, is lost. */

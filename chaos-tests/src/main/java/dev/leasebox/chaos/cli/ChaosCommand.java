@@ -39,7 +39,8 @@ public final class ChaosCommand implements Callable<Integer> {
     String backend;
 
     @Option(names = "--scenario", paramLabel = "NAME", description = "worker-kill, worker-pause, coordinator-restart, "
-            + "partition, provider-faults, clock-skew, clock-step, db-connections-kill, db-restart or coordinator-failover.")
+            + "partition, provider-faults, clock-skew, clock-step, db-connections-kill, db-restart, coordinator-failover, "
+            + "kafka-broker-restart or row-to-partition.")
     String scenario;
 
     @Option(names = "--suite", description = "The CI suite (each scenario on the backends where it reaches different "
@@ -94,6 +95,16 @@ public final class ChaosCommand implements Callable<Integer> {
                     + "to lean's guarantee (docs/chaos.md)."})
     String claimMode;
 
+    @Option(names = "--release-after-completion", paramLabel = "always|non-terminal", defaultValue = "always",
+            description = {"Row leases through an external backend: the workers' --release-after-completion, as leasebox "
+                    + "worker's (default: ${DEFAULT-VALUE}).", "non-terminal: the leases of finished rows lapse at the ttl "
+                    + "(redis only)."})
+    String releaseAfterCompletion;
+
+    @Option(names = "--release-in-background", description = "Row leases through an external backend: the workers' "
+            + "--release-in-background, as leasebox worker's.")
+    boolean releaseInBackground;
+
     @Override
     public Integer call() {
         if (System.getProperty("logback.configurationFile") == null) {
@@ -107,16 +118,34 @@ public final class ChaosCommand implements Callable<Integer> {
                     + " is not available here: choose one of " + backends);
         }
         List<Scenario> scenarios = chosenScenarios();
-        Granularity granularity;
-        try {
-            granularity = new Granularity(leaseGranularity, ordered, partitionClaims, claimMode).validated();
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
+        Granularity granularity = granularity();
         List<String> runOn = backend != null ? List.of(backend) : backends;
         RunSettings settings = new RunSettings(jdbcUrl, duration, lease, 300, rate, Duration.ofSeconds(40),
                 reportDir, unsafeNoFence, keepSchema, granularity);
         return suite ? runSuite(out, runOn, settings, granularity) : runScenarios(out, runOn, scenarios, settings, granularity);
+    }
+
+    /**
+     * The workers' claim options, refused in one line naming the flags where {@code leasebox worker} would refuse
+     * them: {@code --release-after-completion non-terminal} needs {@code --backend redis}, and neither release option
+     * applies to the {@code database} backend or to partition leases.
+     */
+    Granularity granularity() {
+        try {
+            Granularity g = new Granularity(leaseGranularity, ordered, partitionClaims, claimMode)
+                    .withRelease(releaseAfterCompletion, releaseInBackground).validated();
+            if (!g.releasesAsDefault() && backend == null) {
+                throw new IllegalArgumentException("--release-after-completion non-terminal and --release-in-background "
+                        + "need --backend (redis, zookeeper or hazelcast; non-terminal: redis only)");
+            }
+            String refused = backend == null ? "" : g.releaseRefusedOn(backend);
+            if (!refused.isEmpty()) {
+                throw new IllegalArgumentException(refused);
+            }
+            return g;
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     /** Every scenario with {@code --suite}, else the one {@code --scenario} names (with {@code --backend}). */
@@ -145,6 +174,12 @@ public final class ChaosCommand implements Callable<Integer> {
                 skipped.add(c.caseName() + " on database: --claim-mode lean needs an external backend");
                 continue;
             }
+            String refused = c.granularity(granularity).releaseRefusedOn(c.backend());
+            refused = refused.isEmpty() ? s.refusedWith(c.granularity(granularity)) : refused;
+            if (!refused.isEmpty()) {
+                skipped.add(c.caseName() + " on " + c.backend() + ": " + refused);
+                continue;
+            }
             outcomes.add(ScenarioRunner.run(c.backend(), s, settings.withGranularity(c.granularity(granularity)), out));
         }
         printTable(out, outcomes, skipped);
@@ -161,6 +196,7 @@ public final class ChaosCommand implements Callable<Integer> {
                 if (reason.isEmpty() && granularity.isLeanRows() && "database".equals(b)) {
                     reason = "--claim-mode lean needs an external backend (the database backend claims in the row itself)";
                 }
+                reason = reason.isEmpty() ? s.refusedWith(granularity) : reason;
                 if (!reason.isEmpty()) {
                     skipped.add(s.name() + " on " + b + ": " + reason);
                     if (!suite) {
@@ -182,11 +218,13 @@ public final class ChaosCommand implements Callable<Integer> {
 
     static void printTable(PrintStream out, List<ScenarioRunner.Outcome> outcomes, List<String> skipped) {
         out.println();
-        out.printf("%-10s %-20s %-7s %5s %6s %6s %6s %6s %7s %6s %6s %8s %8s %6s%n", "backend", "scenario", "result",
+        out.printf("%-10s %-34s %-7s %5s %6s %6s %6s %6s %7s %6s %6s %8s %8s %6s%n", "backend", "scenario", "result",
                 "lost", "stale", "fence", "dups", "unexpl", "refused", "faults", "order", "reclP50", "reclMax", "secs");
         for (ScenarioRunner.Outcome o : outcomes) {
             Map<String, Object> s = o.summary();
-            out.printf(Locale.ROOT, "%-10s %-20s %-7s %5s %6s %6s %6s %6s %7s %6s %6s %8s %8s %6.0f%n", o.backend(), o.scenario(),
+            Object variant = s.getOrDefault("variant", "");
+            out.printf(Locale.ROOT, "%-10s %-34s %-7s %5s %6s %6s %6s %6s %7s %6s %6s %8s %8s %6.0f%n", o.backend(),
+                    o.scenario() + (variant.toString().isEmpty() ? "" : "@" + variant),
                     o.exitCode() == 0 ? "pass" : o.exitCode() == 1 ? "FAIL" : "ERROR", s.get("lost"),
                     s.get("staleCompletionsAccepted"), s.get("fenceRegressions"), s.get("duplicateEmissions"),
                     s.get("unexplainedDuplicates"), s.get("completionsRefused"), s.get("faultsInjected"),

@@ -121,15 +121,38 @@ public final class DeliveryChecker {
      * @param receiptResolutionMicros 0 when a delivery's receipt time is as fine as the audit's (the jdbc-inbox
      *                              downstream, stamped by the same database), else the step of the downstream's
      *                              clock: a receipt is then judged at the most favourable instant of that step
+     * @param switchedWorkers       a run whose recorded fleet was replaced by these workers with lean partition claims:
+     *                              their deliveries are judged as lean partition deliveries, a repeat by how the
+     *                              earlier delivery's claim was made; empty when the run kept one claim style
      */
-    public record Mode(boolean recordedClaims, boolean leanRows, long expiryToleranceMicros, long receiptResolutionMicros) {
+    public record Mode(boolean recordedClaims, boolean leanRows, long expiryToleranceMicros, long receiptResolutionMicros,
+                       Set<String> switchedWorkers) {
+        public Mode {
+            switchedWorkers = Set.copyOf(switchedWorkers);
+        }
+
+        public Mode(boolean recordedClaims, boolean leanRows, long expiryToleranceMicros, long receiptResolutionMicros) {
+            this(recordedClaims, leanRows, expiryToleranceMicros, receiptResolutionMicros, Set.of());
+        }
+
         public static Mode of(String backend, boolean lean, boolean leanRows) {
             return new Mode(!lean, leanRows, "database".equals(backend) ? 0 : 200_000, 0);
         }
 
         /** The same, for a downstream whose receipt times count in steps of {@code micros} (Kafka: 1000). */
         public Mode withReceiptResolution(long micros) {
-            return new Mode(recordedClaims, leanRows, expiryToleranceMicros, micros);
+            return new Mode(recordedClaims, leanRows, expiryToleranceMicros, micros, switchedWorkers);
+        }
+
+        /** The same, the run's recorded fleet replaced by {@code workers} with lean partition claims. */
+        public Mode switchedTo(Set<String> workers) {
+            return new Mode(recordedClaims, leanRows, expiryToleranceMicros, receiptResolutionMicros, workers);
+        }
+
+        /** How {@code worker}'s deliveries are judged. */
+        Mode forWorker(String worker) {
+            return switchedWorkers.contains(worker)
+                    ? new Mode(false, false, expiryToleranceMicros, receiptResolutionMicros, Set.of()) : this;
         }
     }
 
@@ -189,10 +212,11 @@ public final class DeliveryChecker {
             for (int i = 0; i < ds.size(); i++) {
                 Delivery d = ds.get(i);
                 long fence = d.fence() == null ? 0 : d.fence();
-                RowState at = RowState.atReceipt(rowAudit, d, fence, faults, mode);
-                boolean frozen = frozenSender(rowAudit, fence, d, faults, mode);
+                Mode sender = mode.forWorker(d.worker());
+                RowState at = RowState.atReceipt(rowAudit, d, fence, faults, sender);
+                boolean frozen = frozenSender(rowAudit, fence, d, faults, sender);
                 boolean zombie = supersededFence(entry, d, at, fence, frozen);
-                if (mode.recordedClaims()) {
+                if (sender.recordedClaims()) {
                     claimBeforeEmit(entry, d, at, fence, frozen, zombie, rowAudit);
                 }
                 if (i > 0) {
@@ -249,7 +273,7 @@ public final class DeliveryChecker {
 
         /** (6) repeats. */
         private void repeat(long entry, Delivery earlier, Delivery d, List<AuditRecord> rowAudit) {
-            String cause = explainRepeat(earlier, d, rowAudit, faults, mode, losses);
+            String cause = explainRepeat(earlier, d, rowAudit, faults, mode.forWorker(earlier.worker()), losses);
             if (cause.isEmpty()) {
                 violation(UNEXPLAINED_DUPLICATE, entry, "delivered under fence " + earlier.fence()
                         + " by " + earlier.worker() + " at " + earlier.receivedMicros() + " µs and again under fence "

@@ -54,7 +54,9 @@ public final class ReportCheck {
             boolean ordered = Boolean.TRUE.equals(summary.get("ordered"));
             boolean lean = "lean".equals(summary.get("claimMode"));
             boolean leanPartition = partition && "lean".equals(summary.get("partitionClaims"));
-            HistoryChecker.Rules rules = new HistoryChecker.Rules(ordered, leanPartition, !partition && lean);
+            java.util.Set<String> switched = switchedWorkers(summary);
+            HistoryChecker.Rules rules = switched.isEmpty() ? new HistoryChecker.Rules(ordered, leanPartition, !partition && lean)
+                    : HistoryChecker.Rules.switchedToLeanPartitions(switched);
             List<HistoryEvent> history = new ArrayList<>();
             List<Path> files = histories(dir);
             if (files.isEmpty()) {
@@ -78,14 +80,25 @@ public final class ReportCheck {
                 if (deliveries != null) {
                     result = result.withAudit(DeliveryChecker.check(audit, deliveries, faults, end,
                             DeliveryChecker.Mode.of(String.valueOf(summary.get("backend")), lean, !partition && lean)
-                                    .withReceiptResolution("kafka".equals(summary.get("downstream")) ? 1_000 : 0),
-                            DeliveryChecker.lossesReported(history)));
+                                    .withReceiptResolution("kafka".equals(summary.get("downstream")) ? 1_000 : 0)
+                                    .switchedTo(switched),
+                            DeliveryChecker.lossesReported(history)))
+                            .withAudit(SwitchBound.check(deliveries, switched, dev.leasebox.chaos.harness.WorkerProcess.BATCH));
                 }
             }
             return new Outcome(result.passed() ? HELD : BROKE, result, "", audited);
         } catch (RuntimeException e) { // a missing file, a line that does not parse, a field of the wrong type
             return new Outcome(COULD_NOT_CHECK, null, String.valueOf(e.getMessage()), false);
         }
+    }
+
+    /** The workers that replaced the run's fleet with lean partition claims ({@code switchedWorkers}), if any. */
+    private static java.util.Set<String> switchedWorkers(Map<String, Object> summary) {
+        Object named = summary.get("switchedWorkers");
+        if (named == null || named.toString().isBlank()) {
+            return java.util.Set.of();
+        }
+        return java.util.Set.of(named.toString().split(","));
     }
 
     private static Map<String, Object> summary(Path dir) {

@@ -24,6 +24,8 @@ public final class ChaosCluster implements AutoCloseable {
     private final Granularity granularity;
     private final List<WorkerProcess> workers = new ArrayList<>();
     private final List<WorkerProcess> retired = new ArrayList<>();
+    /** Workers started with a granularity other than the run's (a fleet replaced by another claim style). */
+    private final java.util.Map<String, Granularity> startedWith = new java.util.LinkedHashMap<>();
     private int generation;
     private LocalPostgres databaseServer;
     private KafkaDownstream kafka;
@@ -47,11 +49,22 @@ public final class ChaosCluster implements AutoCloseable {
 
     /** Starts workers together (JVM start-up overlaps), then waits until each has reached the database and coordinator. */
     public List<WorkerProcess> startWorkers(java.util.Map<String, WorkerProcess.Options> byOwner) {
+        return startWorkers(byOwner, granularity);
+    }
+
+    /**
+     * As above, the workers leasing as {@code leasing} says instead of the run's granularity: a fleet that replaces
+     * the run's first fleet with another claim style ({@link #ownersLeasing} names them for the checker).
+     */
+    public List<WorkerProcess> startWorkers(java.util.Map<String, WorkerProcess.Options> byOwner, Granularity leasing) {
         List<WorkerProcess> started = new ArrayList<>();
+        if (!leasing.equals(granularity)) {
+            byOwner.keySet().forEach(owner -> startedWith.put(owner, leasing));
+        }
         byOwner.forEach((owner, options) -> {
             WorkerProcess.Options effective = new WorkerProcess.Options(options.groupId(), options.clockFile(),
                     options.writeLatency(), options.unsafeNoFence() || unsafeNoFence, providerControl);
-            WorkerProcess worker = WorkerProcess.start(owner, runDir, database, coordinator, lease, granularity,
+            WorkerProcess worker = WorkerProcess.start(owner, runDir, database, coordinator, lease, leasing,
                     effective, kafka == null ? "" : kafka.providerSpec());
             workers.add(worker);
             started.add(worker);
@@ -76,6 +89,24 @@ public final class ChaosCluster implements AutoCloseable {
         workers.remove(replacement);
         workers.add(Math.max(0, index), replacement); // keeps the victim first
         return replacement;
+    }
+
+    /** Stops {@code worker} gracefully (SIGTERM: it releases what it holds and leaves the registry); it stays in the history. */
+    public void retire(WorkerProcess worker) {
+        worker.close();
+        workers.remove(worker);
+        retired.add(worker);
+    }
+
+    /** The owners started with a granularity other than the run's that {@code leasing} accepts. */
+    public java.util.Set<String> ownersLeasing(java.util.function.Predicate<Granularity> leasing) {
+        java.util.Set<String> owners = new java.util.TreeSet<>();
+        startedWith.forEach((owner, g) -> {
+            if (leasing.test(g)) {
+                owners.add(owner);
+            }
+        });
+        return owners;
     }
 
     public List<WorkerProcess> workers() {

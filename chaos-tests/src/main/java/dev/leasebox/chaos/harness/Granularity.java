@@ -2,6 +2,7 @@ package dev.leasebox.chaos.harness;
 
 import dev.leasebox.cli.GranularityOptions;
 import dev.leasebox.outbox.leased.ClaimMode;
+import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +18,13 @@ import java.util.List;
  * @param partitionClaims  {@code lean} or {@code recorded} (partition only; {@code lean} otherwise)
  * @param rowClaims        {@code recorded} or {@code lean}: {@code leasebox worker --claim-mode} of row leases
  *                         through an external backend (row leases only; {@code recorded} otherwise)
+ * @param releaseAfterCompletion {@code always} or {@code non-terminal}: {@code leasebox worker
+ *                         --release-after-completion} (row leases through an external backend; {@code non-terminal}
+ *                         on Redis only, which the library refuses elsewhere)
+ * @param releaseInBackground {@code leasebox worker --release-in-background} (row leases through an external backend)
  */
-public record Granularity(String leaseGranularity, boolean ordered, String partitionClaims, String rowClaims) {
+public record Granularity(String leaseGranularity, boolean ordered, String partitionClaims, String rowClaims,
+                          String releaseAfterCompletion, boolean releaseInBackground) {
 
     /** Row leases with recorded claims: the default, and what every scenario ran with before partition leases. */
     public static final Granularity ROW = new Granularity("row", false, "lean", "recorded");
@@ -29,6 +35,45 @@ public record Granularity(String leaseGranularity, boolean ordered, String parti
     /** As {@code leasebox worker}'s partition options say it, row claims left at their default. */
     public Granularity(String leaseGranularity, boolean ordered, String partitionClaims) {
         this(leaseGranularity, ordered, partitionClaims, "recorded");
+    }
+
+    /** Leases released after every completion, by the claim loop (the defaults). */
+    public Granularity(String leaseGranularity, boolean ordered, String partitionClaims, String rowClaims) {
+        this(leaseGranularity, ordered, partitionClaims, rowClaims, "always", false);
+    }
+
+    /** The same, releasing leases as {@code --release-after-completion} and {@code --release-in-background} say. */
+    public Granularity withRelease(String afterCompletion, boolean inBackground) {
+        return new Granularity(leaseGranularity, ordered, partitionClaims, rowClaims, afterCompletion, inBackground);
+    }
+
+    /** Whether leases are released as by default: after every completion, by the claim loop. */
+    public boolean releasesAsDefault() {
+        return ReleaseAfterCompletion.parse(releaseAfterCompletion) == ReleaseAfterCompletion.ALWAYS && !releaseInBackground;
+    }
+
+    /** {@code --release-after-completion non-terminal}: terminal completions' leases lapse at their ttl (Redis only). */
+    public boolean releasesNonTerminalOnly() {
+        return ReleaseAfterCompletion.parse(releaseAfterCompletion) == ReleaseAfterCompletion.NON_TERMINAL;
+    }
+
+    /**
+     * Checks the release options against {@code backend} as the library would refuse them, in one line naming the
+     * flags; empty when they apply.
+     */
+    public String releaseRefusedOn(String backend) {
+        if (releasesAsDefault()) {
+            return "";
+        }
+        if ("database".equals(backend)) {
+            return "--release-after-completion and --release-in-background apply to external lease backends only: "
+                    + "the database backend claims in the row itself";
+        }
+        if (releasesNonTerminalOnly() && !"redis".equals(backend)) {
+            return "--release-after-completion non-terminal needs --backend redis: " + backend
+                    + " keeps an unreleased lease past its ttl";
+        }
+        return "";
     }
 
     /** Partition keys the workload spreads entries over with row leases (as it always did). */
@@ -51,6 +96,16 @@ public record Granularity(String leaseGranularity, boolean ordered, String parti
         if (isPartition() && mode == ClaimMode.LEAN) {
             throw new IllegalArgumentException("--claim-mode is for row leases; with --lease-granularity partition use "
                     + "--partition-claims lean|recorded");
+        }
+        try {
+            ReleaseAfterCompletion.parse(releaseAfterCompletion);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--release-after-completion: choose always or non-terminal, was '"
+                    + releaseAfterCompletion + "'");
+        }
+        if (isPartition() && !releasesAsDefault()) {
+            throw new IllegalArgumentException("--release-after-completion and --release-in-background are for row "
+                    + "leases; partition leases keep their slots until the worker stops");
         }
         return this;
     }
@@ -97,11 +152,28 @@ public record Granularity(String leaseGranularity, boolean ordered, String parti
             args.add("--claim-mode");
             args.add("lean");
         }
+        if (releasesNonTerminalOnly()) {
+            args.add("--release-after-completion");
+            args.add("non-terminal");
+        }
+        if (releaseInBackground) {
+            args.add("--release-in-background");
+        }
         return args;
     }
 
     /** E.g. {@code row leases} or {@code partition leases, lean claims, ordered per key}. */
     public String describe() {
-        return isLeanRows() ? "row leases, lean claims" : options().describe();
+        return (isLeanRows() ? "row leases, lean claims" : options().describe())
+                + (releasesNonTerminalOnly() ? ", terminal leases left to lapse" : "")
+                + (releaseInBackground ? ", released in the background" : "");
+    }
+
+    /**
+     * The release variant as report directories and summaries name it: {@code -non-terminal},
+     * {@code -release-in-background}, both, or empty with the default release.
+     */
+    public String releaseSuffix() {
+        return (releasesNonTerminalOnly() ? "-non-terminal" : "") + (releaseInBackground ? "-release-in-background" : "");
     }
 }

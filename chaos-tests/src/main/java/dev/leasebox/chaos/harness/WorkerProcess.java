@@ -24,6 +24,9 @@ public final class WorkerProcess implements AutoCloseable {
     /** Where libfaketime lives on Debian (package {@code faketime} / {@code libfaketime}). */
     public static final Path LIBFAKETIME = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1");
 
+    /** Rows each worker claims per batch ({@code --batch}). */
+    public static final int BATCH = 20;
+
     private final String owner;
     private final Path history;
     private final ChaosProcess process;
@@ -65,7 +68,7 @@ public final class WorkerProcess implements AutoCloseable {
         Path history = runDir.resolve("history-" + owner + ".jsonl");
         List<String> args = new ArrayList<>(List.of("--jdbc-url", db.workerUrl(owner), "--table", db.table().qualified(),
                 "--backend", coordinator.backend(), "--owner", owner, "--lease-ms", Long.toString(lease.toMillis()),
-                "--history", history.toString(), "--namespace", "chaos-" + db.schema()));
+                "--history", history.toString(), "--namespace", "chaos-" + db.schema(), "--batch", Integer.toString(BATCH)));
         args.addAll(granularity.workerArgs());
         if (coordinator.isExternal()) {
             args.add("--address");

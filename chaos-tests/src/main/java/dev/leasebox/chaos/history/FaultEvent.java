@@ -40,6 +40,8 @@ public record FaultEvent(long t, String fault, String target, String detail) {
     public static final String DB_START = "db-start";
     /** The coordinator's primary stopped and a replica promoted in its place. */
     public static final String COORDINATOR_FAILOVER = "coordinator-failover";
+    /** The run's fleet stopped gracefully and replaced by workers of another claim style (not a fault by itself). */
+    public static final String FLEET_SWITCH = "fleet-switch";
 
     public FaultEvent {
         Objects.requireNonNull(fault, "fault");

@@ -32,14 +32,22 @@ public final class RunReport {
      * @param claimMode   {@code recorded} or {@code lean}: how the run's claims were made (either granularity)
      * @param downstream  where the workers sent: {@code jdbc-inbox} or {@code kafka} (whose receipt times count
      *                    milliseconds: the offline check judges them as the run did)
+     * @param variant     the claim variant as the run's directory names it ({@code partition-lean},
+     *                    {@code lean-non-terminal}, …); empty for recorded row claims released by default
+     * @param releaseAfterCompletion the workers' {@code --release-after-completion}
+     * @param releaseInBackground    the workers' {@code --release-in-background}
+     * @param switchedWorkers the workers, comma-separated, that replaced the run's fleet with lean partition claims
+     *                    (a migration: the checker judges their claims as such); empty when the run kept one style
      */
     public record Run(String backend, String scenario, String proves, double seconds, boolean unsafeNoFence,
                       String error, String granularity, boolean ordered, String partitionClaims, String claimMode,
-                      String downstream) {
+                      String downstream, String variant, String releaseAfterCompletion, boolean releaseInBackground,
+                      String switchedWorkers) {
 
         /** A row-lease run. */
         public Run(String backend, String scenario, String proves, double seconds, boolean unsafeNoFence, String error) {
-            this(backend, scenario, proves, seconds, unsafeNoFence, error, "row", false, "", "recorded", "jdbc-inbox");
+            this(backend, scenario, proves, seconds, unsafeNoFence, error, "row", false, "", "recorded", "jdbc-inbox",
+                    "", "always", false, "");
         }
     }
 
@@ -54,6 +62,10 @@ public final class RunReport {
         m.put("partitionClaims", run.partitionClaims());
         m.put("claimMode", run.claimMode());
         m.put("downstream", run.downstream());
+        m.put("variant", run.variant());
+        m.put("releaseAfterCompletion", run.releaseAfterCompletion());
+        m.put("releaseInBackground", run.releaseInBackground());
+        m.put("switchedWorkers", run.switchedWorkers());
         m.put("seconds", round(run.seconds()));
         m.put("entries", r.entries());
         m.put("delivered", r.delivered());
@@ -104,6 +116,7 @@ public final class RunReport {
         b.append("# Chaos run: ").append(run.scenario()).append(" on ").append(run.backend())
                 .append("partition".equals(run.granularity()) ? ", partition leases (" + run.partitionClaims() + " claims"
                         + (run.ordered() ? ", ordered" : "") + ")" : "lean".equals(run.claimMode()) ? ", row leases (lean claims)" : "")
+                .append(run.variant().isEmpty() ? "" : " [" + run.variant() + "]")
                 .append(run.unsafeNoFence() ? " (UNSAFE: no fence)" : "").append("\n\n");
         b.append("**").append(passed ? "PASSED" : "FAILED").append("** in ")
                 .append(String.format(Locale.ROOT, "%.1f", run.seconds())).append(" s. ").append(run.proves()).append("\n\n");

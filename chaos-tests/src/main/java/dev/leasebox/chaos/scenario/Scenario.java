@@ -10,6 +10,8 @@ import dev.leasebox.chaos.fault.FaultInjector;
 import dev.leasebox.chaos.fault.KafkaBrokerRestart;
 import dev.leasebox.chaos.fault.NetworkPartition;
 import dev.leasebox.chaos.fault.ProviderFaults;
+import dev.leasebox.chaos.fault.RowToPartitionSwitch;
+import dev.leasebox.chaos.harness.Granularity;
 import dev.leasebox.chaos.fault.WorkerKill;
 import dev.leasebox.chaos.fault.WorkerPause;
 
@@ -43,6 +45,9 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
                     boolean ownDatabase) {
         this(name, proves, injector, needsExternal, fencing, ownDatabase, false);
     }
+
+    /** The migration scenario: recorded row claims, then a fleet with lean partition claims. */
+    public static final String ROW_TO_PARTITION = "row-to-partition";
 
     public static final List<Scenario> ALL = List.of(
             new Scenario("worker-kill", "A worker SIGKILLed while holding claims loses nothing: its claims are "
@@ -82,7 +87,24 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
             new Scenario("kafka-broker-restart", "Workers sending with --provider kafka:… while the broker is killed "
                     + "and kept down past the delivery timeout: sends time out and are retried, and the topic, read back "
                     + "by the checker, holds every DELIVERED entry, no superseded fence, and repeats only of retried sends.",
-                    KafkaBrokerRestart::new, false, false, false, true));
+                    KafkaBrokerRestart::new, false, false, false, true),
+            new Scenario(ROW_TO_PARTITION, "A table drained in row mode while every emission fails (entries left "
+                    + "RETRYABLE with raised high-water marks), then by a fleet with lean partition claims that replaces it: "
+                    + "every row is drained, none written stale, and the new fleet emits at most one batch per worker "
+                    + "beyond one emission per entry.",
+                    RowToPartitionSwitch::new, false, false));
+
+    /**
+     * Why this scenario cannot run with the workers' claim options {@code g}, in one line naming the flag; empty when
+     * it can. The migration starts with recorded row claims (the second fleet's style is its own).
+     */
+    public String refusedWith(Granularity g) {
+        if (ROW_TO_PARTITION.equals(name) && (g.isPartition() || g.isLeanRows())) {
+            return name + " starts with recorded row claims and switches to lean partition claims itself: drop "
+                    + (g.isPartition() ? "--lease-granularity partition" : "--claim-mode lean");
+        }
+        return "";
+    }
 
     public static Optional<Scenario> named(String name) {
         return ALL.stream().filter(s -> s.name().equals(name)).findFirst();

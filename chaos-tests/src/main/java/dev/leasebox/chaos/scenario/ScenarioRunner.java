@@ -6,6 +6,7 @@ import dev.leasebox.chaos.check.HistoryChecker;
 import dev.leasebox.chaos.evidence.AuditChecker;
 import dev.leasebox.chaos.evidence.DeliveryChecker;
 import dev.leasebox.chaos.evidence.Evidence;
+import dev.leasebox.chaos.evidence.SwitchBound;
 import dev.leasebox.chaos.fault.FaultInjector;
 import dev.leasebox.chaos.fault.FaultLog;
 import dev.leasebox.chaos.harness.ChaosCluster;
@@ -62,6 +63,7 @@ public final class ScenarioRunner {
         CheckResult result = null;
         String error = "";
         List<FaultEvent> faultEvents = List.of();
+        java.util.Set<String> switched = java.util.Set.of();
         try {
             clean(dir);
             Files.createDirectories(dir);
@@ -80,18 +82,19 @@ public final class ScenarioRunner {
                 runWindow(steps, db, settings, cluster, injector);
                 Collected collected = drainAndCollect(steps, db, settings, cluster, faults, dir, kafka);
                 faultEvents = collected.faults();
+                switched = collected.switched();
                 result = check(backend, granularity, collected, kafka != null);
             }
         } catch (RuntimeException | IOException | Error e) {
             error = e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
             progress.println("  harness error: " + error + " (logs in " + dir + ")");
         }
-        return report(steps, backend, scenario, settings, dir, result, error, faultEvents);
+        return report(steps, backend, scenario, settings, dir, result, error, faultEvents, switched);
     }
 
     /** What a run leaves to be checked: the final tables, the exported evidence and every history line. */
     private record Collected(FinalState end, Evidence.Exported evidence, List<HistoryEvent> history,
-                             List<FaultEvent> faults) {
+                             List<FaultEvent> faults, java.util.Set<String> switched) {
     }
 
     /** Progress lines stamped with the seconds since the run started. */
@@ -168,31 +171,41 @@ public final class ScenarioRunner {
         for (WorkerProcess w : cluster.allWorkers()) {
             history.addAll(JsonLinesFile.read(w.historyFile(), HistoryEvent::parse));
         }
-        return new Collected(end, evidence, history, JsonLinesFile.read(faults.path(), FaultEvent::parse));
+        return new Collected(end, evidence, history, JsonLinesFile.read(faults.path(), FaultEvent::parse),
+                cluster.ownersLeasing(g -> g.isLeanPartition() && !settings.granularity().isLeanPartition()));
     }
 
+    /**
+     * Judges the run with the rules of its claim style; a run whose fleet was replaced by lean partition workers
+     * ({@link Collected#switched}) judges each worker's claims and deliveries by the style it was started with.
+     */
     private static CheckResult check(String backend, Granularity granularity, Collected run, boolean kafka) {
         Evidence.Exported evidence = run.evidence();
-        return HistoryChecker.check(run.history(), run.faults(), run.end(),
-                        new HistoryChecker.Rules(granularity.ordered(), granularity.isLeanPartition(),
-                                granularity.isLeanRows()))
+        HistoryChecker.Rules rules = run.switched().isEmpty()
+                ? new HistoryChecker.Rules(granularity.ordered(), granularity.isLeanPartition(), granularity.isLeanRows())
+                : HistoryChecker.Rules.switchedToLeanPartitions(run.switched());
+        return HistoryChecker.check(run.history(), run.faults(), run.end(), rules)
                 .withAudit(AuditChecker.check(evidence.audit(), evidence.deliveries(), !granularity.isLean()))
                 .withAudit(DeliveryChecker.check(evidence.audit(), evidence.deliveries(), run.faults(), run.end(),
                         DeliveryChecker.Mode.of(backend, granularity.isLean(), granularity.isLeanRows())
-                                .withReceiptResolution(kafka ? 1_000 : 0), // Kafka stamps milliseconds
-                        DeliveryChecker.lossesReported(run.history())));
+                                .withReceiptResolution(kafka ? 1_000 : 0) // Kafka stamps milliseconds
+                                .switchedTo(run.switched()),
+                        DeliveryChecker.lossesReported(run.history())))
+                .withAudit(SwitchBound.check(evidence.deliveries(), run.switched(), WorkerProcess.BATCH));
     }
 
     /** Writes the report and prints the verdict; a run that never reached its check reports an empty result. */
     private static Outcome report(Progress steps, String backend, Scenario scenario, RunSettings settings, Path dir,
-                                  CheckResult checked, String error, List<FaultEvent> faultEvents) {
+                                  CheckResult checked, String error, List<FaultEvent> faultEvents,
+                                  java.util.Set<String> switched) {
         Granularity granularity = settings.granularity();
         PrintStream progress = steps.out();
         double seconds = secondsSince(steps.started());
         RunReport.Run run = new RunReport.Run(backend, scenario.name(), scenario.proves(), seconds,
                 settings.unsafeNoFence(), error, granularity.leaseGranularity(), granularity.ordered(),
                 granularity.isPartition() ? granularity.partitionClaims() : "", granularity.isLean() ? "lean" : "recorded",
-                scenario.kafka() ? "kafka" : "jdbc-inbox");
+                scenario.kafka() ? "kafka" : "jdbc-inbox", variant(granularity).replaceFirst("^-", ""),
+                granularity.releaseAfterCompletion(), granularity.releaseInBackground(), String.join(",", switched));
         CheckResult result = checked != null ? checked
                 : new CheckResult(0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, List.of(), List.of(), List.of(), 0,
                         granularity.ordered());
@@ -212,12 +225,21 @@ public final class ScenarioRunner {
     }
 
     /**
-     * {@code <backend>-<scenario>}, with {@code -partition-<claims>[-ordered]} for partition leases and
-     * {@code -lean} for lean row claims.
+     * {@code <backend>-<scenario>}, then the variant ({@link #variant}).
      */
     static String directoryName(String backend, String scenario, Granularity g) {
-        return backend + "-" + scenario + (g.isPartition() ? "-partition-" + g.partitionClaims() + (g.ordered() ? "-ordered" : "")
-                : g.isLeanRows() ? "-lean" : "");
+        return backend + "-" + scenario + variant(g);
+    }
+
+    /**
+     * How a run's claims differ from recorded row claims released by default, as its directory and
+     * {@code summary.json} name it: {@code -partition-<claims>[-ordered]} for partition leases, {@code -lean} for lean
+     * row claims, then {@code -non-terminal} and {@code -release-in-background} for the release options; empty
+     * for the default.
+     */
+    static String variant(Granularity g) {
+        return (g.isPartition() ? "-partition-" + g.partitionClaims() + (g.ordered() ? "-ordered" : "")
+                : g.isLeanRows() ? "-lean" : "") + g.releaseSuffix();
     }
 
     private static double secondsSince(long nanos) {

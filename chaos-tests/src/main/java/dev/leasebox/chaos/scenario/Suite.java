@@ -13,8 +13,9 @@ import java.util.Set;
  * reaches different code, sized to stay within the CI bound (docs/chaos.md, <i>Bounds</i>). {@link #full} is
  * {@code leasebox chaos --suite --full}: every scenario on every backend it applies to, and every claim variant.
  * A case is {@code BACKEND/SCENARIO} or {@code BACKEND/SCENARIO@VARIANT}, the variant {@code lean-rows}
- * ({@code --claim-mode lean}) or {@code lean-partition} ({@code --lease-granularity partition --partition-claims
- * lean}, unordered).
+ * ({@code --claim-mode lean}), {@code lean-partition} ({@code --lease-granularity partition --partition-claims
+ * lean}, unordered), {@code non-terminal} ({@code --release-after-completion non-terminal}, Redis only) or
+ * {@code release-in-background} ({@code --release-in-background}).
  */
 public final class Suite {
 
@@ -22,17 +23,24 @@ public final class Suite {
     static final List<String> CI = List.of(
             "database/worker-kill", "database/worker-pause", "database/provider-faults", "database/clock-step",
             "database/db-connections-kill", "database/db-restart", "database/kafka-broker-restart",
+            "database/row-to-partition",
             "redis/worker-kill", "redis/worker-pause", "redis/coordinator-restart", "redis/partition",
             "redis/clock-step", "redis/coordinator-failover", "redis/db-connections-kill",
             "zookeeper/worker-kill", "zookeeper/worker-pause", "zookeeper/coordinator-restart", "zookeeper/partition",
             "zookeeper/clock-step",
             "hazelcast/worker-kill", "hazelcast/worker-pause", "hazelcast/coordinator-restart", "hazelcast/partition",
-            "redis/worker-pause@lean-rows", "redis/coordinator-restart@lean-rows", "database/clock-step@lean-partition");
+            "redis/worker-pause@lean-rows", "redis/coordinator-restart@lean-rows", "database/clock-step@lean-partition",
+            "redis/worker-pause@non-terminal", "zookeeper/worker-kill@release-in-background");
 
     /** Claim variants beyond every scenario with recorded row claims, in the full suite. */
     static final List<String> VARIANTS = List.of(
             "redis/worker-pause@lean-rows", "zookeeper/worker-pause@lean-rows", "redis/coordinator-restart@lean-rows",
-            "redis/coordinator-failover@lean-rows", "database/clock-step@lean-partition");
+            "redis/coordinator-failover@lean-rows", "database/clock-step@lean-partition",
+            "redis/worker-pause@non-terminal", "redis/worker-kill@non-terminal", "redis/coordinator-restart@non-terminal",
+            "redis/partition@non-terminal", "redis/worker-pause@lean-rows-non-terminal",
+            "zookeeper/worker-kill@release-in-background", "zookeeper/worker-pause@release-in-background",
+            "redis/worker-pause@release-in-background", "hazelcast/worker-kill@release-in-background",
+            "zookeeper/partition@release-in-background");
 
     private Suite() {
     }
@@ -57,6 +65,9 @@ public final class Suite {
                 case "" -> withoutVariant;
                 case "lean-rows" -> Granularity.LEAN_ROWS;
                 case "lean-partition" -> Granularity.partition(false, "lean");
+                case "non-terminal" -> Granularity.ROW.withRelease("non-terminal", false);
+                case "lean-rows-non-terminal" -> Granularity.LEAN_ROWS.withRelease("non-terminal", false);
+                case "release-in-background" -> Granularity.ROW.withRelease("always", true);
                 default -> throw new IllegalArgumentException("unknown variant " + variant);
             };
         }

@@ -16,6 +16,7 @@ import dev.leasebox.outbox.grouped.LeaseGrouping;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
+import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import dev.leasebox.cli.ProviderSpec;
 import dev.leasebox.provider.JdbcInboxProvider;
 import picocli.CommandLine;
@@ -48,7 +49,9 @@ import java.util.concurrent.TimeUnit;
  * lean|recorded}, {@code --slots}, {@code --when-attempts-exhausted}), and the claim store is built by
  * the same code ({@link GranularityOptions#claimStore}): partition mode here is the worker's. Row leases through
  * an external backend take {@code --claim-mode recorded|lean} as {@code leasebox worker} does. Like it, the worker
- * joins the table's {@link ClaimStyleRegistry} with the same style derivation, so a mixed fleet is refused.
+ * joins the table's {@link ClaimStyleRegistry} with the same style derivation, so a mixed fleet is refused. So do
+ * {@code --release-after-completion always|non-terminal} and {@code --release-in-background}, passed to the
+ * library's builder as {@code leasebox worker} passes them.
  *
  * <p>Chaos-only options: {@code --provider-control} (faults switched from outside),
  * {@code --write-latency} (a slow completion path) and {@code --unsafe-no-fence} (completions bypass
@@ -110,6 +113,15 @@ public final class ChaosWorkerMain implements Callable<Integer> {
             description = "Row leases through an external backend: leasebox worker's --claim-mode (lean: nothing written before emitting).")
     String claimMode;
 
+    @Option(names = "--release-after-completion", paramLabel = "always|non-terminal", defaultValue = "always",
+            description = "Row leases through an external backend: leasebox worker's --release-after-completion "
+                    + "(non-terminal: the leases of DELIVERED and DEAD_LETTERED rows lapse at the ttl; redis only).")
+    String releaseAfterCompletion;
+
+    @Option(names = "--release-in-background",
+            description = "Row leases through an external backend: leasebox worker's --release-in-background.")
+    boolean releaseInBackground;
+
     @Mixin
     GranularityOptions granularity;
 
@@ -161,7 +173,10 @@ public final class ChaosWorkerMain implements Callable<Integer> {
             Leasebox drain = buildDrain(dataSource, tableName, clock, recorder, manager, rowMode, lease, resources);
             resources.add(drain);
             recorder.started("backend " + backend + (address.isEmpty() ? "" : " at " + address) + ", lease " + lease
-                    + ", " + granularity.describe() + (rowMode == ClaimMode.LEAN ? ", lean claims" : "") + (unsafeNoFence ? ", UNSAFE: no fence" : "") + ", pid "
+                    + ", " + granularity.describe() + (rowMode == ClaimMode.LEAN ? ", lean claims" : "")
+                    + (releaseInBackground ? ", released in the background" : "")
+                    + (ReleaseAfterCompletion.parse(releaseAfterCompletion) == ReleaseAfterCompletion.NON_TERMINAL
+                    ? ", terminal leases left to lapse" : "") + (unsafeNoFence ? ", UNSAFE: no fence" : "") + ", pid "
                     + ProcessHandle.current().pid());
             stopOnShutdown(drain);
             drain.start();
@@ -189,6 +204,12 @@ public final class ChaosWorkerMain implements Callable<Integer> {
         }
         if (rowMode == ClaimMode.LEAN && unsafeNoFence) {
             throw new IllegalArgumentException("--unsafe-no-fence is not implemented for lean row claims");
+        }
+        boolean defaultRelease = ReleaseAfterCompletion.parse(releaseAfterCompletion) == ReleaseAfterCompletion.ALWAYS
+                && !releaseInBackground;
+        if (!defaultRelease && (granularity.isPartition() || "database".equals(backend))) {
+            throw new IllegalArgumentException("--release-after-completion and --release-in-background are for row "
+                    + "leases through an external backend, as in leasebox worker");
         }
         return rowMode;
     }
@@ -225,7 +246,9 @@ public final class ChaosWorkerMain implements Callable<Integer> {
         if (manager.isPresent()) {
             builder.leases(manager.get()).coordinator(backend, address, namespace);
             if (!granularity.isPartition()) {
-                builder.claimMode(rowMode);
+                // as leasebox worker passes them; the builder refuses non-terminal where leases do not lapse
+                builder.claimMode(rowMode).releaseAfterCompletion(ReleaseAfterCompletion.parse(releaseAfterCompletion))
+                        .releaseInBackground(releaseInBackground);
             }
         }
         granularity.configure(builder);

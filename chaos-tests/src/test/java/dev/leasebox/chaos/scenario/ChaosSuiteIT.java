@@ -96,7 +96,8 @@ class ChaosSuiteIT {
         assertThat(outcome.exitCode()).isZero();
         assertThat(outcome.summary()).containsEntry("lost", 0).containsEntry("staleCompletionsAccepted", 0)
                 .containsEntry("fenceRegressions", 0).containsEntry("unexplainedDuplicates", 0)
-                .containsEntry("prematureTakeovers", 0).containsEntry("claimMode", variant.isEmpty() ? "recorded" : "lean");
+                .containsEntry("prematureTakeovers", 0).containsEntry("claimMode", granularity.isLean() ? "lean" : "recorded")
+                .containsEntry("variant", ScenarioRunner.variant(granularity).replaceFirst("^-", ""));
         assertThat((Integer) outcome.summary().get("faultsInjected")).isPositive();
         assertThat((Integer) outcome.summary().get("delivered")).isPositive();
         assertThat(outcome.dir().resolve("summary.json")).exists();

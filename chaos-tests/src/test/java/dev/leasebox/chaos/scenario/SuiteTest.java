@@ -1,5 +1,6 @@
 package dev.leasebox.chaos.scenario;
 
+import dev.leasebox.chaos.harness.Granularity;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -29,6 +30,44 @@ class SuiteTest {
                 new Suite.Case("redis", "coordinator-failover", "lean-rows"));
         assertThat(Suite.full(ALL_BACKENDS)).doesNotContain(new Suite.Case("database", "partition", ""),
                 new Suite.Case("zookeeper", "coordinator-failover", ""));
+    }
+
+    @Test
+    void theReleaseVariantsRunWhereTheLibraryAcceptsThemAndCiHoldsTwo() {
+        List<Suite.Case> variants = Suite.full(ALL_BACKENDS).stream()
+                .filter(c -> !c.granularity(Granularity.ROW).releasesAsDefault()).toList();
+        assertThat(variants).isNotEmpty().allSatisfy(c -> assertThat(c.granularity(Granularity.ROW)
+                .releaseRefusedOn(c.backend())).as(c.toString()).isEmpty());
+        assertThat(variants).filteredOn(c -> c.granularity(Granularity.ROW).releasesNonTerminalOnly())
+                .isNotEmpty().allMatch(c -> c.backend().equals("redis"));
+        assertThat(Suite.ci(ALL_BACKENDS)).contains(new Suite.Case("redis", "worker-pause", "non-terminal"),
+                new Suite.Case("zookeeper", "worker-kill", "release-in-background"));
+        assertThat(Suite.ci(ALL_BACKENDS).stream().filter(variants::contains)).hasSize(2);
+    }
+
+    @Test
+    void aVariantSetsTheWorkersReleaseOptions() {
+        Granularity nonTerminal = Suite.Case.parse("redis/worker-pause@non-terminal").granularity(Granularity.ROW);
+        assertThat(nonTerminal.workerArgs()).containsSequence("--release-after-completion", "non-terminal")
+                .doesNotContain("--release-in-background", "--claim-mode");
+        Granularity background = Suite.Case.parse("zookeeper/worker-kill@release-in-background").granularity(Granularity.ROW);
+        assertThat(background.workerArgs()).contains("--release-in-background")
+                .doesNotContain("--release-after-completion");
+        assertThat(Suite.Case.parse("redis/worker-pause@lean-rows-non-terminal").granularity(Granularity.ROW).workerArgs())
+                .containsSequence("--claim-mode", "lean").containsSequence("--release-after-completion", "non-terminal");
+    }
+
+    @Test
+    void aReportDirectoryNamesTheVariant() {
+        assertThat(ScenarioRunner.directoryName("redis", "worker-pause", Granularity.ROW)).isEqualTo("redis-worker-pause");
+        assertThat(ScenarioRunner.directoryName("redis", "worker-pause", Granularity.ROW.withRelease("non-terminal", false)))
+                .isEqualTo("redis-worker-pause-non-terminal");
+        assertThat(ScenarioRunner.directoryName("zookeeper", "worker-kill", Granularity.ROW.withRelease("always", true)))
+                .isEqualTo("zookeeper-worker-kill-release-in-background");
+        assertThat(ScenarioRunner.directoryName("redis", "worker-kill", Granularity.LEAN_ROWS.withRelease("non-terminal", true)))
+                .isEqualTo("redis-worker-kill-lean-non-terminal-release-in-background");
+        assertThat(ScenarioRunner.directoryName("database", "clock-step", Granularity.partition(true, "lean")))
+                .isEqualTo("database-clock-step-partition-lean-ordered");
     }
 
     @Test
