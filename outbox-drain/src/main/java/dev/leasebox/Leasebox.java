@@ -13,6 +13,7 @@ import dev.leasebox.jdbc.JdbcWorkerGroup;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.MonotonicClock;
+import dev.leasebox.outbox.FencedOutboxStore;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
@@ -138,6 +139,8 @@ public final class Leasebox implements AutoCloseable {
         private DrainListener listener;
         private UnaryOperator<LeaseManager> decorateInTableLeases = UnaryOperator.identity();
         private UnaryOperator<OutboxClaimStore> decorateClaimStore = UnaryOperator.identity();
+        private UnaryOperator<FencedOutboxStore> decorateFencedStore = UnaryOperator.identity();
+        private Consumer<JdbcOutboxStore.Builder> configureStore = store -> { };
         private boolean joinRegistry = true;
         private Consumer<String> onRegistryConflict = why -> { };
 
@@ -276,6 +279,25 @@ public final class Leasebox implements AutoCloseable {
         }
 
         /**
+         * Wraps the table store that row leases from {@link #leases} are recorded on (timing or tracing the
+         * store's round trips). The wrapper must forward every call.
+         */
+        public Builder decorateFencedStore(UnaryOperator<FencedOutboxStore> decorator) {
+            this.decorateFencedStore = Objects.requireNonNull(decorator, "decorator");
+            return this;
+        }
+
+        /**
+         * Adjusts the JDBC store before it opens, after the drain's own settings (for instance
+         * {@link JdbcOutboxStore.Builder#claimRecordsWithoutWalFlush()} where losing the last claims in a
+         * database crash is acceptable).
+         */
+        public Builder configureStore(Consumer<JdbcOutboxStore.Builder> configure) {
+            this.configureStore = Objects.requireNonNull(configure, "configure");
+            return this;
+        }
+
+        /**
          * Called, from a background thread, when this worker's registration in the table's claim-style
          * registry is lost to a worker it cannot share the table with; the drain should stop. Default:
          * nothing.
@@ -314,8 +336,10 @@ public final class Leasebox implements AutoCloseable {
             }
             List<AutoCloseable> resources = new ArrayList<>();
             try {
-                JdbcOutboxStore jdbc = JdbcOutboxStore.builder(dataSource).table(table).localClock(clock)
-                        .useClaimLeases(true).candidateSpread(leases == null ? 1 : candidateSpread).open();
+                JdbcOutboxStore.Builder store = JdbcOutboxStore.builder(dataSource).table(table).localClock(clock)
+                        .useClaimLeases(true).candidateSpread(leases == null ? 1 : candidateSpread);
+                configureStore.accept(store);
+                JdbcOutboxStore jdbc = store.open();
                 OutboxClaimStore claims = partition ? openPartitioned(jdbc, mode, resources) : openRows(jdbc, mode);
                 if (claims instanceof AutoCloseable closeable && claims != jdbc) {
                     resources.add(closeable);
@@ -344,7 +368,7 @@ public final class Leasebox implements AutoCloseable {
             if (leases == null) {
                 return jdbc;
             }
-            return LeasedOutboxClaimStore.builder(jdbc, leases, clock).claimMode(mode)
+            return LeasedOutboxClaimStore.builder(decorateFencedStore.apply(jdbc), leases, clock).claimMode(mode)
                     .releaseAfterCompletion(releaseAfterCompletion).releaseInBackground(releaseInBackground)
                     .candidateOverAsk(candidateOverAsk).open();
         }

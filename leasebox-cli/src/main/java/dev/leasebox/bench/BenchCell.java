@@ -1,13 +1,10 @@
 package dev.leasebox.bench;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.Leasebox;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxDrain;
 import dev.leasebox.drain.ProviderOutcome;
-import dev.leasebox.jdbc.JdbcLeaseManager;
-import dev.leasebox.jdbc.JdbcOutboxStore;
-import dev.leasebox.jdbc.JdbcSlotStore;
-import dev.leasebox.jdbc.JdbcWorkerGroup;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
@@ -15,8 +12,6 @@ import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.outbox.grouped.LeaseGrouping;
-import dev.leasebox.outbox.OutboxClaimStore;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 
 import java.io.PrintWriter;
@@ -75,9 +70,6 @@ final class BenchCell {
 
     private static final int CONNECTIONS_PER_WORKER = 3; // the claim loop, the renewal thread, one spare (slot keeper)
 
-    /** Slot keepers tick every second in the bench, so that rebalancing never lasts into the window. */
-    private static final Duration PARTITION_TICK = Duration.ofSeconds(1);
-
     private final BenchDatabase database;
     private final Optional<BenchCoordinator> coordinator;
     private final String backend;
@@ -125,12 +117,12 @@ final class BenchCell {
             for (int i = 1; i <= workers; i++) {
                 HikariDataSource pool = database.newPool(CONNECTIONS_PER_WORKER);
                 resources.add(pool);
-                OutboxClaimStore store = claimStore(i, pool, table, clock, namespace, meters.phases(), resources, partitioned);
-                drains.add(OutboxDrain.builder().store(new TimedClaimStore(store, meters.latencies(), meters.phases()))
-                        .provider(envelope -> ProviderOutcome.delivered())
-                        .options(DrainOptions.builder().owner("bench-" + backend + "-" + i).batchSize(batch)
-                                .leaseDuration(settings.leaseTtl()).build())
-                        .clock(clock).listener(meters.ledger()).build());
+                Leasebox worker = worker(i, pool, table, clock, namespace, meters, resources);
+                resources.add(worker); // closed before its lease manager and its pool
+                drains.add(worker.engine());
+                if (worker.claimStore() instanceof PartitionedOutboxClaimStore slots) {
+                    partitioned.add(slots);
+                }
             }
             awaitBalanced(partitioned, label);
             Window window = measure(label, drains, feeder, meters);
@@ -195,46 +187,41 @@ final class BenchCell {
     }
 
     /**
-     * One worker's claim store: the JDBC store, under partition leases, or under an external backend's row leases
-     * when the cell has a coordinator. What it opens is added to {@code resources}, in the order it is to be closed
-     * backwards.
+     * One worker, built through the library's entry point as {@code leasebox worker} builds it: the table, the
+     * cell's backend (none: the database backend), its granularity and claim settings, and the bench's meters
+     * around the claim store and, under row leases, the table store. The lease manager it opens is added to
+     * {@code resources}, to be closed after the worker.
      */
-    private OutboxClaimStore claimStore(int worker, HikariDataSource pool, TableName table, Clock clock, String namespace,
-                                        PhaseTimer phases, List<AutoCloseable> resources,
-                                        List<PartitionedOutboxClaimStore> partitioned) {
-        JdbcOutboxStore.Builder rows = JdbcOutboxStore.builder(pool).table(table).localClock(clock)
-                .candidateSpread(coordinator.isPresent() ? settings.candidateSpread() : 1);
-        if (!settings.durableClaimRecords()) {
-            rows.claimRecordsWithoutWalFlush();
-        }
-        JdbcOutboxStore jdbc = rows.open();
+    private Leasebox worker(int worker, HikariDataSource pool, TableName table, Clock clock, String namespace,
+                            Meters meters, List<AutoCloseable> resources) {
+        Leasebox.Builder builder = Leasebox.drain(pool).table(table).clock(clock).withoutClaimStyleRegistry()
+                .provider(envelope -> ProviderOutcome.delivered()).listener(meters.ledger())
+                .options(DrainOptions.builder().owner("bench-" + backend + "-" + worker).batchSize(batch)
+                        .leaseDuration(settings.leaseTtl()).build())
+                .decorateClaimStore(store -> new TimedClaimStore(store, meters.latencies(), meters.phases()))
+                .configureStore(store -> {
+                    if (!settings.durableClaimRecords()) {
+                        store.claimRecordsWithoutWalFlush();
+                    }
+                });
         if (settings.partition()) {
-            LeaseManager manager = coordinator.isPresent()
-                    ? LeaseGrouping.open(backend, new LeaseBackendSettings(coordinator.get().address(), namespace,
-                            settings.leaseTtl(), coordinator.get().clientOptions()), clock)
-                    : JdbcLeaseManager.builder(pool).table(table).localClock(clock).open();
-            resources.add(manager);
-            PartitionedOutboxClaimStore slots = PartitionedOutboxClaimStore.open(jdbc, JdbcSlotStore.open(pool, jdbc, clock),
-                    manager, new JdbcWorkerGroup(pool, jdbc, clock), "bench-" + backend + "-" + worker, settings.leaseTtl(),
-                    PARTITION_TICK, false, settings.partitionClaims(), clock);
-            resources.add(slots);
-            partitioned.add(slots);
-            return slots;
+            builder.granularity(Leasebox.Granularity.PARTITION).claimMode(settings.partitionClaims());
         }
         if (coordinator.isPresent()) {
             BenchCoordinator c = coordinator.get();
-            LeaseManager manager = new ReleasingLeaseManager(LeaseGrouping.open(backend,
-                    new LeaseBackendSettings(c.address(), namespace, settings.leaseTtl(), c.clientOptions()), clock),
-                    settings.release(), phases);
+            LeaseManager manager = LeaseGrouping.open(backend,
+                    new LeaseBackendSettings(c.address(), namespace, settings.leaseTtl(), c.clientOptions()), clock);
+            if (!settings.partition()) {
+                manager = new ReleasingLeaseManager(manager, settings.release(), meters.phases());
+                builder.claimMode(settings.claimMode()).releaseAfterCompletion(settings.releaseAfterCompletion())
+                        .releaseInBackground(settings.release() == ReleasingLeaseManager.Mode.ASYNC)
+                        .decorateFencedStore(store -> new TimedFencedStore(store, meters.phases()));
+            }
             resources.add(manager);
-            LeasedOutboxClaimStore leased = LeasedOutboxClaimStore.builder(new TimedFencedStore(jdbc, phases), manager, clock)
-                    .claimMode(settings.claimMode()).releaseAfterCompletion(settings.releaseAfterCompletion())
-                    .releaseInBackground(settings.release() == ReleasingLeaseManager.Mode.ASYNC)
-                    .candidateOverAsk(settings.candidateOverAsk()).open();
-            resources.add(leased); // closed before its manager: pending background releases first
-            return leased;
+            builder.leases(manager).coordinator(backend, c.address(), namespace)
+                    .candidateWindow(settings.candidateOverAsk(), settings.candidateSpread());
         }
-        return jdbc;
+        return builder.build();
     }
 
     private Window measure(String label, List<OutboxDrain> drains, BacklogFeeder feeder, Meters meters)
