@@ -86,10 +86,12 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--batch", paramLabel = "B", defaultValue = "100", description = "Rows claimed per batch (default: ${DEFAULT-VALUE}).")
     int batch;
 
-    @Option(names = "--seconds", paramLabel = "S", defaultValue = "10", description = "Length of each measured window (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seconds", paramLabel = "DURATION", defaultValue = "10s", converter = WholeSeconds.class,
+            description = "Length of each measured window, whole seconds (default: ${DEFAULT-VALUE}).")
     int seconds;
 
-    @Option(names = "--warmup", paramLabel = "SECONDS", defaultValue = "3", description = "Warm-up before each window, not measured (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "3s", converter = WholeSeconds.class,
+            description = "Warm-up before each window, not measured, whole seconds (default: ${DEFAULT-VALUE}).")
     int warmup;
 
     @Option(names = "--matrix", description = "Measure W in {1,4,8} x B in {1,10,100} (ignores --workers and --batch) and draw a chart.")
@@ -115,7 +117,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--hazelcast", paramLabel = "ADDRESSES", description = "Use these Hazelcast CP members instead of three in-process ones.")
     String hazelcast;
 
-    @Option(names = "--lease-ttl", paramLabel = "SECONDS", defaultValue = "9",
+    @Option(names = "--lease-ttl", paramLabel = "DURATION", defaultValue = "9s", converter = WholeSeconds.class,
             description = "Lease duration for every backend (default: ${DEFAULT-VALUE}; the embedded Hazelcast members' CP session "
                     + "of 10 s with a 1 s heartbeat allows at most 9).")
     int leaseTtlSeconds;

@@ -1,19 +1,16 @@
 package dev.leasebox.bench;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.Leasebox;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.Envelope;
-import dev.leasebox.drain.OutboxDrain;
 import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.cli.JdbcDataSources;
-import dev.leasebox.jdbc.JdbcOutboxStore;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.outbox.grouped.LeaseGrouping;
 import dev.leasebox.outbox.OutboxClaim;
-import dev.leasebox.outbox.OutboxClaimStore;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 
 import dev.leasebox.lease.MonotonicClock;
 import java.time.Clock;
@@ -51,21 +48,17 @@ public final class FailoverWorker {
         }
         Clock clock = MonotonicClock.system();
         HikariDataSource pool = JdbcDataSources.pooled(args[0], "", "", 3);
-        JdbcOutboxStore jdbc = JdbcOutboxStore.builder(pool).table(TableName.parse(args[1])).localClock(clock)
-                .candidateSpread(backend.equals(BenchReport.DATABASE) ? 1 : 4).open();
         FailoverTrace trace = new FailoverTrace(System.out);
-        OutboxClaimStore store = backend.equals(BenchReport.DATABASE) ? jdbc : LeasedOutboxClaimStore.open(jdbc,
-                FailoverTrace.tracing(LeaseGrouping.open(backend, new LeaseBackendSettings(args[3], args[4], ttl, options), clock),
-                        trace), clock);
         CountDownLatch pacing = new CountDownLatch(1);
-        OutboxDrain drain = OutboxDrain.builder().store(store)
+        // Built as leasebox worker builds it; the trace hears the lease manager's grants and the drain's claims.
+        Leasebox.Builder builder = Leasebox.drain(pool).table(TableName.parse(args[1])).clock(clock)
+                .withoutClaimStyleRegistry()
                 .provider(envelope -> {
                     pacing.await(emitMillis, TimeUnit.MILLISECONDS); // the simulated provider's latency
                     return ProviderOutcome.delivered();
                 })
                 .options(DrainOptions.builder().owner(owner).batchSize(10).leaseDuration(ttl)
                         .idlePolling(Duration.ofMillis(20), Duration.ofMillis(200)).build())
-                .clock(clock)
                 .listener(new DrainListener() {
                     @Override
                     public void claimed(List<OutboxClaim> claims) {
@@ -76,7 +69,13 @@ public final class FailoverWorker {
                     public void emitting(Envelope envelope) {
                         trace.emit(envelope.entryId(), FailoverTrace.nowMicros());
                     }
-                }).build();
+                });
+        if (!backend.equals(BenchReport.DATABASE)) {
+            builder.leases(FailoverTrace.tracing(LeaseGrouping.open(backend,
+                    new LeaseBackendSettings(args[3], args[4], ttl, options), clock), trace))
+                    .coordinator(backend, args[3], args[4]);
+        }
+        Leasebox drain = builder.build();
         drain.start();
         System.out.println("READY " + owner);
         System.out.flush();

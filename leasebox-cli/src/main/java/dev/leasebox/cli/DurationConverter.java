@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * Durations as people write them: {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}, {@code 7d}, compounds such
  * as {@code 1m30s} (largest unit first), or ISO-8601 {@code PT30S}.
  */
-final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+public final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
 
     private static final Pattern COMPOUND = Pattern.compile("(?:(\\d+)\\s*d)?\\s*(?:(\\d+)\\s*h)?\\s*(?:(\\d+)\\s*m(?!s))?\\s*(?:(\\d+)\\s*s)?\\s*(?:(\\d+)\\s*ms)?");
 
@@ -52,7 +52,8 @@ final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         return digits == null ? 0 : Long.parseLong(digits);
     }
 
-    static Duration parse(String value) {
+    /** Parses {@code value} as people write it (see the class); a picocli conversion error names what to write. */
+    public static Duration parse(String value) {
         String text = value.trim().toLowerCase(Locale.ROOT);
         Matcher m = COMPOUND.matcher(text);
         if (!text.isEmpty() && m.matches()) {
