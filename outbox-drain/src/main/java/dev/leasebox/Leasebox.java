@@ -5,7 +5,6 @@ import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxDrain;
 import dev.leasebox.drain.OutboxProvider;
 import dev.leasebox.jdbc.ClaimStyleRegistry;
-import dev.leasebox.jdbc.ClaimStyleRegistry.ClaimStyle;
 import dev.leasebox.jdbc.JdbcLeaseManager;
 import dev.leasebox.jdbc.JdbcOutboxStore;
 import dev.leasebox.jdbc.JdbcSlotStore;
@@ -25,7 +24,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -345,13 +343,13 @@ public final class Leasebox implements AutoCloseable {
                     resources.add(closeable);
                 }
                 if (joinRegistry) {
-                    resources.add(ClaimStyleRegistry.join(dataSource, jdbc, options.owner(), claimStyle(mode),
+                    resources.add(ClaimStyleRegistry.join(dataSource, jdbc, options.owner(), claimPath(mode).claimStyle(),
                             ClaimStyleRegistry.validityFor(options.leaseDuration()), onRegistryConflict));
                 }
                 OutboxDrain.Builder engine = OutboxDrain.builder().store(decorateClaimStore.apply(claims)).provider(provider).options(options)
                         .clock(clock);
                 Optional.ofNullable(listener).ifPresent(engine::listener);
-                return new Leasebox(engine.build(), claims, resources, describe(mode));
+                return new Leasebox(engine.build(), claims, resources, claimPath(mode).describe());
             } catch (RuntimeException e) {
                 for (int i = resources.size() - 1; i >= 0; i--) {
                     try {
@@ -392,32 +390,9 @@ public final class Leasebox implements AutoCloseable {
                     mode, clock);
         }
 
-        private ClaimStyle claimStyle(ClaimMode mode) {
-            String granularityName = granularity.name().toLowerCase(Locale.ROOT);
-            if (mode == ClaimMode.RECORDED) {
-                return ClaimStyle.recorded("recorded " + granularityName + " claims through "
-                        + (leases == null ? "the database backend" : backendName()));
-            }
-            if (leases == null) {
-                return ClaimStyle.lean(granularityName, "database", "the table's _leases", "-");
-            }
-            return ClaimStyle.lean(granularityName, backendName(),
-                    Optional.ofNullable(coordinatorAddress).orElse(leases.describe()),
-                    Optional.ofNullable(coordinatorNamespace).orElse("-"));
-        }
-
-        private String backendName() {
-            return coordinatorName != null ? coordinatorName : leases.getClass().getSimpleName();
-        }
-
-        private String describe(ClaimMode mode) {
-            String how = granularity == Granularity.PARTITION
-                    ? "partition leases, " + mode.name().toLowerCase(Locale.ROOT) + " claims" + (ordered ? ", ordered per key" : "")
-                    : "row leases" + (leases == null ? "" : ", claim mode " + mode.name().toLowerCase(Locale.ROOT)
-                    + ", release after completion " + releaseAfterCompletion.name().toLowerCase(Locale.ROOT).replace('_', '-')
-                    + (releaseInBackground ? " in the background" : ""));
-            return (leases == null ? "database (FOR UPDATE SKIP LOCKED / optimistic claims)" : leases.describe())
-                    + " (" + how + ")";
+        private ClaimPath claimPath(ClaimMode mode) {
+            return new ClaimPath(granularity, mode, leases, coordinatorName, coordinatorAddress, coordinatorNamespace,
+                    releaseAfterCompletion, releaseInBackground, ordered);
         }
     }
 }

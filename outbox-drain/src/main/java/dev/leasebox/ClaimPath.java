@@ -1,0 +1,48 @@
+package dev.leasebox;
+
+import dev.leasebox.jdbc.ClaimStyleRegistry.ClaimStyle;
+import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.outbox.leased.ClaimMode;
+import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The claim path a {@link Leasebox} was built with, as the table's claim-style registry records it and as
+ * {@link Leasebox#describe()} says it. {@code leases} null: the database backend.
+ */
+record ClaimPath(Leasebox.Granularity granularity, ClaimMode mode, LeaseManager leases, String coordinatorName,
+                 String coordinatorAddress, String coordinatorNamespace, ReleaseAfterCompletion releaseAfterCompletion,
+                 boolean releaseInBackground, boolean ordered) {
+
+    /** What the table's claim-style registry records for this worker. */
+    ClaimStyle claimStyle() {
+        String granularityName = granularity.name().toLowerCase(Locale.ROOT);
+        if (mode == ClaimMode.RECORDED) {
+            return ClaimStyle.recorded("recorded " + granularityName + " claims through "
+                    + (leases == null ? "the database backend" : backendName()));
+        }
+        if (leases == null) {
+            return ClaimStyle.lean(granularityName, "database", "the table's _leases", "-");
+        }
+        return ClaimStyle.lean(granularityName, backendName(),
+                Optional.ofNullable(coordinatorAddress).orElse(leases.describe()),
+                Optional.ofNullable(coordinatorNamespace).orElse("-"));
+    }
+
+    /** One line: the lease manager, the granularity, the claim mode and the release settings. */
+    String describe() {
+        String how = granularity == Leasebox.Granularity.PARTITION
+                ? "partition leases, " + mode.name().toLowerCase(Locale.ROOT) + " claims" + (ordered ? ", ordered per key" : "")
+                : "row leases" + (leases == null ? "" : ", claim mode " + mode.name().toLowerCase(Locale.ROOT)
+                + ", release after completion " + releaseAfterCompletion.name().toLowerCase(Locale.ROOT).replace('_', '-')
+                + (releaseInBackground ? " in the background" : ""));
+        return (leases == null ? "database (FOR UPDATE SKIP LOCKED / optimistic claims)" : leases.describe())
+                + " (" + how + ")";
+    }
+
+    private String backendName() {
+        return coordinatorName != null ? coordinatorName : leases.getClass().getSimpleName();
+    }
+}
