@@ -5,7 +5,9 @@ import dev.leasebox.Leasebox;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.DrainOptions;
+import dev.leasebox.drain.Envelope;
 import dev.leasebox.drain.OutboxDrain;
+import dev.leasebox.drain.OutboxProvider;
 import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.jdbc.DatabaseKind;
 import dev.leasebox.jdbc.LeaseboxSchema;
@@ -23,6 +25,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
+import java.sql.SQLException;
 import dev.leasebox.lease.MonotonicClock;
 import java.time.Clock;
 import java.time.Duration;
@@ -80,15 +83,9 @@ final class DemoCommand implements Callable<Integer> {
             EmbeddedCoordinator coordinator = leaseBackend.startEmbedded(Map.of()).orElseThrow(() ->
                     new IllegalArgumentException("the " + backend + " backend cannot run embedded; use --backend zookeeper or hazelcast"));
             resources.add(coordinator);
-            HikariDataSource dataSource = JdbcDataSources.pooled("jdbc:h2:mem:leasebox-demo-" + UUID.randomUUID()
-                    + ";DB_CLOSE_DELAY=-1", "", "", workers * 2 + 2);
-            resources.add(dataSource);
             DatabaseOptions database = new DatabaseOptions();
             database.table = "leasebox_outbox";
-            new LeaseboxSchema(DatabaseKind.H2, database.tableName()).applyAll(dataSource);
-            EnqueueCommand.enqueue(dataSource, database, entries, 0, 64, "demo.event",
-                    new Progress(spec.commandLine().getErr(), "enqueue", entries));
-            spec.commandLine().getErr().println();
+            HikariDataSource dataSource = filledOutbox(database, resources);
 
             DemoLedger ledger = new DemoLedger();
             DemoKillSwitch killSwitch = new DemoKillSwitch();
@@ -96,27 +93,8 @@ final class DemoCommand implements Callable<Integer> {
             List<DemoWorker> crew = new ArrayList<>();
             for (int i = 1; i <= workers; i++) {
                 String owner = "worker-" + i;
-                MeteredLeaseManager manager = new MeteredLeaseManager(LeaseGrouping.open(backend, new LeaseBackendSettings(
-                        coordinator.address(), "leasebox-demo", leaseTtl, coordinator.clientOptions()), clock), new SimpleMeterRegistry());
-                resources.add(manager);
-                DrainMetrics metrics = new DrainMetrics(new SimpleMeterRegistry());
-                Leasebox worker = Leasebox.drain(dataSource).table(database.tableName()).leases(manager)
-                        .candidateWindow(2, workers + 1)
-                        .provider(envelope -> {
-                            if (owner.equals(victimOwner)) {
-                                killSwitch.onEmission();
-                            }
-                            ledger.emitted(envelope.entryId(), envelope.fence().orElse(0), owner);
-                            if (emitMillis > 0) {
-                                Thread.sleep(emitMillis); // the simulated provider's own latency, not synchronisation
-                            }
-                            return ProviderOutcome.delivered();
-                        })
-                        .options(DrainOptions.builder().owner(owner).batchSize(50).leaseDuration(leaseTtl).build())
-                        .clock(clock).listener(DrainListener.all(metrics, ledger.lossesOf(owner))).build();
-                resources.add(worker);
-                OutboxDrain drain = worker.engine();
-                crew.add(new DemoWorker(owner, drain, manager, metrics));
+                DemoProvider provider = new DemoProvider(owner, owner.equals(victimOwner), ledger, killSwitch, emitMillis);
+                crew.add(newWorker(owner, provider, coordinator, dataSource, database, clock, ledger, resources));
             }
             out.println("Draining " + String.format("%,d", entries) + " entries with " + workers + " workers through "
                     + crew.get(0).manager().describe() + ", lease " + leaseTtl + "...");
@@ -126,6 +104,52 @@ final class DemoCommand implements Callable<Integer> {
             return run.execute() ? CliErrors.EXIT_OK : CliErrors.EXIT_CHECK_FAILED;
         } finally {
             WorkerCommand.closeAll(resources);
+        }
+    }
+
+    /** A pooled in-memory H2 outbox with the schema applied and {@code --entries} entries enqueued. */
+    private HikariDataSource filledOutbox(DatabaseOptions database, List<AutoCloseable> resources) throws SQLException {
+        HikariDataSource dataSource = JdbcDataSources.pooled("jdbc:h2:mem:leasebox-demo-" + UUID.randomUUID()
+                + ";DB_CLOSE_DELAY=-1", "", "", workers * 2 + 2);
+        resources.add(dataSource);
+        new LeaseboxSchema(DatabaseKind.H2, database.tableName()).applyAll(dataSource);
+        EnqueueCommand.enqueue(dataSource, database, entries, 0, 64, "demo.event",
+                new Progress(spec.commandLine().getErr(), "enqueue", entries));
+        spec.commandLine().getErr().println();
+        return dataSource;
+    }
+
+    private DemoWorker newWorker(String owner, DemoProvider provider, EmbeddedCoordinator coordinator,
+                                 HikariDataSource dataSource, DatabaseOptions database, Clock clock, DemoLedger ledger,
+                                 List<AutoCloseable> resources) {
+        MeteredLeaseManager manager = new MeteredLeaseManager(LeaseGrouping.open(backend, new LeaseBackendSettings(
+                coordinator.address(), "leasebox-demo", leaseTtl, coordinator.clientOptions()), clock), new SimpleMeterRegistry());
+        resources.add(manager);
+        DrainMetrics metrics = new DrainMetrics(new SimpleMeterRegistry());
+        Leasebox worker = Leasebox.drain(dataSource).table(database.tableName()).leases(manager)
+                .candidateWindow(2, workers + 1)
+                .provider(provider)
+                .options(DrainOptions.builder().owner(owner).batchSize(50).leaseDuration(leaseTtl).build())
+                .clock(clock).listener(DrainListener.all(metrics, ledger.lossesOf(owner))).build();
+        resources.add(worker);
+        OutboxDrain drain = worker.engine();
+        return new DemoWorker(owner, drain, manager, metrics);
+    }
+
+    /** The simulated provider: records each emission in the ledger; the victim's emissions may trip the kill switch. */
+    private record DemoProvider(String owner, boolean victim, DemoLedger ledger, DemoKillSwitch killSwitch, int emitMillis)
+            implements OutboxProvider {
+
+        @Override
+        public ProviderOutcome emit(Envelope envelope) throws Exception {
+            if (victim) {
+                killSwitch.onEmission();
+            }
+            ledger.emitted(envelope.entryId(), envelope.fence().orElse(0), owner);
+            if (emitMillis > 0) {
+                Thread.sleep(emitMillis); // the simulated provider's own latency, not synchronisation
+            }
+            return ProviderOutcome.delivered();
         }
     }
 

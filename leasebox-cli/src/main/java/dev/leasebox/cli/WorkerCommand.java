@@ -129,13 +129,7 @@ final class WorkerCommand implements Callable<Integer> {
                     + "with --lease-granularity partition use --partition-claims lean|recorded");
         }
         ProviderSpec providerSpec = ProviderSpec.parse(provider);
-        DrainOptions.Builder optionsBuilder = DrainOptions.builder().batchSize(batch).leaseDuration(leaseTtl)
-                .concurrency(concurrency).maxAttempts(maxAttempts).whenAttemptsExhausted(granularity.attemptsExhausted())
-                .backoff(backoffInitial, backoffMultiplier, backoffCap, backoffJitter);
-        if (owner != null) {
-            optionsBuilder.owner(owner);
-        }
-        DrainOptions options = optionsBuilder.build();
+        DrainOptions options = drainOptions();
         Clock clock = MonotonicClock.system();
         List<AutoCloseable> resources = new ArrayList<>();
         try {
@@ -151,14 +145,7 @@ final class WorkerCommand implements Callable<Integer> {
             resources.add(dataSource);
             Optional<MeteredLeaseManager> manager = backend.openManager(leaseTtl, registry);
             manager.ifPresent(resources::add);
-            OutboxProvider emitter = providerSpec.open(clock, url -> {
-                HikariDataSource inbox = JdbcDataSources.pooled(url, "", "", concurrency + 1);
-                resources.add(inbox);
-                return inbox;
-            });
-            if (emitter instanceof AutoCloseable closeable) {
-                resources.add(closeable);
-            }
+            OutboxProvider emitter = openProvider(providerSpec, clock, resources);
             DrainMetrics metrics = new DrainMetrics(registry);
             BacklogGauges.register(registry, new OutboxTableStatus(dataSource, database.tableName()), clock);
             PrintWriter err = spec.commandLine().getErr();
@@ -166,51 +153,88 @@ final class WorkerCommand implements Callable<Integer> {
                 err.println("worker: " + line);
                 err.flush();
             });
-            MeterRegistry meters = registry;
-            Leasebox.Builder builder = Leasebox.drain(dataSource).table(database.tableName()).provider(emitter)
-                    .options(options).clock(clock).listener(DrainListener.all(metrics, failures))
-                    .decorateInTableLeases(inTable -> new MeteredLeaseManager(inTable, meters))
-                    .onRegistryConflict(why -> {
-                        stoppedBecause = why;
-                        done.countDown();
-                    });
-            if (manager.isPresent()) {
-                builder.leases(manager.get()).coordinator(backend.backend, backend.address(), backend.namespace)
-                        .candidateWindow(claimPath.candidateOverAsk(), candidateSpread);
-            }
-            granularity.configure(builder);
-            if (!granularity.isPartition() && manager.isPresent()) {
-                builder.claimMode(claimPath.claimMode()).releaseAfterCompletion(claimPath.releaseAfterCompletion())
-                        .releaseInBackground(claimPath.releaseInBackground());
-            }
-            Leasebox drain = builder.build();
+            Leasebox drain = buildDrain(dataSource, emitter, options, clock, DrainListener.all(metrics, failures),
+                    registry, manager);
             resources.add(drain);
             if (endpoint != null) {
-                Readiness readiness = new Readiness(dataSource, database.tableName(), backend.backend,
-                        Readiness.addresses(backend.backend, backend.isDatabase() ? "" : backend.address()));
-                endpoint.probe("/health", () -> switch (drain.engine().state()) {
-                    case NEW, RUNNING -> Optional.empty();
-                    case STOPPING, CLOSED -> Optional.of("the worker is stopping");
-                });
-                endpoint.probe("/ready", () -> switch (drain.engine().state()) {
-                    case RUNNING -> readiness.problem();
-                    case NEW -> Optional.of("the worker is starting");
-                    case STOPPING, CLOSED -> Optional.of("the worker is stopping");
-                });
+                addProbes(endpoint, drain, dataSource);
             }
-            out.println("leasebox worker " + options.owner() + ": draining " + database.tableName() + " at "
-                    + JdbcDataSources.redact(database.jdbcUrl) + " through " + drain.describe()
-                    + ", provider " + providerSpec.kind() + ", batch " + batch + ", lease " + DurationConverter.format(leaseTtl)
-                    + (endpoint == null ? "" : ", metrics on http://" + metricsHost + ":" + endpoint.port()
-                    + "/metrics (probes /health, /ready)")
-                    + (retainDelivered == null ? "" : ", retaining delivered rows " + DurationConverter.format(retainDelivered)));
-            out.flush();
+            printStart(out, options, drain, providerSpec, endpoint);
             return runUntilDone(drain, metrics, failures, new OutboxTableStatus(dataSource, database.tableName()), clock, out,
                     dataSource, err);
         } finally {
             closeAll(resources);
             cleanedUp.countDown();
         }
+    }
+
+    private DrainOptions drainOptions() {
+        DrainOptions.Builder optionsBuilder = DrainOptions.builder().batchSize(batch).leaseDuration(leaseTtl)
+                .concurrency(concurrency).maxAttempts(maxAttempts).whenAttemptsExhausted(granularity.attemptsExhausted())
+                .backoff(backoffInitial, backoffMultiplier, backoffCap, backoffJitter);
+        if (owner != null) {
+            optionsBuilder.owner(owner);
+        }
+        return optionsBuilder.build();
+    }
+
+    /** The provider, its inbox pools and (when closeable) itself added to {@code resources}. */
+    private OutboxProvider openProvider(ProviderSpec providerSpec, Clock clock, List<AutoCloseable> resources) {
+        OutboxProvider emitter = providerSpec.open(clock, url -> {
+            HikariDataSource inbox = JdbcDataSources.pooled(url, "", "", concurrency + 1);
+            resources.add(inbox);
+            return inbox;
+        });
+        if (emitter instanceof AutoCloseable closeable) {
+            resources.add(closeable);
+        }
+        return emitter;
+    }
+
+    private Leasebox buildDrain(HikariDataSource dataSource, OutboxProvider emitter, DrainOptions options, Clock clock,
+                                DrainListener listener, MeterRegistry meters, Optional<MeteredLeaseManager> manager) {
+        Leasebox.Builder builder = Leasebox.drain(dataSource).table(database.tableName()).provider(emitter)
+                .options(options).clock(clock).listener(listener)
+                .decorateInTableLeases(inTable -> new MeteredLeaseManager(inTable, meters))
+                .onRegistryConflict(why -> {
+                    stoppedBecause = why;
+                    done.countDown();
+                });
+        if (manager.isPresent()) {
+            builder.leases(manager.get()).coordinator(backend.backend, backend.address(), backend.namespace)
+                    .candidateWindow(claimPath.candidateOverAsk(), candidateSpread);
+        }
+        granularity.configure(builder);
+        if (!granularity.isPartition() && manager.isPresent()) {
+            builder.claimMode(claimPath.claimMode()).releaseAfterCompletion(claimPath.releaseAfterCompletion())
+                    .releaseInBackground(claimPath.releaseInBackground());
+        }
+        return builder.build();
+    }
+
+    private void addProbes(PrometheusEndpoint endpoint, Leasebox drain, HikariDataSource dataSource) {
+        Readiness readiness = new Readiness(dataSource, database.tableName(), backend.backend,
+                Readiness.addresses(backend.backend, backend.isDatabase() ? "" : backend.address()));
+        endpoint.probe("/health", () -> switch (drain.engine().state()) {
+            case NEW, RUNNING -> Optional.empty();
+            case STOPPING, CLOSED -> Optional.of("the worker is stopping");
+        });
+        endpoint.probe("/ready", () -> switch (drain.engine().state()) {
+            case RUNNING -> readiness.problem();
+            case NEW -> Optional.of("the worker is starting");
+            case STOPPING, CLOSED -> Optional.of("the worker is stopping");
+        });
+    }
+
+    private void printStart(PrintWriter out, DrainOptions options, Leasebox drain, ProviderSpec providerSpec,
+                            PrometheusEndpoint endpoint) {
+        out.println("leasebox worker " + options.owner() + ": draining " + database.tableName() + " at "
+                + JdbcDataSources.redact(database.jdbcUrl) + " through " + drain.describe()
+                + ", provider " + providerSpec.kind() + ", batch " + batch + ", lease " + DurationConverter.format(leaseTtl)
+                + (endpoint == null ? "" : ", metrics on http://" + metricsHost + ":" + endpoint.port()
+                + "/metrics (probes /health, /ready)")
+                + (retainDelivered == null ? "" : ", retaining delivered rows " + DurationConverter.format(retainDelivered)));
+        out.flush();
     }
 
     /** The shortest --lease-ttl: renewals every third of it are round trips that must fit well inside it. */
@@ -271,27 +295,10 @@ final class WorkerCommand implements Callable<Integer> {
     private int runUntilDone(Leasebox drain, DrainMetrics metrics, ProviderFailureLog failures, OutboxTableStatus report,
                              Clock clock, PrintWriter out, HikariDataSource dataSource, PrintWriter err)
             throws InterruptedException {
-        Thread hook = new Thread(() -> {
-            drain.engine().close();
-            done.countDown();
-            try {
-                // the JVM exits when the hooks end: let the main thread release slots and leave the group first
-                cleanedUp.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "leasebox-shutdown");
+        Thread hook = shutdownHook(drain);
         Runtime.getRuntime().addShutdownHook(hook);
-        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "leasebox-worker-ticker");
-            t.setDaemon(true);
-            return t;
-        });
-        ScheduledExecutorService retention = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "leasebox-retention");
-            t.setDaemon(true);
-            return t;
-        });
+        ScheduledExecutorService ticker = daemonScheduler("leasebox-worker-ticker");
+        ScheduledExecutorService retention = daemonScheduler("leasebox-retention");
         long started = System.nanoTime();
         try {
             drain.start();
@@ -305,15 +312,7 @@ final class WorkerCommand implements Callable<Integer> {
                 out.flush();
             }, 10, 10, TimeUnit.SECONDS);
             if (exitWhenIdle) {
-                ticker.scheduleWithFixedDelay(() -> {
-                    try {
-                        if (report.outstanding(clock.instant()) == 0) {
-                            done.countDown();
-                        }
-                    } catch (Exception e) {
-                        out.println("worker: idle check failed, will retry: " + CliErrors.oneLine(e));
-                    }
-                }, 500, 500, TimeUnit.MILLISECONDS);
+                ticker.scheduleWithFixedDelay(() -> checkIdle(report, clock, out), 500, 500, TimeUnit.MILLISECONDS);
             }
             done.await();
             drain.engine().close();
@@ -325,18 +324,54 @@ final class WorkerCommand implements Callable<Integer> {
             out.flush();
             return CliErrors.EXIT_OK;
         } finally {
-            ticker.shutdownNow();
-            retention.shutdownNow();
+            stopBackground(ticker, retention, hook);
+        }
+    }
+
+    private Thread shutdownHook(Leasebox drain) {
+        return new Thread(() -> {
+            drain.engine().close();
+            done.countDown();
             try {
-                retention.awaitTermination(10, TimeUnit.SECONDS); // a batch in flight ends before the pool closes
+                // the JVM exits when the hooks end: let the main thread release slots and leave the group first
+                cleanedUp.await(30, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running: it closes the drain itself
+        }, "leasebox-shutdown");
+    }
+
+    private static ScheduledExecutorService daemonScheduler(String threadName) {
+        return Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, threadName);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** With --exit-when-idle: stops the worker once nothing is outstanding. */
+    private void checkIdle(OutboxTableStatus report, Clock clock, PrintWriter out) {
+        try {
+            if (report.outstanding(clock.instant()) == 0) {
+                done.countDown();
             }
+        } catch (Exception e) {
+            out.println("worker: idle check failed, will retry: " + CliErrors.oneLine(e));
+        }
+    }
+
+    private static void stopBackground(ScheduledExecutorService ticker, ScheduledExecutorService retention, Thread hook) {
+        ticker.shutdownNow();
+        retention.shutdownNow();
+        try {
+            retention.awaitTermination(10, TimeUnit.SECONDS); // a batch in flight ends before the pool closes
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running: it closes the drain itself
         }
     }
 

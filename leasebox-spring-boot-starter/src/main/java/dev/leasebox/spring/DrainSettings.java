@@ -43,13 +43,32 @@ record DrainSettings(TableName table, DrainOptions options, Backend backend, Lea
     }
 
     static DrainSettings from(LeaseboxProperties p, boolean leaseManagerBean, boolean providerBean) {
-        TableName table;
+        TableName table = parseTable(p);
+        DrainOptions options = drainOptions(p);
+        Backend backend = chooseBackend(p, leaseManagerBean);
+        NamedBackend named = backend != null && backend != Backend.DATABASE ? findByName(p, backend) : NamedBackend.NONE;
+        boolean partition = p.getGranularity() == Leasebox.Granularity.PARTITION;
+        if (!partition && backend == Backend.DATABASE && p.getClaimMode() == ClaimMode.LEAN) {
+            throw new LeaseboxConfigurationException("leasebox.claim-mode=lean needs leases from a coordinator "
+                    + "(leasebox.backend=redis|zookeeper|hazelcast or a LeaseManager bean) or leasebox.granularity=partition:"
+                    + " the database backend claims in the row itself");
+        }
+        ProviderSpecs provider = providerBean ? null : parseProvider(p);
+        return new DrainSettings(table, options, backend, named.leaseBackend(), named.address(), p.getNamespace(), provider,
+                p.getGranularity(), p.getClaimMode(), java.util.Map.copyOf(p.getBackendOptions()));
+    }
+
+    private static TableName parseTable(LeaseboxProperties p) {
         try {
-            table = TableName.parse(Objects.requireNonNullElse(p.getTable(), ""));
+            return TableName.parse(Objects.requireNonNullElse(p.getTable(), ""));
         } catch (IllegalArgumentException e) {
             throw new LeaseboxConfigurationException("leasebox.table=" + p.getTable() + " is not a table name: "
                     + e.getMessage().replace(" (property table)", ""));
         }
+    }
+
+    /** The drain's options, each property checked in its own words before the builder checks them together. */
+    private static DrainOptions drainOptions(LeaseboxProperties p) {
         require(p.getBatch() >= 1 && p.getBatch() <= ClaimRequest.MAX_BATCH_SIZE,
                 "leasebox.batch must be in 1.." + ClaimRequest.MAX_BATCH_SIZE + ", was " + p.getBatch());
         require(p.getConcurrency() >= 1 && p.getConcurrency() <= DrainOptions.MAX_CONCURRENCY,
@@ -66,7 +85,6 @@ record DrainSettings(TableName table, DrainOptions options, Backend backend, Lea
         require(p.getOwner() == null || !p.getOwner().isBlank(), "leasebox.owner must not be blank when set");
         require(p.getNamespace() != null && p.getNamespace().matches("[A-Za-z0-9_.{}-]{1,64}"),
                 "leasebox.namespace must be 1-64 characters of A-Z a-z 0-9 _ . - { }, was '" + p.getNamespace() + "'");
-        DrainOptions options;
         try {
             DrainOptions.Builder builder = DrainOptions.builder().batchSize(p.getBatch()).concurrency(p.getConcurrency())
                     .leaseDuration(p.getLeaseTtl()).maxAttempts(p.getMaxAttempts()).backoff(initial, max)
@@ -74,50 +92,51 @@ record DrainSettings(TableName table, DrainOptions options, Backend backend, Lea
             if (p.getOwner() != null) {
                 builder.owner(p.getOwner());
             }
-            options = builder.build();
+            return builder.build();
         } catch (DrainConfigurationException e) {
             throw new LeaseboxConfigurationException("leasebox.* properties: " + e.getMessage(), e);
         }
+    }
 
+    /** DATABASE, a backend to open by name, or null when the application's LeaseManager bean is used. */
+    private static Backend chooseBackend(LeaseboxProperties p, boolean leaseManagerBean) {
         Backend backend = p.getBackend();
         if (backend == null) {
-            backend = leaseManagerBean ? null : Backend.DATABASE;
-        } else if (backend != Backend.DATABASE && leaseManagerBean) {
-            backend = null; // the application's manager wins over opening one by name
+            return leaseManagerBean ? null : Backend.DATABASE;
         }
-        LeaseBackend leaseBackend = null;
-        String address = null;
-        if (backend != null && backend != Backend.DATABASE) {
-            String name = backend.name().toLowerCase(Locale.ROOT);
-            String property = addressProperty(backend);
-            address = address(p, backend);
-            if (address == null || address.isBlank()) {
-                throw new LeaseboxConfigurationException("leasebox.backend=" + name + " needs " + property + " ("
-                        + addressFormat(name) + "), or a LeaseManager bean");
-            }
-            try {
-                leaseBackend = LeaseBackends.named(name);
-            } catch (IllegalArgumentException e) {
-                throw new LeaseboxConfigurationException("leasebox.backend=" + name + ": " + e.getMessage());
-            }
+        if (backend != Backend.DATABASE && leaseManagerBean) {
+            return null; // the application's manager wins over opening one by name
         }
-        boolean partition = p.getGranularity() == Leasebox.Granularity.PARTITION;
-        if (!partition && backend == Backend.DATABASE && p.getClaimMode() == ClaimMode.LEAN) {
-            throw new LeaseboxConfigurationException("leasebox.claim-mode=lean needs leases from a coordinator "
-                    + "(leasebox.backend=redis|zookeeper|hazelcast or a LeaseManager bean) or leasebox.granularity=partition:"
-                    + " the database backend claims in the row itself");
+        return backend;
+    }
+
+    /** A backend module found by name and its address; both null when none is opened by name. */
+    private record NamedBackend(LeaseBackend leaseBackend, String address) {
+        static final NamedBackend NONE = new NamedBackend(null, null);
+    }
+
+    private static NamedBackend findByName(LeaseboxProperties p, Backend backend) {
+        String name = backend.name().toLowerCase(Locale.ROOT);
+        String property = addressProperty(backend);
+        String address = address(p, backend);
+        if (address == null || address.isBlank()) {
+            throw new LeaseboxConfigurationException("leasebox.backend=" + name + " needs " + property + " ("
+                    + addressFormat(name) + "), or a LeaseManager bean");
         }
-        ProviderSpecs provider = null;
-        if (!providerBean) {
-            if (p.getProvider() == null || p.getProvider().isBlank()) {
-                throw new LeaseboxConfigurationException("leasebox needs a provider: define an OutboxProvider bean or set "
-                        + "leasebox.provider (log | noop | http:URL | jdbc-inbox:JDBC_URL | NAME:TARGET of a provider jar, e.g."
-                        + " kafka:BOOTSTRAP/TOPIC with leasebox-kafka)");
-            }
-            provider = ProviderSpecs.parse(p.getProvider());
+        try {
+            return new NamedBackend(LeaseBackends.named(name), address);
+        } catch (IllegalArgumentException e) {
+            throw new LeaseboxConfigurationException("leasebox.backend=" + name + ": " + e.getMessage());
         }
-        return new DrainSettings(table, options, backend, leaseBackend, address, p.getNamespace(), provider,
-                p.getGranularity(), p.getClaimMode(), java.util.Map.copyOf(p.getBackendOptions()));
+    }
+
+    private static ProviderSpecs parseProvider(LeaseboxProperties p) {
+        if (p.getProvider() == null || p.getProvider().isBlank()) {
+            throw new LeaseboxConfigurationException("leasebox needs a provider: define an OutboxProvider bean or set "
+                    + "leasebox.provider (log | noop | http:URL | jdbc-inbox:JDBC_URL | NAME:TARGET of a provider jar, e.g."
+                    + " kafka:BOOTSTRAP/TOPIC with leasebox-kafka)");
+        }
+        return ProviderSpecs.parse(p.getProvider());
     }
 
     private static String address(LeaseboxProperties p, Backend backend) {

@@ -11,12 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.random.RandomGenerator;
 
 /**
@@ -69,15 +67,12 @@ public final class OutboxDrain implements AutoCloseable {
     private final DrainCycle cycle;
     private final DrainListener listener;
     private final ScheduledExecutorService renewals;
-    private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
-    private final CountDownLatch stopSignal = new CountDownLatch(1);
+    private final DrainLifecycle lifecycle;
     private final List<Thread> loops = new ArrayList<>();
-    private final Object inFlightMonitor = new Object();
-    private int inFlight; // guarded by inFlightMonitor
-    private volatile boolean halted;
 
     private OutboxDrain(Builder b) {
         this.options = b.options;
+        this.lifecycle = new DrainLifecycle(options.owner());
         this.listener = new SafeListener(b.listener);
         this.renewals = newRenewalScheduler(options.owner());
         Emitter emitter = new Emitter(b.provider, b.classifier, listener);
@@ -86,11 +81,12 @@ public final class OutboxDrain implements AutoCloseable {
                         options.backoffJitter(), b.random), options.whenAttemptsExhausted());
         if (options.useClaimLeases()) {
             this.cycle = new ClaimingCycle(b.claims, options, b.clock, emitter, policy, listener,
-                    renewals, this::stopRequested, () -> halted);
+                    renewals, lifecycle::stopRequested, lifecycle::halted);
         } else {
             log.warn("OutboxDrain {} runs the non-claiming path (useClaimLeases=false): concurrent workers may emit "
                     + "the same entry; run one worker or disjoint slices", options.owner());
-            this.cycle = new SelectingCycle(b.selection, options, b.clock, emitter, policy, listener, this::stopRequested);
+            this.cycle = new SelectingCycle(b.selection, options, b.clock, emitter, policy, listener,
+                    lifecycle::stopRequested);
         }
     }
 
@@ -116,11 +112,11 @@ public final class OutboxDrain implements AutoCloseable {
      * @throws RuntimeException      what the store threw while claiming (nothing was emitted then)
      */
     public CycleResult runOnce() {
-        enter();
+        lifecycle.enter();
         try {
             return cycle.run();
         } finally {
-            exit();
+            lifecycle.exit();
         }
     }
 
@@ -145,8 +141,8 @@ public final class OutboxDrain implements AutoCloseable {
 
     /** Starts {@code concurrency} polling loops, each on its own thread. */
     public synchronized void start() {
-        if (!state.compareAndSet(State.NEW, State.RUNNING)) {
-            throw new IllegalStateException("OutboxDrain " + options.owner() + " cannot start: it is " + state.get());
+        if (!lifecycle.start()) {
+            throw new IllegalStateException("OutboxDrain " + options.owner() + " cannot start: it is " + lifecycle.state());
         }
         for (int i = 0; i < options.concurrency(); i++) {
             Thread t = new Thread(this::pollLoop, "leasebox-drain-" + options.owner() + "-" + i);
@@ -160,7 +156,7 @@ public final class OutboxDrain implements AutoCloseable {
 
     private void pollLoop() {
         Duration idle = options.idlePollMin();
-        while (!stopRequested()) {
+        while (!lifecycle.stopRequested()) {
             CycleResult result;
             try {
                 result = runCycle();
@@ -174,7 +170,7 @@ public final class OutboxDrain implements AutoCloseable {
                 continue;
             }
             listener.idlePoll();
-            if (awaitStop(idle)) {
+            if (lifecycle.awaitStop(idle)) {
                 return;
             }
             Duration doubled = idle.multipliedBy(2);
@@ -183,44 +179,12 @@ public final class OutboxDrain implements AutoCloseable {
     }
 
     private CycleResult runCycle() {
-        synchronized (inFlightMonitor) {
-            inFlight++;
-        }
+        lifecycle.enterLoopCycle();
         try {
             return cycle.run();
         } finally {
-            exit();
+            lifecycle.exit();
         }
-    }
-
-    private boolean awaitStop(Duration timeout) {
-        try {
-            return stopSignal.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return true;
-        }
-    }
-
-    private void enter() {
-        synchronized (inFlightMonitor) {
-            State s = state.get();
-            if (s == State.STOPPING || s == State.CLOSED) {
-                throw new IllegalStateException("OutboxDrain " + options.owner() + " is " + s + "; build a new drain");
-            }
-            inFlight++;
-        }
-    }
-
-    private void exit() {
-        synchronized (inFlightMonitor) {
-            inFlight--;
-            inFlightMonitor.notifyAll();
-        }
-    }
-
-    private boolean stopRequested() {
-        return stopSignal.getCount() == 0;
     }
 
     /**
@@ -230,14 +194,8 @@ public final class OutboxDrain implements AutoCloseable {
      */
     @Override
     public void close() {
-        State previous;
-        synchronized (inFlightMonitor) {
-            previous = state.get();
-            if (previous == State.STOPPING || previous == State.CLOSED) {
-                return;
-            }
-            stopSignal.countDown(); // before STOPPING is visible: whoever sees STOPPING sees the stop
-            state.set(State.STOPPING);
+        if (!lifecycle.beginStopping()) {
+            return;
         }
         long deadline = System.nanoTime() + options.shutdownTimeout().toNanos();
         boolean finished = awaitCyclesUntil(deadline);
@@ -249,7 +207,7 @@ public final class OutboxDrain implements AutoCloseable {
             }
         }
         renewals.shutdownNow();
-        state.set(State.CLOSED);
+        lifecycle.closed();
         log.info("OutboxDrain {} closed", options.owner());
     }
 
@@ -265,14 +223,8 @@ public final class OutboxDrain implements AutoCloseable {
                     TimeUnit.NANOSECONDS.timedJoin(t, left);
                 }
             }
-            synchronized (inFlightMonitor) {
-                while (inFlight > 0) {
-                    long left = deadlineNanos - System.nanoTime();
-                    if (left <= 0) {
-                        return false;
-                    }
-                    TimeUnit.NANOSECONDS.timedWait(inFlightMonitor, left);
-                }
+            if (!lifecycle.awaitNoCyclesUntil(deadlineNanos)) {
+                return false;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -288,13 +240,8 @@ public final class OutboxDrain implements AutoCloseable {
      * (at most a few seconds, for a provider call that ignores interruption).
      */
     public void halt() {
-        synchronized (inFlightMonitor) {
-            if (state.get() == State.CLOSED) {
-                return;
-            }
-            halted = true;
-            stopSignal.countDown();
-            state.set(State.STOPPING);
+        if (!lifecycle.beginHalt()) {
+            return;
         }
         renewals.shutdownNow();
         List<Thread> started;
@@ -309,12 +256,12 @@ public final class OutboxDrain implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        state.set(State.CLOSED);
+        lifecycle.closed();
         log.warn("OutboxDrain {} halted: its claims lapse at expiry", options.owner());
     }
 
     public State state() {
-        return state.get();
+        return lifecycle.state();
     }
 
     public DrainOptions options() {

@@ -259,7 +259,7 @@ public final class JdbcLeaseManager implements LeaseManager {
         if (closed) {
             throw new IllegalStateException(describe() + " is closed; " + operation + " refused");
         }
-        Connection c = connect(dataSource, where, operation);
+        Connection c = LeaseTableAccess.connect(dataSource, where, operation);
         try (c) {
             if (!c.getAutoCommit()) {
                 c.setAutoCommit(true);
@@ -267,31 +267,7 @@ public final class JdbcLeaseManager implements LeaseManager {
             return call.run(c);
         } catch (SQLException e) {
             throw new LeaseManagerException("Database lease " + operation + " on " + table.leaseTable() + " at " + where
-                    + " failed: " + JdbcUrls.rootMessage(e) + "; " + whatToDo(e), e);
-        }
-    }
-
-    private String whatToDo(SQLException e) {
-        String state = e.getSQLState() == null ? "" : e.getSQLState();
-        if (state.startsWith("08")) {
-            return "check that the database runs and accepts connections from this host";
-        }
-        if (table.isMissingTable(e) || table.isMissingColumn(e) || table.isMissingSequence(e)) {
-            return "the lease table or its fence sequence is missing or altered: apply "
-                    + LeaseboxSchema.resourcePath(table.kind(), LeaseboxSchema.V3_FILE);
-        }
-        if (state.startsWith("40")) {
-            return "the statement was rolled back and changed nothing; the call can be retried";
-        }
-        return "check the database's log";
-    }
-
-    private static Connection connect(DataSource dataSource, String where, String operation) {
-        try {
-            return dataSource.getConnection();
-        } catch (SQLException | RuntimeException e) {
-            throw new LeaseManagerException("Cannot reach the lease database at " + where + " (" + operation + "): "
-                    + JdbcUrls.rootMessage(e) + " (check the URL, that the database runs and accepts this user)", e);
+                    + " failed: " + JdbcUrls.rootMessage(e) + "; " + LeaseTableAccess.whatToDo(table, e), e);
         }
     }
 
@@ -354,10 +330,10 @@ public final class JdbcLeaseManager implements LeaseManager {
         public JdbcLeaseManager open() {
             String where = JdbcUrls.describe(dataSource);
             LeaseTable leases;
-            try (Connection c = connect(dataSource, where, "open")) {
+            try (Connection c = LeaseTableAccess.connect(dataSource, where, "open")) {
                 DatabaseKind detected = kind != null ? kind : DatabaseKind.of(c);
                 leases = new LeaseTable(SqlDialect.of(detected, table));
-                check(leases, c, where);
+                LeaseTableAccess.check(leases, c, where);
             } catch (SQLException e) {
                 throw new LeaseManagerException("Cannot check the lease table " + table + "_leases at " + where + ": "
                         + JdbcUrls.rootMessage(e), e);
@@ -367,36 +343,6 @@ public final class JdbcLeaseManager implements LeaseManager {
             JdbcLeaseManager manager = new JdbcLeaseManager(dataSource, leases, clock, databaseJudges, where);
             log.info("Opened {}", manager.describe());
             return manager;
-        }
-
-        private void check(LeaseTable leases, Connection c, String where) throws SQLException {
-            String v3 = LeaseboxSchema.resourcePath(leases.kind(), LeaseboxSchema.V3_FILE);
-            try {
-                leases.probeTable(c);
-            } catch (SQLException e) {
-                if (leases.isMissingTable(e)) {
-                    throw new LeaseManagerException("Lease table " + leases.leaseTable() + " does not exist at " + where
-                            + ": apply " + v3 + " (after " + LeaseboxSchema.V1_FILE + " and " + LeaseboxSchema.V2_FILE
-                            + ") with your migration tool or `leasebox schema --apply`; the lease manager never creates "
-                            + "tables itself");
-                }
-                if (leases.isMissingColumn(e)) {
-                    throw new LeaseManagerException("Lease table " + leases.leaseTable() + " at " + where
-                            + " lacks the columns lease_key, owner, fence, expires_at: it was not created by " + v3
-                            + "; apply that script's definition of it");
-                }
-                throw e;
-            }
-            try {
-                leases.probeSequence(c);
-            } catch (SQLException e) {
-                if (leases.isMissingSequence(e)) {
-                    throw new LeaseManagerException("Fence sequence " + leases.fenceSequence() + " does not exist at "
-                            + where + ": apply " + v3 + " completely (it creates the sequence right after "
-                            + leases.leaseTable() + ")");
-                }
-                throw e;
-            }
         }
     }
 }

@@ -10,28 +10,20 @@ import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
 import dev.leasebox.outbox.CandidateQuery;
-import dev.leasebox.outbox.CandidateStripe;
 import dev.leasebox.outbox.ClaimGrant;
 import dev.leasebox.outbox.ClaimRecording;
 import dev.leasebox.outbox.FencedOutboxStore;
 
 import javax.sql.DataSource;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The outbox in a PostgreSQL, MariaDB or H2 table, on any {@link DataSource} (HikariCP in real use, see
@@ -90,17 +82,16 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStore {
 
-    private static final int MAX_CANDIDATE_WINDOW = 10_000;
-
     private final DataSource dataSource;
     private final SqlDialect dialect;
     private final java.time.Clock clock;
     /** True (the default): the database's clock judges and writes expiries; {@link #clock} keeps local deadlines. */
     private final boolean databaseJudges;
     private final boolean claimLeases;
-    private final int candidateSpread;
-    private final boolean durableClaimRecords;
-    private final String where;
+    private final OutboxConnections sql;
+    private final ClaimCandidates claimCandidates;
+    private final ClaimRecorder claimRecorder;
+    private final CompletionOutcomes completionOutcomes;
 
     private JdbcOutboxStore(Builder b, SqlDialect dialect) {
         this.dataSource = b.dataSource;
@@ -108,9 +99,10 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         this.clock = b.clock;
         this.databaseJudges = b.databaseJudges;
         this.claimLeases = b.useClaimLeases;
-        this.candidateSpread = b.candidateSpread;
-        this.durableClaimRecords = b.durableClaimRecords;
-        this.where = JdbcUrls.describe(b.dataSource);
+        this.sql = new OutboxConnections(b.dataSource, dialect);
+        this.claimCandidates = new ClaimCandidates(sql, dialect, b.candidateSpread);
+        this.claimRecorder = new ClaimRecorder(sql, dialect, b.durableClaimRecords);
+        this.completionOutcomes = new CompletionOutcomes(sql);
     }
 
     /** Starts configuring a store on {@code dataSource}. */
@@ -156,18 +148,18 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
     private List<OutboxEntry> select(ClaimSelection selection, int limit) {
         requirePositive(limit);
         Instant now = judgedNow();
-        return run("select " + selection + " entries", c -> dialect.selectEligible(c, selection, now, limit, claimLeases));
+        return sql.run("select " + selection + " entries", c -> dialect.selectEligible(c, selection, now, limit, claimLeases));
     }
 
     @Override
     public OutboxEntry save(OutboxEntry entry) {
-        return run("save entry " + entry.id(), c -> dialect.save(c, entry, claimLeases))
+        return sql.run("save entry " + entry.id(), c -> dialect.save(c, entry, claimLeases))
                 .orElseThrow(() -> new NoSuchElementException("no outbox entry with id " + entry.id() + " in " + table()));
     }
 
     @Override
     public Optional<OutboxEntry> find(long id) {
-        return run("find entry " + id, c -> dialect.findById(c, id, claimLeases));
+        return sql.run("find entry " + id, c -> dialect.findById(c, id, claimLeases));
     }
 
     // ---- the database claim backend ----------------------------------------------------------
@@ -181,7 +173,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         Instant now = databaseJudges ? null : sent;
         Instant expiresAt = databaseJudges ? null : localDeadline;
         long leaseMillis = request.leaseDuration().toMillis();
-        List<OutboxEntry> claimed = run("claim " + selection + " entries", c ->
+        List<OutboxEntry> claimed = sql.run("claim " + selection + " entries", c ->
                 dialect.claimInDatabase(c, selection, request.owner(), now, expiresAt, leaseMillis, request.batchSize()));
         return claimed.stream().sorted(Comparator.comparingLong(OutboxEntry::id)).map(EntryRows::claimOf)
                 .map(claim -> claim.withExpiresAt(localDeadline)).toList();
@@ -202,7 +194,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         if (claims.isEmpty()) {
             return List.of();
         }
-        Set<Long> moved = run("renew claims", c -> dialect.extendClaims(c, claims, null, leaseDuration.toMillis()));
+        Set<Long> moved = sql.run("renew claims", c -> dialect.extendClaims(c, claims, null, leaseDuration.toMillis()));
         return claims.stream().filter(cl -> moved.contains(cl.entryId())).map(cl -> cl.withExpiresAt(localDeadline)).toList();
     }
 
@@ -224,45 +216,13 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
     // ---- the fenced store under external leases ------------------------------------------------
 
     /**
-     * Without a stripe: a sample of {@code batch × overAsk} ids drawn from the window of the batch
-     * ({@code batch × candidateSpread}, at least the sample, widened by the excluded ids): a wider sample,
-     * not a wider read; lapsed claims first for up to three quarters of the sample, the rest at random
-     * ({@link CandidateSample#chooseIds}). With a stripe: the ids (and lapsed flags) of the oldest
-     * {@code max(max(sample + excluded, block) × stripes, batch × spread)} eligible rows, in the same
-     * statement as without one; the sample takes the lapsed claims first (as without a stripe), then
-     * the own stripe oldest first, then the rest a block at a time, blocks at random
-     * ({@link CandidateSample#chooseStriped}). The window grows with the stripe count so that it still
-     * holds a sample's worth of the own stripe, and to a block per stripe when the sample is smaller
-     * than a block (any {@code block × stripes} consecutive ids hold a block's worth of every stripe;
-     * a batch of 10 against blocks of 64 with a window of the sample alone would find one worker's
-     * block and none of the others'); it is capped at {@value #MAX_CANDIDATE_WINDOW} rows (or the
-     * sample, if larger). The stripe is picked
-     * out here rather than in SQL: running counts over the window in the statement cost 2.2–2.5× the
-     * plain read, shipping the window's ids 1.3–1.6× (JMH: `CandidateReadBenchmark`).
+     * A sample of the eligible ids, lapsed claims first, spread over the window the batch, the
+     * candidate spread and the query's stripe call for: see {@link ClaimCandidates}.
      */
     @Override
     public List<Long> findClaimCandidateIds(CandidateQuery query) {
         requireClaims("findClaimCandidateIds");
-        int sample = query.sample();
-        Set<Long> excluded = query.excluded();
-        CandidateStripe stripe = query.stripe();
-        int asked = sample + excluded.size();
-        long wanted = stripe.isStriped()
-                ? Math.max(query.stripedWindow(), candidateWindow(query.batch()))
-                : Math.max(candidateWindow(query.batch()), sample) + excluded.size();
-        int window = (int) Math.min(wanted, Math.max(MAX_CANDIDATE_WINDOW, asked));
-        Instant now = judgedNow();
-        List<CandidateSample.Candidate> rows = run("find claim candidates",
-                c -> dialect.selectEligibleIds(c, query.selection(), now, window));
-        List<CandidateSample.Candidate> candidates = new ArrayList<>(rows.size());
-        for (CandidateSample.Candidate row : rows) {
-            if (!excluded.contains(row.id())) {
-                candidates.add(new CandidateSample.Candidate(row.id(), row.lapsed(), stripe.contains(row.id())));
-            }
-        }
-        return stripe.isStriped()
-                ? CandidateSample.chooseStriped(candidates, sample, stripe.block(), ThreadLocalRandom.current())
-                : CandidateSample.chooseIds(candidates, sample, ThreadLocalRandom.current());
+        return claimCandidates.find(query, judgedNow());
     }
 
     @Override
@@ -272,54 +232,13 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
             return List.of();
         }
         Instant now = judgedNow();
-        return run("read granted rows", c -> dialect.selectEligibleByIds(c, selection, now, ids));
-    }
-
-    private int candidateWindow(int limit) {
-        return (int) Math.min((long) limit * candidateSpread, Math.max(limit, MAX_CANDIDATE_WINDOW));
+        return sql.run("read granted rows", c -> dialect.selectEligibleByIds(c, selection, now, ids));
     }
 
     @Override
     public ClaimRecording recordClaims(ClaimSelection selection, List<ClaimGrant> grants) {
         requireClaims("recordClaims");
-        if (grants.isEmpty()) {
-            return new ClaimRecording(List.of(), List.of());
-        }
-        Set<Long> seen = new HashSet<>();
-        for (ClaimGrant g : grants) {
-            if (!seen.add(g.entryId())) {
-                throw new IllegalArgumentException("recordClaims: two grants for entry " + g.entryId());
-            }
-        }
-        Instant now = judgedNow();
-        List<OutboxEntry> claimed = durableClaimRecords
-                ? run("record claims", c -> dialect.recordClaims(c, selection, now, grants))
-                : run("record claims", c -> withoutDurability(c, () -> dialect.recordClaims(c, selection, now, grants)));
-        Set<Long> claimedIds = new HashSet<>();
-        List<OutboxClaim> recorded = new ArrayList<>();
-        for (OutboxEntry e : claimed) {
-            claimedIds.add(e.id());
-            recorded.add(EntryRows.claimOf(e));
-        }
-        recorded.sort(Comparator.comparingLong(OutboxClaim::entryId));
-        List<ClaimGrant> refusedGrants = grants.stream().filter(g -> !claimedIds.contains(g.entryId())).toList();
-        if (refusedGrants.isEmpty()) {
-            return new ClaimRecording(recorded, List.of());
-        }
-        Map<Long, OutboxEntry> rows = readRows(refusedGrants.stream().map(ClaimGrant::entryId).toList());
-        List<ClaimRecording.Refusal> refused = new ArrayList<>();
-        for (ClaimGrant g : refusedGrants) {
-            OutboxEntry row = rows.get(g.entryId());
-            if (row == null) {
-                refused.add(new ClaimRecording.Refusal(g, ClaimRecording.Reason.MISSING, 0));
-            } else if (g.token() <= row.fenceHighWater()) {
-                refused.add(new ClaimRecording.Refusal(g, ClaimRecording.Reason.FENCE_NOT_ABOVE_HIGH_WATER,
-                        row.fenceHighWater()));
-            } else {
-                refused.add(new ClaimRecording.Refusal(g, ClaimRecording.Reason.NOT_ELIGIBLE, row.fenceHighWater()));
-            }
-        }
-        return new ClaimRecording(recorded, refused);
+        return claimRecorder.record(selection, judgedNow(), grants);
     }
 
     @Override
@@ -330,63 +249,16 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
     @Override
     public List<CompletionOutcome> completeAll(List<ClaimCompletion> completions) {
         requireClaims("complete");
-        return completeAll("complete claims", completions, dialect::completeAll, CompletionOutcome::refusalFor);
+        return completionOutcomes.completeAll("complete claims", completions, dialect::completeAll,
+                CompletionOutcome::refusalFor);
     }
 
     @Override
     public List<CompletionOutcome> completeAllFenced(List<ClaimCompletion> completions) {
         requireClaims("completeAllFenced");
         Instant now = judgedNow();
-        return completeAll("complete lean claims", completions, (c, cs) -> dialect.completeAllFenced(c, cs, now),
-                CompletionOutcome::fencedRefusalFor);
-    }
-
-    private List<CompletionOutcome> completeAll(String what, List<ClaimCompletion> completions, CompletionSql write,
-                                                RefusalRule refusalRule) {
-        if (completions.isEmpty()) {
-            return List.of();
-        }
-        List<SqlDialect.CompletedRow> completed = run(what, c -> write.run(c, completions));
-        Map<ClaimKey, OutboxEntry> completedByClaim = new HashMap<>();
-        completed.forEach(r -> completedByClaim.put(new ClaimKey(r.entry().id(), r.presentedToken()), r.entry()));
-        CompletionOutcome[] outcomes = new CompletionOutcome[completions.size()];
-        List<Integer> refused = new ArrayList<>();
-        for (int i = 0; i < outcomes.length; i++) {
-            OutboxClaim claim = completions.get(i).claim();
-            // remove(): a second completion of the same claim in one batch was not the one written
-            OutboxEntry row = completedByClaim.remove(new ClaimKey(claim.entryId(), claim.token()));
-            if (row != null) {
-                outcomes[i] = new CompletionOutcome.Completed(row);
-            } else {
-                refused.add(i);
-            }
-        }
-        if (!refused.isEmpty()) {
-            Map<Long, OutboxEntry> rows = readRows(refused.stream().map(i -> completions.get(i).claim().entryId()).toList());
-            for (int i : refused) {
-                OutboxClaim claim = completions.get(i).claim();
-                OutboxEntry row = rows.get(claim.entryId());
-                outcomes[i] = row == null
-                        ? new CompletionOutcome.Missing(claim.token(), claim.entryId())
-                        : refusalRule.decide(row, claim.token())
-                                .orElseGet(() -> new CompletionOutcome.StaleToken(claim.token(), row));
-            }
-        }
-        return List.of(outcomes);
-    }
-
-    /** A completion's row and presented token. */
-    private record ClaimKey(long entryId, long token) {
-    }
-
-    @FunctionalInterface
-    private interface CompletionSql {
-        List<SqlDialect.CompletedRow> run(Connection c, List<ClaimCompletion> completions) throws SQLException;
-    }
-
-    @FunctionalInterface
-    private interface RefusalRule {
-        Optional<CompletionOutcome> decide(OutboxEntry row, long presentedToken);
+        return completionOutcomes.completeAll("complete lean claims", completions,
+                (c, cs) -> dialect.completeAllFenced(c, cs, now), CompletionOutcome::fencedRefusalFor);
     }
 
     @Override
@@ -396,7 +268,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
             return List.of();
         }
         Instant at = EntryRows.micros(expiresAt);
-        Set<Long> moved = run("extend claims", c -> dialect.extendClaims(c, claims, at, 0));
+        Set<Long> moved = sql.run("extend claims", c -> dialect.extendClaims(c, claims, at, 0));
         return claims.stream().filter(cl -> moved.contains(cl.entryId())).map(cl -> cl.withExpiresAt(at)).toList();
     }
 
@@ -405,16 +277,10 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         if (!claimLeases) {
             return 0;
         }
-        return run("read the highest fence", dialect::highestFenceHighWater);
+        return sql.run("read the highest fence", dialect::highestFenceHighWater);
     }
 
     // ---- plumbing ------------------------------------------------------------------------------------
-
-    private Map<Long, OutboxEntry> readRows(List<Long> ids) {
-        Map<Long, OutboxEntry> rows = new HashMap<>();
-        run("read refused rows", c -> dialect.findByIds(c, ids)).forEach(e -> rows.put(e.id(), e));
-        return rows;
-    }
 
     private void requireClaims(String operation) {
         if (!claimLeases) {
@@ -426,43 +292,6 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
     private static void requirePositive(int limit) {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be positive, was " + limit);
-        }
-    }
-
-    private <T> T withoutDurability(Connection c, SqlAction<T> action) throws SQLException {
-        c.setAutoCommit(false);
-        try {
-            dialect.relaxCommitDurability(c);
-            T result = action.run();
-            c.commit();
-            return result;
-        } catch (SQLException | RuntimeException e) {
-            c.rollback();
-            throw e;
-        } finally {
-            c.setAutoCommit(true);
-        }
-    }
-
-    @FunctionalInterface
-    private interface SqlAction<T> {
-        T run() throws SQLException;
-    }
-
-    @FunctionalInterface
-    private interface SqlWork<T> {
-        T run(Connection c) throws SQLException;
-    }
-
-    private <T> T run(String what, SqlWork<T> work) {
-        try (Connection c = dataSource.getConnection()) {
-            if (!c.getAutoCommit()) {
-                c.setAutoCommit(true);
-            }
-            return work.run(c);
-        } catch (SQLException e) {
-            throw new JdbcOutboxException("Outbox " + what + " on " + table() + " at " + where + " failed: "
-                    + JdbcUrls.rootMessage(e), e);
         }
     }
 

@@ -1,13 +1,11 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.jdbc.MaintenanceBatches.Where;
 import dev.leasebox.outbox.EmissionStatus;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,11 +43,13 @@ public final class OutboxMaintenance {
     private final DataSource dataSource;
     private final TableName table;
     private final MaintenanceStatements sql;
+    private final MaintenanceBatches batches;
 
     private OutboxMaintenance(DataSource dataSource, TableName table, MaintenanceStatements sql) {
         this.dataSource = dataSource;
         this.table = table;
         this.sql = sql;
+        this.batches = new MaintenanceBatches(sql);
     }
 
     /** Maintenance of {@code table} in {@code dataSource}; connects once to learn the kind of database. */
@@ -136,12 +136,12 @@ public final class OutboxMaintenance {
     /** The dry run: how many entries {@link #redrive} would move now, changing nothing. */
     public Plan planRedrive(Redrive redrive) {
         return run("count the entries to redrive", c -> {
-            Instant now = databaseNow(c);
+            Instant now = batches.databaseNow(c);
             long matching = 0;
             long held = 0;
             for (List<Long> chunk : idChunks(redrive.ids(), MAX_BATCH)) {
-                matching += count(c, redriveWhere(redrive, chunk, now).and(sql.notUnderLiveClaim()));
-                held += count(c, redriveWhere(redrive, chunk, now).and(sql.underLiveClaim()));
+                matching += batches.count(c, redriveWhere(redrive, chunk, now).and(sql.notUnderLiveClaim()));
+                held += batches.count(c, redriveWhere(redrive, chunk, now).and(sql.underLiveClaim()));
             }
             return new Plan(matching, held);
         });
@@ -164,11 +164,11 @@ public final class OutboxMaintenance {
     public long redrive(Redrive redrive, int batchSize, LongConsumer progress) {
         requireBatch(batchSize);
         return run("redrive entries", c -> {
-            Instant now = databaseNow(c);
+            Instant now = batches.databaseNow(c);
             long done = 0;
             for (List<Long> chunk : idChunks(redrive.ids(), MAX_BATCH)) {
                 Where where = redriveWhere(redrive, chunk, now).and(sql.notUnderLiveClaim());
-                done = inBatches(c, where, batchSize, done, progress, sql::redrive);
+                done = batches.inBatches(c, where, batchSize, done, progress, sql::redrive);
             }
             return done;
         });
@@ -223,10 +223,10 @@ public final class OutboxMaintenance {
     /** The dry run: how many rows {@link #purge} would delete now, changing nothing. */
     public Plan planPurge(Purge purge) {
         return run("count the rows to purge", c -> {
-            Instant now = databaseNow(c);
-            long fence = highestFence(c);
-            return new Plan(count(c, purgeWhere(purge, now, fence).and(sql.notUnderLiveClaim())),
-                    count(c, purgeWhere(purge, now, 0).and(sql.underLiveClaim())));
+            Instant now = batches.databaseNow(c);
+            long fence = batches.highestFence(c);
+            return new Plan(batches.count(c, purgeWhere(purge, now, fence).and(sql.notUnderLiveClaim())),
+                    batches.count(c, purgeWhere(purge, now, 0).and(sql.underLiveClaim())));
         });
     }
 
@@ -247,10 +247,10 @@ public final class OutboxMaintenance {
     public long purge(Purge purge, int batchSize, LongConsumer progress) {
         requireBatch(batchSize);
         return run("purge rows", c -> {
-            Instant now = databaseNow(c);
-            long fence = highestFence(c);
+            Instant now = batches.databaseNow(c);
+            long fence = batches.highestFence(c);
             Where where = purgeWhere(purge, now, fence).and(sql.notUnderLiveClaim());
-            return inBatches(c, where, batchSize, 0, progress, sql::delete);
+            return batches.inBatches(c, where, batchSize, 0, progress, sql::delete);
         });
     }
 
@@ -262,82 +262,6 @@ public final class OutboxMaintenance {
     }
 
     // ---- shared ---------------------------------------------------------------------------------
-
-    private interface BatchStatement {
-        String text(int ids, String where);
-    }
-
-    /** Selects the next batch of matching ids above the last one done, changes those still matching, repeats. */
-    private long inBatches(Connection c, Where where, int batchSize, long doneBefore, LongConsumer progress,
-                           BatchStatement statement) throws SQLException {
-        long done = doneBefore;
-        long after = Long.MIN_VALUE;
-        while (true) {
-            List<Long> ids = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement(sql.nextIds(where.sql, batchSize))) {
-                int i = bind(ps, 1, where.params);
-                ps.setLong(i, after);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        ids.add(rs.getLong(1));
-                    }
-                }
-            }
-            if (ids.isEmpty()) {
-                return done;
-            }
-            after = ids.get(ids.size() - 1);
-            try (PreparedStatement ps = c.prepareStatement(statement.text(ids.size(), where.sql))) {
-                int i = bind(ps, 1, ids);
-                bind(ps, i, where.params);
-                done += ps.executeUpdate();
-            }
-            progress.accept(done);
-            if (ids.size() < batchSize) {
-                return done;
-            }
-        }
-    }
-
-    private long count(Connection c, Where where) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.count(where.sql))) {
-            bind(ps, 1, where.params);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
-    }
-
-    private long highestFence(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.highestFence()); ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
-    private Instant databaseNow(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.databaseNow()); ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            Timestamp now = rs.getTimestamp(1);
-            return now.toInstant();
-        }
-    }
-
-    private static int bind(PreparedStatement ps, int index, List<?> params) throws SQLException {
-        for (Object p : params) {
-            if (p instanceof Long l) {
-                ps.setLong(index++, l);
-            } else if (p instanceof String s) {
-                ps.setString(index++, s);
-            } else if (p instanceof Instant t) {
-                EntryRows.setInstant(ps, index++, t);
-            } else {
-                throw new IllegalArgumentException("cannot bind " + p);
-            }
-        }
-        return index;
-    }
 
     /** The id list in sorted chunks of at most {@code size}; one empty chunk for "any id". */
     private static List<List<Long>> idChunks(Set<Long> ids, int size) {
@@ -380,23 +304,6 @@ public final class OutboxMaintenance {
         } catch (SQLException e) {
             throw new JdbcOutboxException("Cannot " + what + " of " + table + " at " + JdbcUrls.describe(dataSource)
                     + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** A condition and its parameters, in order. */
-    private record Where(String sql, List<Object> params) {
-        static Where of(String sql, List<?> params) {
-            return new Where(sql, List.copyOf(params));
-        }
-
-        Where and(String condition) {
-            return new Where(sql + " AND " + condition, params);
-        }
-
-        Where and(String condition, List<?> more) {
-            List<Object> all = new ArrayList<>(params);
-            all.addAll(more);
-            return new Where(sql + " AND " + condition, all);
         }
     }
 }

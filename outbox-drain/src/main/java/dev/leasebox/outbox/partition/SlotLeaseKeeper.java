@@ -231,87 +231,15 @@ public final class SlotLeaseKeeper implements AutoCloseable {
             Set<Integer> target = SlotAssignment.slotsOf(owner, seen, slotCount);
             int before = held.size();
 
-            List<Lease> surplus = new ArrayList<>();
-            List<Lease> keep = new ArrayList<>();
-            synchronized (claimGate) { // no claim reads between the in-use check and the surplus leaving `held`
-                java.util.function.IntPredicate busy = inUse;
-                for (SlotGrant g : held.values()) {
-                    if (regrants.containsKey(g.slot()) && !busy.test(g.slot())) {
-                        draining.remove(g.slot());
-                        surplus.add(g.lease()); // granted again below when it is still this worker's share
-                    } else if (target.contains(g.slot())) {
-                        draining.remove(g.slot());
-                        keep.add(g.lease());
-                    } else if (busy.test(g.slot())) {
-                        draining.add(g.slot()); // no new claims here; released once its rows in flight are done
-                        keep.add(g.lease());
-                    } else {
-                        draining.remove(g.slot());
-                        surplus.add(g.lease());
-                    }
-                }
-                surplus.forEach(l -> held.remove(SlotGrant.slotOf(l.key())));
+            HeldLeases sorted = sortHeld(target);
+            if (!sorted.surplus().isEmpty()) {
+                manager.release(sorted.surplus());
             }
-            if (!surplus.isEmpty()) {
-                manager.release(surplus);
+            if (!sorted.keep().isEmpty()) {
+                renewKept(sorted.keep());
             }
-            if (!keep.isEmpty()) {
-                List<Lease> renewed = manager.renew(keep);
-                Map<String, Lease> byKey = renewed.stream().collect(Collectors.toMap(Lease::key, Function.identity(), (a, b) -> a));
-                for (Lease l : keep) {
-                    int slot = SlotGrant.slotOf(l.key());
-                    Lease r = byKey.get(l.key());
-                    if (r != null && r.fence() == l.fence()) {
-                        held.computeIfPresent(slot, (s, g) -> g.fence() == r.fence() ? new SlotGrant(s, r) : g);
-                    } else {
-                        held.remove(slot);
-                    }
-                }
-            }
-            List<String> wanted = new ArrayList<>();
-            long regrantFloor = 0;
-            for (int slot : target) {
-                if (!held.containsKey(slot)) {
-                    wanted.add(SlotGrant.leaseKey(slot));
-                    Long mark = regrants.remove(slot);
-                    regrantFloor = Math.max(regrantFloor, mark == null ? 0 : mark);
-                }
-            }
-            if (regrantFloor > 0) {
-                boolean raised = manager.raiseFenceFloor(regrantFloor);
-                log.warn("Worker {}: rows of its slots carry fences up to {} from another writer (row-mode claims, another "
-                        + "namespace or coordinator); {} and granting those slots again", owner, regrantFloor,
-                        raised ? "raised the fence floor above them" : manager.describe() + " cannot raise its fence floor, "
-                                + "so those rows wait until its fences pass the mark");
-            }
-            int refused = 0;
-            if (!wanted.isEmpty()) {
-                List<Lease> granted = manager.acquire(new LeaseRequest(wanted, owner, leaseTtl));
-                if (!granted.isEmpty()) {
-                    List<SlotGrant> grants = granted.stream().map(l -> new SlotGrant(SlotGrant.slotOf(l.key()), l)).toList();
-                    SlotRegistration registration;
-                    try {
-                        registration = store.registerGrants(grants);
-                    } catch (RuntimeException e) {
-                        manager.release(granted);
-                        throw e;
-                    }
-                    registration.accepted().forEach(g -> held.put(g.slot(), g));
-                    refused = registration.refusedHighWater().size();
-                    if (refused > 0) {
-                        List<Lease> refusedLeases = grants.stream()
-                                .filter(g -> registration.refusedHighWater().containsKey(g.slot())).map(SlotGrant::lease).toList();
-                        manager.release(refusedLeases);
-                        long highWater = registration.refusedHighWater().values().stream().mapToLong(Long::longValue).max().orElse(0);
-                        boolean raised = manager.raiseFenceFloor(highWater);
-                        log.warn("Worker {}: {} slot grant(s) from {} carried fences not above their slots' recorded high-water "
-                                + "mark (up to {}): {}; acquiring them again on the next tick", owner, refused, manager.describe(),
-                                highWater, raised ? "raised the fence floor above it"
-                                        : "this backend cannot raise its fence floor, so these slots stay unclaimable until "
-                                        + "the coordinator's fences pass the mark (see docs/guide/partition-leases.md)");
-                    }
-                }
-            }
+            List<String> wanted = slotsToAcquire(target);
+            int refused = wanted.isEmpty() ? 0 : acquire(wanted);
             draining.retainAll(held.keySet());
             regrants.keySet().retainAll(held.keySet());
             if (held.size() != before || refused > 0) {
@@ -319,6 +247,104 @@ public final class SlotLeaseKeeper implements AutoCloseable {
                         target.size(), seen.size());
             }
         }
+    }
+
+    /** The held slots' leases split into those to release now and those to renew. */
+    private record HeldLeases(List<Lease> surplus, List<Lease> keep) {
+    }
+
+    /** Keeps target and busy slots (draining busy ones outside the target); the rest leave {@code held}. */
+    private HeldLeases sortHeld(Set<Integer> target) {
+        List<Lease> surplus = new ArrayList<>();
+        List<Lease> keep = new ArrayList<>();
+        synchronized (claimGate) { // no claim reads between the in-use check and the surplus leaving `held`
+            java.util.function.IntPredicate busy = inUse;
+            for (SlotGrant g : held.values()) {
+                if (regrants.containsKey(g.slot()) && !busy.test(g.slot())) {
+                    draining.remove(g.slot());
+                    surplus.add(g.lease()); // granted again later in this tick when it is still this worker's share
+                } else if (target.contains(g.slot())) {
+                    draining.remove(g.slot());
+                    keep.add(g.lease());
+                } else if (busy.test(g.slot())) {
+                    draining.add(g.slot()); // no new claims here; released once its rows in flight are done
+                    keep.add(g.lease());
+                } else {
+                    draining.remove(g.slot());
+                    surplus.add(g.lease());
+                }
+            }
+            surplus.forEach(l -> held.remove(SlotGrant.slotOf(l.key())));
+        }
+        return new HeldLeases(surplus, keep);
+    }
+
+    /** Renews {@code keep}; a slot whose lease was not renewed under the same fence is no longer held. */
+    private void renewKept(List<Lease> keep) {
+        List<Lease> renewed = manager.renew(keep);
+        Map<String, Lease> byKey = renewed.stream().collect(Collectors.toMap(Lease::key, Function.identity(), (a, b) -> a));
+        for (Lease l : keep) {
+            int slot = SlotGrant.slotOf(l.key());
+            Lease r = byKey.get(l.key());
+            if (r != null && r.fence() == l.fence()) {
+                held.computeIfPresent(slot, (s, g) -> g.fence() == r.fence() ? new SlotGrant(s, r) : g);
+            } else {
+                held.remove(slot);
+            }
+        }
+    }
+
+    /** The target's slots not held, as lease keys; raises the fence floor first for those marked for a re-grant. */
+    private List<String> slotsToAcquire(Set<Integer> target) {
+        List<String> wanted = new ArrayList<>();
+        long regrantFloor = 0;
+        for (int slot : target) {
+            if (!held.containsKey(slot)) {
+                wanted.add(SlotGrant.leaseKey(slot));
+                Long mark = regrants.remove(slot);
+                regrantFloor = Math.max(regrantFloor, mark == null ? 0 : mark);
+            }
+        }
+        if (regrantFloor > 0) {
+            boolean raised = manager.raiseFenceFloor(regrantFloor);
+            log.warn("Worker {}: rows of its slots carry fences up to {} from another writer (row-mode claims, another "
+                    + "namespace or coordinator); {} and granting those slots again", owner, regrantFloor,
+                    raised ? "raised the fence floor above them" : manager.describe() + " cannot raise its fence floor, "
+                            + "so those rows wait until its fences pass the mark");
+        }
+        return wanted;
+    }
+
+    /** Acquires and registers {@code wanted}, releasing grants the store refused; returns how many it refused. */
+    private int acquire(List<String> wanted) {
+        List<Lease> granted = manager.acquire(new LeaseRequest(wanted, owner, leaseTtl));
+        if (granted.isEmpty()) {
+            return 0;
+        }
+        List<SlotGrant> grants = granted.stream().map(l -> new SlotGrant(SlotGrant.slotOf(l.key()), l)).toList();
+        SlotRegistration registration;
+        try {
+            registration = store.registerGrants(grants);
+        } catch (RuntimeException e) {
+            manager.release(granted);
+            throw e;
+        }
+        registration.accepted().forEach(g -> held.put(g.slot(), g));
+        int refused = registration.refusedHighWater().size();
+        if (refused == 0) {
+            return 0;
+        }
+        List<Lease> refusedLeases = grants.stream()
+                .filter(g -> registration.refusedHighWater().containsKey(g.slot())).map(SlotGrant::lease).toList();
+        manager.release(refusedLeases);
+        long highWater = registration.refusedHighWater().values().stream().mapToLong(Long::longValue).max().orElse(0);
+        boolean raised = manager.raiseFenceFloor(highWater);
+        log.warn("Worker {}: {} slot grant(s) from {} carried fences not above their slots' recorded high-water "
+                + "mark (up to {}): {}; acquiring them again on the next tick", owner, refused, manager.describe(),
+                highWater, raised ? "raised the fence floor above it"
+                        : "this backend cannot raise its fence floor, so these slots stay unclaimable until "
+                        + "the coordinator's fences pass the mark (see docs/guide/partition-leases.md)");
+        return refused;
     }
 
     private void dropLost(Collection<Lease> lost, String why) {
