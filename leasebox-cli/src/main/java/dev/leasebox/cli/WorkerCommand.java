@@ -381,10 +381,7 @@ final class WorkerCommand implements Callable<Integer> {
                 metrics.deliveredTotal(), metrics.failedTotal(), metrics.deadLetteredTotal(), metrics.refusedTotal());
     }
 
-    /**
-     * The backlog gauges. Micrometer holds a gauge's object weakly unless told otherwise; nothing else
-     * refers to {@code report}, so the gauges hold it strongly or they turn NaN at the next collection.
-     */
+    /** Closes {@code resources} in reverse order of opening; a failure does not stop the others. */
     static void closeAll(List<AutoCloseable> resources) {
         for (int i = resources.size() - 1; i >= 0; i--) {
             try {
