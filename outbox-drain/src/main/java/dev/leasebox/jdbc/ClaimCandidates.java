@@ -25,9 +25,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * than a block (any {@code block × stripes} consecutive ids hold a block's worth of every stripe;
  * a batch of 10 against blocks of 64 with a window of the sample alone would find one worker's
  * block and none of the others'); it is capped at {@value #MAX_CANDIDATE_WINDOW} rows (or the
- * sample, if larger). The stripe is picked
- * out here rather than in SQL: running counts over the window in the statement cost 2.2–2.5× the
- * plain read, shipping the window's ids 1.3–1.6× (JMH: `CandidateReadBenchmark`).
+ * sample, if larger). The stripe is picked out here rather than in SQL: running counts over the
+ * window in the statement cost more than shipping the window's ids (compare them with the JMH
+ * benchmark {@code CandidateReadBenchmark}).
  */
 final class ClaimCandidates {
 

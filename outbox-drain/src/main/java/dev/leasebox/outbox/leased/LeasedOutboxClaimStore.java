@@ -331,8 +331,8 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
         /**
          * Whether a completed batch's leases are released by a thread of the store (true) or by the
          * completing thread before {@code completeAll} returns (false, the default). In the background the
-         * claim loop does not wait for the release's round trip (measured: ZooKeeper, one worker, batches
-         * of 10, about 17 % more rows a second); the keys come free a moment later
+         * claim loop does not wait for the release's round trip, which matters most with small batches
+         * and a coordinator a round trip away; the keys come free a moment later
          * instead, and {@link LeasedOutboxClaimStore#close()} must be called to wait for the last ones.
          * Safety is the same: a release always follows its completion, which the row has checked.
          */
