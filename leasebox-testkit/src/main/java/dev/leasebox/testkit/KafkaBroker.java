@@ -96,10 +96,19 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    private static String clusterId() {
-        UUID id = UUID.randomUUID();
-        ByteBuffer bytes = ByteBuffer.allocate(16).putLong(id.getMostSignificantBits()).putLong(id.getLeastSignificantBits());
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+    /**
+     * A random cluster id as Kafka writes them (URL-safe Base64 of 16 bytes), never starting with '-': the
+     * storage tool would take such an id for an option and refuse to format (one id in 64).
+     */
+    static String clusterId() {
+        while (true) {
+            UUID id = UUID.randomUUID();
+            ByteBuffer bytes = ByteBuffer.allocate(16).putLong(id.getMostSignificantBits()).putLong(id.getLeastSignificantBits());
+            String text = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+            if (!text.startsWith("-")) {
+                return text;
+            }
+        }
     }
 
     private List<String> javaCommand(String main, List<String> args) {

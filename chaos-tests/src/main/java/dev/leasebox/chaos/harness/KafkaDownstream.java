@@ -96,9 +96,8 @@ public final class KafkaDownstream implements AutoCloseable {
     }
 
     private void format() {
-        String clusterId = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
-                java.nio.ByteBuffer.allocate(16).putLong(UUID.randomUUID().getMostSignificantBits())
-                        .putLong(UUID.randomUUID().getLeastSignificantBits()).array());
+        // Kafka's own ids never start with '-', which the storage tool would take for an option
+        String clusterId = org.apache.kafka.common.Uuid.randomUuid().toString();
         try (ChaosProcess tool = ChaosProcess.start("kafka-storage-format", java("kafka.tools.StorageTool",
                 List.of("format", "-t", clusterId, "-c", dir.resolve("server.properties").toString())), Map.of(),
                 dir.resolve("format.log"))) {
