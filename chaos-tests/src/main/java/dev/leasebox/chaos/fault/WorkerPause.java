@@ -55,10 +55,12 @@ public final class WorkerPause implements FaultInjector {
             boolean reclaimed = Poll.until(() -> cluster.others(paused).stream().anyMatch(w -> w.history().stream()
                             .anyMatch(e -> e.t() > pausedAt && HistoryEvent.CLAIM.equals(e.kind()) && held.contains(e.entry()))),
                     Duration.ofMillis(10), holdAtMost);
-            victim.process().resume();
-            paused = null;
+            // Logged before the signal: a resumed sender can deliver within the millisecond, and the checker
+            // explains a late delivery by a resume logged before its receipt.
             cluster.faults().record(FaultEvent.RESUME, victim.owner(), "SIGCONT after "
                     + (System.currentTimeMillis() - pausedAt) + " ms" + (reclaimed ? ", its claims taken over" : ", not reclaimed"));
+            victim.process().resume();
+            paused = null;
             Poll.until(() -> false, Duration.ofMillis(100), cluster.lease());
         }
     }
