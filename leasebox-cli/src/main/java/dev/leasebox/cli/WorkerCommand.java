@@ -153,7 +153,7 @@ final class WorkerCommand implements Callable<Integer> {
                 err.println("worker: " + line);
                 err.flush();
             });
-            Leasebox drain = buildDrain(dataSource, emitter, options, clock, DrainListener.all(metrics, failures),
+            Leasebox drain = buildDrain(dataSource, emitter, options, clock, DrainListener.all(metrics, failures, idlePolls),
                     registry, manager);
             resources.add(drain);
             if (endpoint != null) {
@@ -289,6 +289,8 @@ final class WorkerCommand implements Callable<Integer> {
     private final CountDownLatch cleanedUp = new CountDownLatch(1);
     /** Counted down when the worker should stop: SIGTERM, idle, or a claim-style conflict. */
     private final CountDownLatch done = new CountDownLatch(1);
+    /** Set when a claim loop finds nothing to do; the idle check reads the table only after one. */
+    private final IdlePolls idlePolls = new IdlePolls();
     /** Why the worker stopped on its own, when it was a claim-style conflict. */
     private volatile String stoppedBecause;
 
@@ -312,7 +314,7 @@ final class WorkerCommand implements Callable<Integer> {
                 out.flush();
             }, 10, 10, TimeUnit.SECONDS);
             if (exitWhenIdle) {
-                ticker.scheduleWithFixedDelay(() -> checkIdle(report, clock, out), 500, 500, TimeUnit.MILLISECONDS);
+                ticker.scheduleWithFixedDelay(() -> checkIdle(report, clock, out), 200, 200, TimeUnit.MILLISECONDS);
             }
             done.await();
             drain.engine().close();
@@ -350,9 +352,16 @@ final class WorkerCommand implements Callable<Integer> {
     }
 
     /** With --exit-when-idle: stops the worker once nothing is outstanding. */
+    /**
+     * Exits once the table holds nothing to act on, asked only after a claim loop of this worker found nothing
+     * since the last question: while the loops are busy the table is not read at all.
+     */
     private void checkIdle(OutboxTableStatus report, Clock clock, PrintWriter out) {
+        if (!idlePolls.seenSinceLastAsked()) {
+            return;
+        }
         try {
-            if (report.outstanding(clock.instant()) == 0) {
+            if (!report.anyOutstanding(clock.instant())) {
                 done.countDown();
             }
         } catch (Exception e) {

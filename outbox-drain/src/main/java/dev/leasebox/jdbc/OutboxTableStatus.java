@@ -112,6 +112,17 @@ public final class OutboxTableStatus {
         return Optional.of(holders);
     }
 
+    /**
+     * Whether any entry is still to act on at {@code now}: the question an idle check asks. Unlike
+     * {@link #outstanding(Instant)}, which counts the whole backlog, it stops at the first such row.
+     */
+    public boolean anyOutstanding(Instant now) throws SQLException {
+        Timestamp ts = Timestamp.from(now);
+        boolean[] any = new boolean[1];
+        query("any_outstanding.sql", List.of(ts, ts), rs -> any[0] = rs.getInt(1) == 1);
+        return any[0];
+    }
+
     /** Entries still to act on at {@code now}: eligible and due, or under a live claim (the backlog). */
     public long outstanding(Instant now) throws SQLException {
         Timestamp ts = Timestamp.from(now);

@@ -212,4 +212,27 @@ abstract class OutboxMaintenanceScenarios {
         assertThatThrownBy(() -> maintenance.purge(OutboxMaintenance.Purge.delivered(Duration.ofDays(1)), 0, n -> {
         })).hasMessage("the batch size must be in 1..10000, was 0");
     }
+
+    @Test
+    void theIdleCheckAgreesWithTheBacklogCount() throws SQLException {
+        OutboxTableStatus status = new OutboxTableStatus(dataSource(), table);
+        Instant now = Instant.now();
+        row("done", null, EmissionStatus.DELIVERED, Duration.ofHours(1));
+        long later = row("later", null, EmissionStatus.RETRYABLE_FAILURE, Duration.ofMinutes(1));
+        update("UPDATE " + table + " SET next_attempt_at = ? WHERE id = ?", at(now.plus(Duration.ofHours(1))), later);
+        assertThat(status.outstanding(now)).isZero();
+        assertThat(status.anyOutstanding(now)).as("a delivered row and a retry not yet due").isFalse();
+
+        liveClaim(later, Duration.ofMinutes(5));
+        assertThat(status.outstanding(now)).isEqualTo(1);
+        assertThat(status.anyOutstanding(now)).as("a row under a live claim").isTrue();
+
+        update("UPDATE " + table + " SET claim_expires_at = ? WHERE id = ?", at(now.minus(Duration.ofMinutes(1))), later);
+        assertThat(status.anyOutstanding(now)).as("its claim lapsed, its retry still not due").isFalse();
+        assertThat(status.anyOutstanding(now.plus(Duration.ofHours(2)))).as("once the retry is due").isTrue();
+
+        row("new", null, EmissionStatus.PENDING, Duration.ZERO);
+        assertThat(status.outstanding(now)).isEqualTo(1);
+        assertThat(status.anyOutstanding(now)).as("a pending row").isTrue();
+    }
 }
