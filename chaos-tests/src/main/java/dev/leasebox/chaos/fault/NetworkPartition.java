@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -17,13 +18,48 @@ import java.util.stream.Collectors;
  * The victim worker cut off from the coordinator but not from the database: an nftables table drops
  * every TCP packet that the victim's sockets send to the coordinator's client ports (matched by the
  * victim's dedicated group id, {@code meta skgid}; the victim runs with that gid through setpriv),
- * held for three leases (at least 12 s, past a Hazelcast CP session), then removed. Needs root and
- * the {@code nft} command (Debian package {@code nftables}).
+ * then removed. {@link #pastSession} holds it for three leases and at least 12 s (past a Hazelcast CP
+ * session); {@link #withinSession} holds it halfway between the lease and the coordinator's session,
+ * so the coordinator still counts the victim alive when the cut heals while its own leases have
+ * lapsed. Needs root and the {@code nft} command (Debian package {@code nftables}).
  */
 public final class NetworkPartition implements FaultInjector {
 
     static final int VICTIM_GROUP = 4242;
+    private final boolean withinSession;
     private String table;
+
+    private NetworkPartition(boolean withinSession) {
+        this.withinSession = withinSession;
+    }
+
+    /** The {@code partition} scenario's cut: three leases, at least 12 s. */
+    public static NetworkPartition pastSession() {
+        return new NetworkPartition(false);
+    }
+
+    /** The {@code short-partition} scenario's cut: longer than the lease, shorter than the coordinator's session. */
+    public static NetworkPartition withinSession() {
+        return new NetworkPartition(true);
+    }
+
+    /**
+     * How long the cut holds: for {@link #withinSession}, halfway between {@code lease} and {@code session}
+     * (refused, naming {@code --lease}, when the lease is not shorter than the session).
+     */
+    static Duration hold(boolean withinSession, Duration lease, Optional<Duration> session, String backend) {
+        if (!withinSession) {
+            Duration hold = lease.multipliedBy(3);
+            return hold.compareTo(Duration.ofSeconds(12)) < 0 ? Duration.ofSeconds(12) : hold;
+        }
+        Duration s = session.orElseThrow(() -> new IllegalStateException(
+                "short-partition needs a coordinator with sessions (zookeeper or hazelcast), not " + backend));
+        if (lease.compareTo(s) >= 0) {
+            throw new IllegalStateException("short-partition cuts the worker off for longer than its lease but shorter than "
+                    + backend + "'s session of " + s.toSeconds() + " s: use a --lease below " + s.toSeconds() + "s");
+        }
+        return lease.plus(s).dividedBy(2);
+    }
 
     /** Why this fault cannot run here, or empty when it can. */
     public static String unavailableReason() {
@@ -71,13 +107,10 @@ public final class NetworkPartition implements FaultInjector {
         } catch (IOException e) {
             throw new IllegalStateException("cannot write " + file + ": " + e.getMessage(), e);
         }
+        Duration hold = hold(withinSession, cluster.lease(), cluster.coordinator().session(), cluster.coordinator().backend());
         nft("-f", file.toString());
         cluster.faults().record(FaultEvent.PARTITION, victim.owner(), "nft: drop gid " + VICTIM_GROUP + " -> tcp ports "
-                + ports + " (database still reachable)");
-        Duration hold = cluster.lease().multipliedBy(3);
-        if (hold.compareTo(Duration.ofSeconds(12)) < 0) {
-            hold = Duration.ofSeconds(12);
-        }
+                + ports + " for " + hold.toMillis() + " ms (database still reachable)");
         Poll.until(() -> false, Duration.ofMillis(100), hold);
         heal(cluster);
     }

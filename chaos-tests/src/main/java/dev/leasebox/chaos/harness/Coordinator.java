@@ -5,6 +5,7 @@ import dev.leasebox.chaos.fault.FaultLog;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Where a run's leases live, as real server processes the harness started on free loopback ports
@@ -24,6 +25,15 @@ public interface Coordinator extends AutoCloseable {
 
     /** The TCP ports workers reach the coordinator on: what a partition cuts. Empty for {@code database}. */
     List<Integer> clientPorts();
+
+    /**
+     * How long the coordinator keeps a silent client's session, and with it the client's leases, alive: the
+     * ZooKeeper session timeout, the Hazelcast CP session TTL. Empty where leases end with their own ttl
+     * (Redis, the database).
+     */
+    default Optional<Duration> session() {
+        return Optional.empty();
+    }
 
     /** Whether the coordinator is a separate service that can be restarted or partitioned away. */
     default boolean isExternal() {

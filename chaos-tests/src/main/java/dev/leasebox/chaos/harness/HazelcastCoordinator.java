@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -68,6 +69,11 @@ public final class HazelcastCoordinator implements Coordinator {
     @Override
     public String address() {
         return ports.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
+    }
+
+    @Override
+    public Optional<Duration> session() {
+        return Optional.of(Duration.parse("PT" + SESSION_TTL.toUpperCase()));
     }
 
     @Override

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -183,9 +184,17 @@ public final class ZooKeeperCoordinator implements Coordinator {
         return clientPorts.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
     }
 
+    /** The session the workers ask for (the lease manager's default), within the servers' 1–60 s bounds. */
+    private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(15);
+
     @Override
     public Map<String, String> backendOptions() {
-        return Map.of();
+        return Map.of("sessionTimeout", SESSION_TIMEOUT.toSeconds() + "s");
+    }
+
+    @Override
+    public Optional<Duration> session() {
+        return Optional.of(SESSION_TIMEOUT);
     }
 
     @Override

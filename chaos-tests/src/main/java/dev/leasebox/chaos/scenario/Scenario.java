@@ -49,6 +49,9 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
     /** The migration scenario: recorded row claims, then a fleet with lean partition claims. */
     public static final String ROW_TO_PARTITION = "row-to-partition";
 
+    /** The cut shorter than the coordinator's session: only coordinators with sessions. */
+    public static final String SHORT_PARTITION = "short-partition";
+
     public static final List<Scenario> ALL = List.of(
             new Scenario("worker-kill", "A worker SIGKILLed while holding claims loses nothing: its claims are "
                     + "reclaimed by others after expiry, and every duplicate is explained by that expiry.",
@@ -61,7 +64,12 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
                     CoordinatorRestart::new, true, false),
             new Scenario("partition", "A worker cut off from the coordinator (but not the database) stops finalizing "
                     + "what it can no longer prove it holds; others take over; nothing is lost or written stale.",
-                    NetworkPartition::new, true, true),
+                    NetworkPartition::pastSession, true, true),
+            new Scenario(SHORT_PARTITION, "A worker cut off from the coordinator for longer than its lease but shorter "
+                    + "than the coordinator's session, then healed: the coordinator still counts it alive, so it must stop "
+                    + "finalizing what it cannot prove it holds, and after the heal never takes a lease again under a fence "
+                    + "it already used; nothing is lost or written stale.",
+                    NetworkPartition::withinSession, true, true),
             new Scenario("provider-faults", "A failing, slow downstream (503s, timeouts after delivery) forces retries "
                     + "and dead letters; every entry still ends DELIVERED (and in the inbox) or DEAD_LETTERED.",
                     ProviderFaults::new, false, false),
@@ -121,6 +129,9 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
     public String unavailableReason(String backend) {
         if (needsExternal && "database".equals(backend)) {
             return "the database backend has no coordinator apart from the outbox database";
+        }
+        if (SHORT_PARTITION.equals(name) && !("zookeeper".equals(backend) || "hazelcast".equals(backend))) {
+            return "Redis has no session that outlives a lease (a lease lapses at its ttl): partition covers it";
         }
         if ("coordinator-failover".equals(name) && !"redis".equals(backend)) {
             return "a failover to a replica that missed writes is Redis's (ZooKeeper and Hazelcast CP keep a quorum; "

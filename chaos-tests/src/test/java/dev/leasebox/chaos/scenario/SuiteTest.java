@@ -29,7 +29,9 @@ class SuiteTest {
         assertThat(Suite.full(ALL_BACKENDS)).contains(new Suite.Case("hazelcast", "db-restart", ""),
                 new Suite.Case("redis", "coordinator-failover", "lean-rows"));
         assertThat(Suite.full(ALL_BACKENDS)).doesNotContain(new Suite.Case("database", "partition", ""),
-                new Suite.Case("zookeeper", "coordinator-failover", ""));
+                new Suite.Case("zookeeper", "coordinator-failover", ""), new Suite.Case("redis", "short-partition", ""));
+        assertThat(Suite.full(ALL_BACKENDS)).contains(new Suite.Case("zookeeper", "short-partition", ""),
+                new Suite.Case("hazelcast", "short-partition", ""));
     }
 
     @Test
