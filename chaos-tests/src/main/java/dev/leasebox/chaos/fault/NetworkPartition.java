@@ -87,7 +87,7 @@ public final class NetworkPartition implements FaultInjector {
             // never skipped: the run fails with what to install
             throw new IllegalStateException("the partition fault cannot be injected here: " + missing);
         }
-        return new WorkerProcess.Options(VICTIM_GROUP, null, Duration.ZERO, false, null);
+        return new WorkerProcess.Options(VICTIM_GROUP, null, Duration.ZERO, false, null, withinSession);
     }
 
     @Override

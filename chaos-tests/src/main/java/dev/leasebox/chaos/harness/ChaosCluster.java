@@ -63,7 +63,7 @@ public final class ChaosCluster implements AutoCloseable {
         }
         byOwner.forEach((owner, options) -> {
             WorkerProcess.Options effective = new WorkerProcess.Options(options.groupId(), options.clockFile(),
-                    options.writeLatency(), options.unsafeNoFence() || unsafeNoFence, providerControl);
+                    options.writeLatency(), options.unsafeNoFence() || unsafeNoFence, providerControl, options.quickTimeouts());
             WorkerProcess worker = WorkerProcess.start(owner, runDir, database, coordinator, lease, leasing,
                     effective, kafka == null ? "" : kafka.providerSpec());
             workers.add(worker);

@@ -35,6 +35,15 @@ public interface Coordinator extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * Backend options that make a worker's calls to the coordinator give up within about two seconds, for a
+     * fault that cuts it off for less than its session: without them a call could wait the cut out and
+     * succeed, and the paths that handle a failed call (a Hazelcast unlock that timed out) would never run.
+     */
+    default Map<String, String> quickTimeouts() {
+        return Map.of();
+    }
+
     /** Whether the coordinator is a separate service that can be restarted or partitioned away. */
     default boolean isExternal() {
         return !clientPorts().isEmpty();

@@ -71,6 +71,12 @@ public final class HazelcastCoordinator implements Coordinator {
         return ports.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
     }
 
+    /** A lock, renewal check or unlock gives up after 2 s, within the short partition's 4.5 s cut. */
+    @Override
+    public Map<String, String> quickTimeouts() {
+        return Map.of("operationTimeout", "2s");
+    }
+
     @Override
     public Optional<Duration> session() {
         return Optional.of(Duration.parse("PT" + SESSION_TTL.toUpperCase()));

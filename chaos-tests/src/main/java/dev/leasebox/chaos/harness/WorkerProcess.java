@@ -49,9 +49,16 @@ public final class WorkerProcess implements AutoCloseable {
      *                       as {@code +0} or {@code +6}, re-read at most every second: write it to step the
      *                       running worker's clock), or null for the real clock; see {@link #fakeClockEnvironment}
      * @param writeLatency   hold each completion write this long (the pause injector's window)
+     * @param quickTimeouts  the coordinator's short-operation options ({@link Coordinator#quickTimeouts}): calls
+     *                       that cannot reach it fail within a short cut instead of outlasting it
      */
     public record Options(int groupId, Path clockFile, Duration writeLatency, boolean unsafeNoFence,
-                          Path providerControl) {
+                          Path providerControl, boolean quickTimeouts) {
+
+        public Options(int groupId, Path clockFile, Duration writeLatency, boolean unsafeNoFence, Path providerControl) {
+            this(groupId, clockFile, writeLatency, unsafeNoFence, providerControl, false);
+        }
+
         public static Options plain(Path providerControl) {
             return new Options(0, null, Duration.ZERO, false, providerControl);
         }
@@ -74,7 +81,11 @@ public final class WorkerProcess implements AutoCloseable {
             args.add("--address");
             args.add(coordinator.address());
         }
-        coordinator.backendOptions().forEach((k, v) -> {
+        java.util.Map<String, String> backendOptions = new java.util.LinkedHashMap<>(coordinator.backendOptions());
+        if (options.quickTimeouts()) {
+            backendOptions.putAll(coordinator.quickTimeouts());
+        }
+        backendOptions.forEach((k, v) -> {
             args.add("--backend-option");
             args.add(k + "=" + v);
         });

@@ -21,14 +21,16 @@ import java.util.Set;
  * file). Options: {@code clusterName} (default {@code leasebox}), {@code user} and {@code password},
  * {@code sessionTtl} and {@code heartbeat} — the CP session settings the cluster runs with, which a
  * client cannot read (default 300s and 5s, Hazelcast's own defaults; the embedded members of
- * {@code leasebox hazelcast-member} and the demo use 10s and 1s); {@code peerRanks}
+ * {@code leasebox hazelcast-member} and the demo use 10s and 1s); {@code operationTimeout} — how long
+ * one lock, renewal check or unlock may wait for the cluster, in whole seconds (default 15s); {@code peerRanks}
  * (default true; see {@link HazelcastLeaseConfig.Builder#peerRanks(boolean)}). The former
  * {@code rowLockSlots}, {@code rowLockBlock} and {@code rowLockLinger} are refused here: they set the
  * drain's row grouping now, which the drain takes out of the options before opening a backend.
  */
 public final class HazelcastLeaseBackend implements LeaseBackend {
 
-    private static final Set<String> OPTIONS = Set.of("clusterName", "user", "password", "sessionTtl", "heartbeat", "peerRanks");
+    private static final Set<String> OPTIONS = Set.of("clusterName", "user", "password", "sessionTtl", "heartbeat", "peerRanks",
+            "operationTimeout");
     private static final Set<String> MOVED = Set.of("rowLockSlots", "rowLockBlock", "rowLockLinger");
 
     @Override
@@ -64,6 +66,7 @@ public final class HazelcastLeaseBackend implements LeaseBackend {
         Duration ttl = settings.option("sessionTtl").map(HazelcastLeaseBackend::seconds).orElse(Duration.ofSeconds(300));
         Duration heartbeat = settings.option("heartbeat").map(HazelcastLeaseBackend::seconds).orElse(Duration.ofSeconds(5));
         settings.option("peerRanks").map(HazelcastLeaseBackend::onOff).ifPresent(builder::peerRanks);
+        settings.option("operationTimeout").map(HazelcastLeaseBackend::seconds).ifPresent(builder::operationTimeout);
         builder.cpSession(ttl, heartbeat).leaseTtl(settings.leaseTtl()).lockNamePrefix(settings.namespace() + ":");
         return HazelcastLeaseManager.start(builder.build());
     }

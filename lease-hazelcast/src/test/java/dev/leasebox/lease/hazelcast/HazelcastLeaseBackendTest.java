@@ -33,9 +33,18 @@ class HazelcastLeaseBackendTest {
     }
 
     @Test
+    void operationTimeoutIsWholePositiveSeconds() {
+        assertThatThrownBy(() -> open(Map.of("operationTimeout", "2 minutes")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("hazelcast option expects seconds like 10s, was '2 minutes'");
+        assertThatThrownBy(() -> open(Map.of("operationTimeout", "0s")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("operationTimeout");
+    }
+
+    @Test
     void unknownOptionsNameTheKnownOnes() {
         assertThatThrownBy(() -> open(Map.of("rowLockSlot", "8")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown hazelcast backend option 'rowLockSlot'")
-                .hasMessageContaining("sessionTtl").hasMessageContaining("peerRanks");
+                .hasMessageContaining("sessionTtl").hasMessageContaining("peerRanks")
+                .hasMessageContaining("operationTimeout");
     }
 }
