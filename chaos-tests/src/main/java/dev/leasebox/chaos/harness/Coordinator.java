@@ -36,7 +36,7 @@ public interface Coordinator extends AutoCloseable {
     }
 
     /**
-     * Backend options that make a worker's calls to the coordinator give up within about two seconds, for a
+     * Backend options that make a worker's calls to the coordinator give up within a second or two, for a
      * fault that cuts it off for less than its session: without them a call could wait the cut out and
      * succeed, and the paths that handle a failed call (a Hazelcast unlock that timed out) would never run.
      */

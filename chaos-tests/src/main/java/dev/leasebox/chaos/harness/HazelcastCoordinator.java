@@ -71,10 +71,10 @@ public final class HazelcastCoordinator implements Coordinator {
         return ports.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
     }
 
-    /** A lock, renewal check or unlock gives up after 2 s, within the short partition's 4.5 s cut. */
+    /** A lock, renewal check or unlock gives up after 1 s, well within the short partition's 4.5 s cut. */
     @Override
     public Map<String, String> quickTimeouts() {
-        return Map.of("operationTimeout", "2s");
+        return Map.of("operationTimeout", "1s");
     }
 
     @Override
