@@ -219,7 +219,7 @@ public final class DeliveryChecker {
                 if (sender.recordedClaims()) {
                     claimBeforeEmit(entry, d, at, fence, frozen, zombie, rowAudit);
                 }
-                if (i > 0) {
+                if (i > 0 && !zombie) { // a zombie's repeat is its freeze, reported as such
                     repeat(entry, ds.get(i - 1), d, rowAudit);
                 }
             }

@@ -198,6 +198,25 @@ class DeliveryCheckerTest {
     }
 
     @Test
+    void aFrozenSendersDeliveryLandingAfterTheTakersIsReportedOnceNotAsAnUnexplainedRepeat() {
+        claim(1, 1.0, null, null, 5, "w1", 3);
+        claim(1, 4.5, 5L, 4.0, 9, "w2", 3); // w1 frozen past its lease: w2 takes over
+        delivery(1, 5.0, 9, "w2");
+        delivery(1, 5.1, 5, "w1"); // w1 resumed at 5.05: its emission under fence 5 lands after w2's
+        complete(1, 5.2, 9, 7.5, "DELIVERED");
+        row(1, "DELIVERED");
+        faults.add(new FaultEvent(1_500, FaultEvent.PAUSE, "w1", "SIGSTOP"));
+        faults.add(new FaultEvent(5_050, FaultEvent.RESUME, "w1", "SIGCONT"));
+
+        AuditChecker.Result r = check(RECORDED);
+
+        assertThat(r.byClass()).containsEntry(DeliveryChecker.FROZEN_SENDER, 1)
+                .containsEntry(DeliveryChecker.UNEXPLAINED_DUPLICATE, 0);
+        assertThat(r.byClass().entrySet()).allMatch(e -> e.getValue() == 0
+                || DeliveryChecker.REPORTED_ONLY.contains(e.getKey()));
+    }
+
+    @Test
     void anUnexplainedRepeatDeliveryIsAViolation() {
         claim(1, 1.0, null, null, 5, "w1", 3);
         delivery(1, 1.5, 5, "w1");
