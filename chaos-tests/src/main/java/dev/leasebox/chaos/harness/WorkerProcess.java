@@ -81,7 +81,7 @@ public final class WorkerProcess implements AutoCloseable {
             args.add("--address");
             args.add(coordinator.address());
         }
-        java.util.Map<String, String> backendOptions = new java.util.LinkedHashMap<>(coordinator.backendOptions());
+        Map<String, String> backendOptions = new LinkedHashMap<>(coordinator.backendOptions());
         if (options.quickTimeouts()) {
             backendOptions.putAll(coordinator.quickTimeouts());
         }
