@@ -647,4 +647,42 @@ class HistoryCheckerTest {
         assertThat(r.prematureTakeovers()).isZero();
         assertThat(r.passed()).isTrue();
     }
+
+    @Test
+    void aTakerWhoseCallBeganBeforeTheNewHoldersGrantAndTookItOverWhileItStoodIsAPrematureTakeover() {
+        // the ZooKeeper frozen taker: b read the lease expired at 900 and stalled; c took it over (1010) and still held
+        // it (its completion 400 ms away) when b's stale takeover removed c's node and granted b the entry (1100)
+        claimAsked(1000, 1010, "c", 1, 10, 0);
+        emitOk(1020, "c", 1, 10);
+        claimAsked(900, 1100, "b", 1, 12, 0);
+        emitOk(1110, "b", 1, 12);
+        complete(1120, "b", 1, 12, "DELIVERED");
+        event(1420, "c", HistoryEvent.COMPLETE_INVOKE, 1, 10, "DELIVERED");
+        event(1430, "c", HistoryEvent.REFUSED, 1, 10, "Reclaimed");
+
+        CheckResult r = check(delivered(1));
+
+        assertThat(r.prematureTakeovers()).isEqualTo(1);
+        assertThat(r.violations()).anyMatch(v -> v.startsWith("[prematureTakeover] entry 1 claimed under fence 12 by b")
+                && v.contains("b's claim call began at 900, before c's grant"));
+        assertThat(r.passed()).isFalse();
+    }
+
+    @Test
+    void overlappingClaimCallsAreNoTakeoverWhenTheEarlierHolderEndedBeforeTheLaterGrant() {
+        // b's call began before c's grant, but c had sent its completion before b's claim line: either order is legal
+        claimAsked(1000, 1010, "c", 1, 10, 0);
+        event(1020, "c", HistoryEvent.INVOKE, 1, 10, "attempt 1");
+        event(1025, "c", HistoryEvent.FAIL, 1, 10, "503");
+        event(1030, "c", HistoryEvent.COMPLETE_INVOKE, 1, 10, "RETRYABLE_FAILURE");
+        event(1040, "c", HistoryEvent.COMPLETED, 1, 10, "RETRYABLE_FAILURE");
+        claimAsked(900, 1100, "b", 1, 12, 0);
+        emitOk(1110, "b", 1, 12);
+        complete(1120, "b", 1, 12, "DELIVERED");
+
+        CheckResult r = check(delivered(1));
+
+        assertThat(r.prematureTakeovers()).isZero();
+        assertThat(r.passed()).isTrue();
+    }
 }
