@@ -24,6 +24,11 @@ public interface FaultInjector {
         return WorkerProcess.Options.plain(null);
     }
 
+    /** Workers beyond the first two (named w3, w4, …), for faults that need a third party; none by default. */
+    default java.util.List<WorkerProcess.Options> bystanderOptions(Path runDir) {
+        return java.util.List.of();
+    }
+
     void inject(ChaosCluster cluster, Duration window);
 
     default void heal(ChaosCluster cluster) {

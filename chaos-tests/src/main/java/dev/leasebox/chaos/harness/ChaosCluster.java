@@ -63,7 +63,8 @@ public final class ChaosCluster implements AutoCloseable {
         }
         byOwner.forEach((owner, options) -> {
             WorkerProcess.Options effective = new WorkerProcess.Options(options.groupId(), options.clockFile(),
-                    options.writeLatency(), options.unsafeNoFence() || unsafeNoFence, providerControl, options.quickTimeouts());
+                    options.writeLatency(), options.unsafeNoFence() || unsafeNoFence, providerControl, options.quickTimeouts(),
+                    options.faultRules());
             WorkerProcess worker = WorkerProcess.start(owner, runDir, database, coordinator, lease, leasing,
                     effective, kafka == null ? "" : kafka.providerSpec());
             workers.add(worker);

@@ -51,12 +51,24 @@ public final class WorkerProcess implements AutoCloseable {
      * @param writeLatency   hold each completion write this long (the pause injector's window)
      * @param quickTimeouts  the coordinator's short-operation options ({@link Coordinator#quickTimeouts}): calls
      *                       that cannot reach it fail within a short cut instead of outlasting it
+     * @param faultRules     Byteman rules ({@link FaultRules}) the JVM loads as a Java agent, their fault points
+     *                       driven from {@link #faultPoints}; null for none
      */
     public record Options(int groupId, Path clockFile, Duration writeLatency, boolean unsafeNoFence,
-                          Path providerControl, boolean quickTimeouts) {
+                          Path providerControl, boolean quickTimeouts, Path faultRules) {
+
+        public Options(int groupId, Path clockFile, Duration writeLatency, boolean unsafeNoFence, Path providerControl,
+                       boolean quickTimeouts) {
+            this(groupId, clockFile, writeLatency, unsafeNoFence, providerControl, quickTimeouts, null);
+        }
 
         public Options(int groupId, Path clockFile, Duration writeLatency, boolean unsafeNoFence, Path providerControl) {
             this(groupId, clockFile, writeLatency, unsafeNoFence, providerControl, false);
+        }
+
+        /** These options, the JVM loading {@code rules}. */
+        public Options withFaultRules(Path rules) {
+            return new Options(groupId, clockFile, writeLatency, unsafeNoFence, providerControl, quickTimeouts, rules);
         }
 
         public static Options plain(Path providerControl) {
@@ -108,12 +120,20 @@ public final class WorkerProcess implements AutoCloseable {
         if (options.groupId() != 0) {
             command.addAll(List.of("setpriv", "--regid=" + options.groupId(), "--clear-groups", "--"));
         }
-        command.addAll(ChaosProcess.javaCommand("dev.leasebox.chaos.worker.ChaosWorkerMain",
-                List.of("-Dlogback.configurationFile=chaos-worker-logback.xml"), args));
+        List<String> jvmArgs = new ArrayList<>(List.of("-Dlogback.configurationFile=chaos-worker-logback.xml"));
+        if (options.faultRules() != null) {
+            jvmArgs.addAll(FaultRules.agentArguments(options.faultRules(), faultPoints(runDir)));
+        }
+        command.addAll(ChaosProcess.javaCommand("dev.leasebox.chaos.worker.ChaosWorkerMain", jvmArgs, args));
         Map<String, String> env = options.clockFile() == null ? Map.of() : fakeClockEnvironment(options.clockFile());
         long spawnedAt = System.currentTimeMillis();
         ChaosProcess process = ChaosProcess.start("worker-" + owner, command, env, runDir.resolve("worker-" + owner + ".log"));
         return new WorkerProcess(owner, history, process, spawnedAt);
+    }
+
+    /** The directory through which the harness drives the fault points of a run's workers ({@code FaultPoints}). */
+    public static Path faultPoints(Path runDir) {
+        return runDir.resolve("fault-points");
     }
 
     /**

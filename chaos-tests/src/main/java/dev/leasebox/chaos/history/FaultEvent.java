@@ -42,6 +42,15 @@ public record FaultEvent(long t, String fault, String target, String detail) {
     public static final String COORDINATOR_FAILOVER = "coordinator-failover";
     /** The run's fleet stopped gracefully and replaced by workers of another claim style (not a fault by itself). */
     public static final String FLEET_SWITCH = "fleet-switch";
+    /**
+     * A worker thread held at an in-process fault point (a Byteman rule), before it was granted anything: it ends no
+     * lease, so it explains no repeat delivery.
+     */
+    public static final String HOLD = "hold";
+    /** The thread held at a fault point let go ({@link #HOLD}). */
+    public static final String RELEASE = "release";
+    /** A call of a worker made to fail at an in-process fault point (a Byteman rule). */
+    public static final String CALL_FAILED = "call-failed";
 
     public FaultEvent {
         Objects.requireNonNull(fault, "fault");

@@ -7,6 +7,7 @@ import dev.leasebox.chaos.fault.CoordinatorRestart;
 import dev.leasebox.chaos.fault.DatabaseConnectionsKill;
 import dev.leasebox.chaos.fault.DatabaseRestart;
 import dev.leasebox.chaos.fault.FaultInjector;
+import dev.leasebox.chaos.fault.FrozenTaker;
 import dev.leasebox.chaos.fault.KafkaBrokerRestart;
 import dev.leasebox.chaos.fault.NetworkPartition;
 import dev.leasebox.chaos.fault.ProviderFaults;
@@ -49,6 +50,9 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
     /** The migration scenario: recorded row claims, then a fleet with lean partition claims. */
     public static final String ROW_TO_PARTITION = "row-to-partition";
 
+    /** The taker held in-process between its read of an expired lease and its takeover: ZooKeeper's window. */
+    public static final String FROZEN_TAKER = "frozen-taker";
+
     /** The cut shorter than the coordinator's session: only coordinators with sessions. */
     public static final String SHORT_PARTITION = "short-partition";
 
@@ -70,6 +74,11 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
                     + "finalizing what it cannot prove it holds, and after the heal never takes a lease again under a fence "
                     + "it already used; nothing is lost or written stale.",
                     NetworkPartition::withinSession, true, true),
+            new Scenario(FROZEN_TAKER, "A taker held (in-process, by a Byteman rule) between its read of an expired "
+                    + "lease and its takeover while a third worker takes the same lease over, then let go: it must not "
+                    + "remove the newer holder's lease; judged by real time, no entry has two holders at once, and nothing "
+                    + "is lost.",
+                    FrozenTaker::new, true, false),
             new Scenario("provider-faults", "A failing, slow downstream (503s, timeouts after delivery) forces retries "
                     + "and dead letters; every entry still ends DELIVERED (and in the inbox) or DEAD_LETTERED.",
                     ProviderFaults::new, false, false),
@@ -107,6 +116,9 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
      * it can. The migration starts with recorded row claims (the second fleet's style is its own).
      */
     public String refusedWith(Granularity g) {
+        if (FROZEN_TAKER.equals(name) && g.isPartition()) {
+            return name + " holds a taker of row leases: drop --lease-granularity partition";
+        }
         if (ROW_TO_PARTITION.equals(name) && (g.isPartition() || g.isLeanRows())) {
             return name + " starts with recorded row claims and switches to lean partition claims itself: drop "
                     + (g.isPartition() ? "--lease-granularity partition" : "--claim-mode lean");
@@ -132,6 +144,10 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
         }
         if (SHORT_PARTITION.equals(name) && !("zookeeper".equals(backend) || "hazelcast".equals(backend))) {
             return "Redis has no session that outlives a lease (a lease lapses at its ttl): partition covers it";
+        }
+        if (FROZEN_TAKER.equals(name) && !"zookeeper".equals(backend)) {
+            return "only ZooKeeper takes an expired lease over in two steps (a read, then writes): Redis and the database "
+                    + "do it in one statement, Hazelcast's CP group in one operation";
         }
         if ("coordinator-failover".equals(name) && !"redis".equals(backend)) {
             return "a failover to a replica that missed writes is Redis's (ZooKeeper and Hazelcast CP keep a quorum; "

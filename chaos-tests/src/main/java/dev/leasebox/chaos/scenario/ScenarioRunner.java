@@ -124,6 +124,10 @@ public final class ScenarioRunner {
         Map<String, WorkerProcess.Options> workers = new java.util.LinkedHashMap<>();
         workers.put("w1", injector.victimOptions(dir)); // the victim is always the first worker
         workers.put("w2", injector.othersOptions(dir));
+        List<WorkerProcess.Options> bystanders = injector.bystanderOptions(dir);
+        for (int i = 0; i < bystanders.size(); i++) {
+            workers.put("w" + (i + 3), bystanders.get(i));
+        }
         List<WorkerProcess> first = cluster.startWorkers(workers);
         StringBuilder startTimes = new StringBuilder();
         for (WorkerProcess w : first) {

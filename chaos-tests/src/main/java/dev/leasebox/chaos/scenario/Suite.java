@@ -27,7 +27,7 @@ public final class Suite {
             "redis/worker-kill", "redis/worker-pause", "redis/coordinator-restart", "redis/partition",
             "redis/clock-step", "redis/coordinator-failover", "redis/db-connections-kill",
             "zookeeper/worker-kill", "zookeeper/worker-pause", "zookeeper/coordinator-restart", "zookeeper/partition",
-            "zookeeper/clock-step",
+            "zookeeper/clock-step", "zookeeper/frozen-taker@lean-rows",
             "hazelcast/worker-kill", "hazelcast/worker-pause", "hazelcast/coordinator-restart", "hazelcast/partition",
             "hazelcast/short-partition",
             "redis/worker-pause@lean-rows", "redis/coordinator-restart@lean-rows", "database/clock-step@lean-partition",
@@ -41,7 +41,7 @@ public final class Suite {
             "redis/partition@non-terminal", "redis/worker-pause@lean-rows-non-terminal",
             "zookeeper/worker-kill@release-in-background", "zookeeper/worker-pause@release-in-background",
             "redis/worker-pause@release-in-background", "hazelcast/worker-kill@release-in-background",
-            "zookeeper/partition@release-in-background");
+            "zookeeper/partition@release-in-background", "zookeeper/frozen-taker@lean-rows");
 
     private Suite() {
     }

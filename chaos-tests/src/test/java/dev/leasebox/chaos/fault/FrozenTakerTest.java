@@ -1,0 +1,19 @@
+package dev.leasebox.chaos.fault;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class FrozenTakerTest {
+
+    private static final String DETAIL = "leasebox-drain-w2-0: [Takeover[key=row-46, version=0, token=95f7], "
+            + "Takeover[key=row-52, version=3, token=60d1], Takeover[key=row-58, version=0, token=f796], "
+            + "Takeover[key=row-64, version=1, token=1c0d], Takeover[key=row-70, version=0, token=5640]]";
+
+    @Test
+    void theHeldRoundsKeysNameTheEntriesToWatchAndTheFaultLogSummarisesThem() {
+        assertThat(FrozenTaker.entries(DETAIL)).containsExactly(46L, 52L, 58L, 64L, 70L);
+        assertThat(FrozenTaker.summary(DETAIL)).isEqualTo("5 node(s) expired (row-46 at version 0, row-52 at version 3, "
+                + "row-58 at version 0, row-64 at version 1, …)");
+    }
+}
