@@ -22,7 +22,7 @@ public final class FaultRules {
     /** ZooKeeper: after a round read lease nodes as expired, before it sends the writes that take them over. */
     public static final String ZOOKEEPER_TAKEOVER = "zookeeper-takeover";
 
-    /** Hazelcast: the owner thread's unlock of a lock after its batch, made to fail without reaching the cluster. */
+    /** Hazelcast: an unlock of a lock, made to fail on its owner thread without reaching the cluster. */
     public static final String HAZELCAST_UNLOCK = "hazelcast-unlock";
 
     private FaultRules() {
@@ -43,17 +43,19 @@ public final class FaultRules {
     }
 
     /**
-     * Fails the owner thread's unlock at {@link #HAZELCAST_UNLOCK} with the exception a timed-out call throws,
-     * before the unlock is sent: the lock stays held by that thread's CP session, as after an unlock lost in transit.
+     * Fails the next unlock of a Hazelcast {@code FencedLock} with the exception a timed-out call throws, raised inside
+     * {@code unlock()} before anything is sent: the lock stays held by the worker's CP session and the calling owner
+     * thread, as after an unlock lost in transit, and the caller sees the exception its own call threw. (A rule at the
+     * call site would not do: Byteman rethrows there from outside the caller's try blocks.)
      */
     public static String hazelcastUnlockFailure() {
         return """
-                RULE leasebox chaos: fail a Hazelcast owner thread's unlock before it is sent
-                CLASS dev.leasebox.lease.hazelcast.LockRelease
-                METHOD unlockOrKeep
+                RULE leasebox chaos: fail a Hazelcast FencedLock unlock before it is sent
+                INTERFACE ^com.hazelcast.cp.lock.FencedLock
+                METHOD unlock()
                 HELPER dev.leasebox.chaos.worker.FaultPoint
-                AT INVOKE unlock
-                IF fail("%s", $2)
+                AT ENTRY
+                IF fail("%s", $0.getName())
                 DO THROW new com.hazelcast.core.OperationTimeoutException("leasebox chaos: unlock failed at the fault point %s")
                 ENDRULE
                 """.formatted(HAZELCAST_UNLOCK, HAZELCAST_UNLOCK);

@@ -6,6 +6,7 @@ import dev.leasebox.chaos.fault.CoordinatorFailover;
 import dev.leasebox.chaos.fault.CoordinatorRestart;
 import dev.leasebox.chaos.fault.DatabaseConnectionsKill;
 import dev.leasebox.chaos.fault.DatabaseRestart;
+import dev.leasebox.chaos.fault.FailedUnlock;
 import dev.leasebox.chaos.fault.FaultInjector;
 import dev.leasebox.chaos.fault.FrozenTaker;
 import dev.leasebox.chaos.fault.KafkaBrokerRestart;
@@ -53,6 +54,9 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
     /** The taker held in-process between its read of an expired lease and its takeover: ZooKeeper's window. */
     public static final String FROZEN_TAKER = "frozen-taker";
 
+    /** Unlocks failed on the lock's owner thread: Hazelcast's FencedLock is owned by a session and a thread. */
+    public static final String FAILED_UNLOCK = "failed-unlock";
+
     /** The cut shorter than the coordinator's session: only coordinators with sessions. */
     public static final String SHORT_PARTITION = "short-partition";
 
@@ -79,6 +83,11 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
                     + "remove the newer holder's lease; judged by real time, no entry has two holders at once, and nothing "
                     + "is lost.",
                     FrozenTaker::new, true, false),
+            new Scenario(FAILED_UNLOCK, "Unlocks that fail on the lock's owner thread without reaching the coordinator "
+                    + "(a Byteman rule), while a failing downstream leaves rows to retry: the lock stays held, so it must "
+                    + "never be re-entered under the fence it already handed out, and its keys must come free again; "
+                    + "nothing is lost or written stale.",
+                    FailedUnlock::new, true, false),
             new Scenario("provider-faults", "A failing, slow downstream (503s, timeouts after delivery) forces retries "
                     + "and dead letters; every entry still ends DELIVERED (and in the inbox) or DEAD_LETTERED.",
                     ProviderFaults::new, false, false),
@@ -148,6 +157,10 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
         if (FROZEN_TAKER.equals(name) && !"zookeeper".equals(backend)) {
             return "only ZooKeeper takes an expired lease over in two steps (a read, then writes): Redis and the database "
                     + "do it in one statement, Hazelcast's CP group in one operation";
+        }
+        if (FAILED_UNLOCK.equals(name) && !"hazelcast".equals(backend)) {
+            return "only Hazelcast's locks belong to a thread of a live session, so that a failed unlock leaves them held "
+                    + "by a worker that forgot them: elsewhere a lease not released lapses at its ttl (worker-kill covers it)";
         }
         if ("coordinator-failover".equals(name) && !"redis".equals(backend)) {
             return "a failover to a replica that missed writes is Redis's (ZooKeeper and Hazelcast CP keep a quorum; "

@@ -29,7 +29,7 @@ public final class Suite {
             "zookeeper/worker-kill", "zookeeper/worker-pause", "zookeeper/coordinator-restart", "zookeeper/partition",
             "zookeeper/clock-step", "zookeeper/frozen-taker@lean-rows",
             "hazelcast/worker-kill", "hazelcast/worker-pause", "hazelcast/coordinator-restart", "hazelcast/partition",
-            "hazelcast/short-partition",
+            "hazelcast/short-partition", "hazelcast/failed-unlock",
             "redis/worker-pause@lean-rows", "redis/coordinator-restart@lean-rows", "database/clock-step@lean-partition",
             "redis/worker-pause@non-terminal", "zookeeper/worker-kill@release-in-background");
 
