@@ -55,7 +55,8 @@ public final class FailedUnlock implements FaultInjector {
             Optional.ofNullable(detail[0]).ifPresentOrElse(
                     d -> cluster.faults().record(FaultEvent.CALL_FAILED, victim.owner(), "unlock failed at " + POINT
                             + " before it was sent (" + d + "): the lock stays held by the victim's CP session and thread"),
-                    () -> cluster.faults().record(FaultEvent.CALL_FAILED, victim.owner(), "no unlock reached " + POINT));
+                    () -> cluster.faults().record(FaultEvent.NOT_REACHED, victim.owner(), "no unlock reached " + POINT
+                            + " within " + cluster.lease().multipliedBy(2).toSeconds() + " s"));
             Poll.until(() -> false, Duration.ofMillis(100), cluster.lease());
             if (System.nanoTime() >= healAt) {
                 healProvider(cluster);

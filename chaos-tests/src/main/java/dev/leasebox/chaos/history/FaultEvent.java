@@ -51,6 +51,8 @@ public record FaultEvent(long t, String fault, String target, String detail) {
     public static final String RELEASE = "release";
     /** A call of a worker made to fail at an in-process fault point (a Byteman rule). */
     public static final String CALL_FAILED = "call-failed";
+    /** An armed fault point that no thread reached in time: nothing was injected. */
+    public static final String NOT_REACHED = "not-reached";
 
     public FaultEvent {
         Objects.requireNonNull(fault, "fault");
@@ -62,7 +64,7 @@ public record FaultEvent(long t, String fault, String target, String detail) {
     public boolean isInjection() {
         return switch (fault) {
             case KILL, PAUSE, COORDINATOR_KILL, PARTITION, PROVIDER_FAULTS, CLOCK_SKEW, CLOCK_STEP, DB_CONNECTIONS_KILLED,
-                 DB_RESTART, COORDINATOR_FAILOVER -> true;
+                 DB_RESTART, COORDINATOR_FAILOVER, HOLD, CALL_FAILED -> true;
             default -> false;
         };
     }

@@ -24,6 +24,10 @@ class HistoryEventTest {
         assertThat(FaultEvent.parse(f.toJson())).isEqualTo(f);
         assertThat(f.isInjection()).isTrue();
         assertThat(new FaultEvent(11, FaultEvent.RESUME, "w1", "").isInjection()).isFalse();
+        assertThat(new FaultEvent(12, FaultEvent.HOLD, "w2", "held at zookeeper-takeover").isInjection()).isTrue();
+        assertThat(new FaultEvent(13, FaultEvent.RELEASE, "w2", "let go").isInjection()).isFalse();
+        assertThat(new FaultEvent(14, FaultEvent.CALL_FAILED, "w1", "unlock failed").isInjection()).isTrue();
+        assertThat(new FaultEvent(15, FaultEvent.NOT_REACHED, "w1", "no unlock reached").isInjection()).isFalse();
     }
 
     @Test
