@@ -45,6 +45,7 @@ public final class FailedUnlock implements FaultInjector {
         ProviderFaults.write(cluster.providerControl(), "errorRate=0.30\nslowMillis=2\n");
         cluster.faults().record(FaultEvent.PROVIDER_FAULTS, "provider", "30% 503 errors: rows retried under raised fences");
         long healAt = started + window.multipliedBy(2).dividedBy(3).toNanos();
+        int failed = 0;
         for (int failure = 0; failure < 4 && System.nanoTime() < deadline; failure++) {
             int armed = FaultPoints.arm(points, POINT);
             String[] detail = {null};
@@ -52,6 +53,7 @@ public final class FailedUnlock implements FaultInjector {
                 detail[0] = FaultPoints.reached(points, POINT, armed).orElse(null);
                 return detail[0] != null || !victim.process().isAlive();
             }, Duration.ofMillis(5), cluster.lease().multipliedBy(2));
+            failed += detail[0] == null ? 0 : 1;
             Optional.ofNullable(detail[0]).ifPresentOrElse(
                     d -> cluster.faults().record(FaultEvent.CALL_FAILED, victim.owner(), "unlock failed at " + POINT
                             + " before it was sent (" + d + "): the lock stays held by the victim's CP session and thread"),
@@ -64,6 +66,7 @@ public final class FailedUnlock implements FaultInjector {
         }
         Poll.until(() -> false, Duration.ofMillis(100), Duration.ofNanos(Math.max(0, healAt - System.nanoTime())));
         healProvider(cluster);
+        FrozenTaker.requireReached(POINT, failed, "FencedLock.unlock() of the Hazelcast client");
     }
 
     @Override

@@ -71,6 +71,7 @@ public final class FrozenTaker implements FaultInjector {
         WorkerProcess taker = cluster.workers().get(1);
         List<WorkerProcess> bystanders = cluster.workers().subList(2, cluster.workers().size());
         Duration expiry = cluster.lease().multipliedBy(3).plusSeconds(2);
+        int held = 0;
         for (int round = 0; round < 3 && System.nanoTime() < deadline; round++) {
             armed = FaultPoints.arm(points, POINT);
             if (!FaultInjector.awaitHolding(holder, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
@@ -85,6 +86,7 @@ public final class FrozenTaker implements FaultInjector {
                 resumeHolder(cluster, "no takeover reached the fault point");
                 continue;
             }
+            held++;
             Set<Long> entries = entries(reached.get());
             long heldAt = System.currentTimeMillis();
             cluster.faults().record(FaultEvent.HOLD, taker.owner(), "held at " + POINT + " after reading "
@@ -97,6 +99,15 @@ public final class FrozenTaker implements FaultInjector {
             FaultPoints.release(points, POINT, armed);
             resumeHolder(cluster, overtaken ? "its claims taken over" : "not reclaimed");
             Poll.pause(cluster.lease());
+        }
+        requireReached(POINT, held, "LeaseAcquisition.round's call of beforeTakeover");
+    }
+
+    /** Stops the run when no thread ever reached {@code point}: the scenario then proved nothing of its own. */
+    static void requireReached(String point, int times, String target) {
+        if (times == 0) {
+            throw new IllegalStateException("no worker thread reached the fault point " + point + " during the window: "
+                    + "if its Byteman rule's target (" + target + ") was renamed or moved, update FaultRules");
         }
     }
 

@@ -79,6 +79,24 @@ public final class ChaosCluster implements AutoCloseable {
         return started;
     }
 
+    /**
+     * Spawns a worker leasing as {@code leasing} without waiting for its start line: a worker the product may refuse
+     * (a claim style that cannot exclude the running fleet's). Until it is {@link #retire}d it counts as one of the
+     * run's workers, judged by {@code leasing} when that is not the run's granularity.
+     */
+    public WorkerProcess spawn(String owner, WorkerProcess.Options options, Granularity leasing) {
+        if (!leasing.equals(granularity)) {
+            startedWith.put(owner, leasing);
+        }
+        WorkerProcess.Options effective = new WorkerProcess.Options(options.groupId(), options.clockFile(),
+                options.writeLatency(), options.unsafeNoFence() || unsafeNoFence, providerControl, options.quickTimeouts(),
+                options.faultRules());
+        WorkerProcess worker = WorkerProcess.start(owner, runDir, database, coordinator, lease, leasing, effective,
+                kafka == null ? "" : kafka.providerSpec());
+        workers.add(worker);
+        return worker;
+    }
+
     /** Starts a replacement for {@code dead} (a new owner name, so each history is one JVM's). */
     public WorkerProcess replace(WorkerProcess dead, WorkerProcess.Options options) {
         int index = workers.indexOf(dead);

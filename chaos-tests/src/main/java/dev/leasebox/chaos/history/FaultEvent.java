@@ -51,6 +51,12 @@ public record FaultEvent(long t, String fault, String target, String detail) {
     public static final String RELEASE = "release";
     /** A call of a worker made to fail at an in-process fault point (a Byteman rule). */
     public static final String CALL_FAILED = "call-failed";
+    /** A worker of another claim style started beside the running fleet. */
+    public static final String FLEET_MIX = "fleet-mix";
+    /** That worker refused at its start by the table's claim-style registry. */
+    public static final String FLEET_MIX_REFUSED = "fleet-mix-refused";
+    /** That worker admitted: it runs on, judged by its own claim style. */
+    public static final String FLEET_MIX_ADMITTED = "fleet-mix-admitted";
     /** An armed fault point that no thread reached in time: nothing was injected. */
     public static final String NOT_REACHED = "not-reached";
 
@@ -64,7 +70,7 @@ public record FaultEvent(long t, String fault, String target, String detail) {
     public boolean isInjection() {
         return switch (fault) {
             case KILL, PAUSE, COORDINATOR_KILL, PARTITION, PROVIDER_FAULTS, CLOCK_SKEW, CLOCK_STEP, DB_CONNECTIONS_KILLED,
-                 DB_RESTART, COORDINATOR_FAILOVER, HOLD, CALL_FAILED -> true;
+                 DB_RESTART, COORDINATOR_FAILOVER, HOLD, CALL_FAILED, FLEET_MIX -> true;
             default -> false;
         };
     }

@@ -10,6 +10,7 @@ import dev.leasebox.chaos.fault.FailedUnlock;
 import dev.leasebox.chaos.fault.FaultInjector;
 import dev.leasebox.chaos.fault.FrozenTaker;
 import dev.leasebox.chaos.fault.KafkaBrokerRestart;
+import dev.leasebox.chaos.fault.MixedFleet;
 import dev.leasebox.chaos.fault.NetworkPartition;
 import dev.leasebox.chaos.fault.ProviderFaults;
 import dev.leasebox.chaos.fault.RowToPartitionSwitch;
@@ -23,7 +24,7 @@ import java.util.function.Supplier;
 
 /**
  * A named fault schedule; a scenario run is a scenario on a backend with a workload (entries
- * enqueued while it runs, two workers) for a duration.
+ * enqueued while it runs, two workers, and more where the fault needs a third party) for a duration.
  *
  * @param name           the name on the command line
  * @param proves         what a passing run shows, in one sentence
@@ -118,7 +119,12 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
                     + "RETRYABLE with raised high-water marks), then by a fleet with lean partition claims that replaces it: "
                     + "every row is drained, none written stale, and the new fleet emits at most one batch per worker "
                     + "beyond one emission per entry.",
-                    RowToPartitionSwitch::new, false, false));
+                    RowToPartitionSwitch::new, false, false),
+            new Scenario("mixed-fleet", "Workers of another claim style (lean partition claims; through an external "
+                    + "backend, lean row claims; beside a lean fleet, recorded row claims) started beside the running "
+                    + "fleet: each is refused at its start with one line naming the flags to change, or, if admitted, "
+                    + "judged by its own style; the fleet drains on, nothing is lost or written stale.",
+                    MixedFleet::new, false, false));
 
     /**
      * Why this scenario cannot run with the workers' claim options {@code g}, in one line naming the flag; empty when

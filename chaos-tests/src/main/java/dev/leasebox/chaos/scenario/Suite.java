@@ -26,6 +26,7 @@ public final class Suite {
             "database/row-to-partition",
             "redis/worker-kill", "redis/worker-pause", "redis/coordinator-restart", "redis/partition",
             "redis/clock-step", "redis/coordinator-failover", "redis/db-connections-kill",
+            "redis/mixed-fleet",
             "zookeeper/worker-kill", "zookeeper/worker-pause", "zookeeper/coordinator-restart", "zookeeper/partition",
             "zookeeper/clock-step", "zookeeper/frozen-taker@lean-rows",
             "hazelcast/worker-kill", "hazelcast/worker-pause", "hazelcast/coordinator-restart", "hazelcast/partition",

@@ -3,6 +3,8 @@ package dev.leasebox.chaos.fault;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class FrozenTakerTest {
 
@@ -15,5 +17,15 @@ class FrozenTakerTest {
         assertThat(FrozenTaker.entries(DETAIL)).containsExactly(46L, 52L, 58L, 64L, 70L);
         assertThat(FrozenTaker.summary(DETAIL)).isEqualTo("5 node(s) expired (row-46 at version 0, row-52 at version 3, "
                 + "row-58 at version 0, row-64 at version 1, …)");
+    }
+
+    @Test
+    void aRunInWhichNoThreadReachedItsFaultPointStopsWithTheRulesTarget() {
+        assertThatThrownBy(() -> FrozenTaker.requireReached("zookeeper-takeover", 0, "LeaseAcquisition.round"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no worker thread reached the fault point zookeeper-takeover")
+                .hasMessageContaining("LeaseAcquisition.round");
+        assertThatCode(() -> FrozenTaker.requireReached("zookeeper-takeover", 1, "LeaseAcquisition.round"))
+                .doesNotThrowAnyException();
     }
 }
