@@ -2,6 +2,7 @@ package dev.leasebox;
 
 import dev.leasebox.jdbc.ClaimStyleRegistry.ClaimStyle;
 import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.outbox.grouped.GroupedLeaseManager;
 import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 
@@ -26,7 +27,9 @@ record ClaimPath(Leasebox.Granularity granularity, ClaimMode mode, LeaseManager 
         if (leases == null) {
             return ClaimStyle.lean(granularityName, "database", "the table's _leases", "-");
         }
-        return ClaimStyle.lean(granularityName, backendName(),
+        String rowKeys = granularity == Leasebox.Granularity.PARTITION ? ""
+                : leases.as(GroupedLeaseManager.class).map(g -> g.grouping().rowKeys()).orElse("");
+        return ClaimStyle.lean(granularityName, rowKeys, backendName(),
                 Optional.ofNullable(coordinatorAddress).orElse(leases.describe()),
                 Optional.ofNullable(coordinatorNamespace).orElse("-"));
     }

@@ -63,9 +63,19 @@ public final class ClaimStyleRegistry implements AutoCloseable {
          * each other.
          */
         public static ClaimStyle lean(String granularity, String backend, String coordinator, String namespace) {
-            String key = "lean " + granularity + " " + backend + " " + coordinator + " namespace " + namespace;
-            return new ClaimStyle(key, "lean " + granularity + " claims through " + backend + " at " + coordinator
-                    + " (namespace " + namespace + ")");
+            return lean(granularity, "", backend, coordinator, namespace);
+        }
+
+        /**
+         * As above, for row leases keyed as {@code rowKeys} says ({@code LeaseGrouping.rowKeys()}: empty for a lease
+         * per row): two workers that map one row to different lease keys are never granted it exclusively.
+         */
+        public static ClaimStyle lean(String granularity, String rowKeys, String backend, String coordinator,
+                                      String namespace) {
+            String keyed = rowKeys.isEmpty() ? "" : " " + rowKeys;
+            String key = "lean " + granularity + keyed + " " + backend + " " + coordinator + " namespace " + namespace;
+            return new ClaimStyle(key, "lean " + granularity + " claims" + (rowKeys.isEmpty() ? "" : " (" + rowKeys + ")")
+                    + " through " + backend + " at " + coordinator + " (namespace " + namespace + ")");
         }
     }
 

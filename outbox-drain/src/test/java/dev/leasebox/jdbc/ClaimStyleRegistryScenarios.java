@@ -32,6 +32,8 @@ abstract class ClaimStyleRegistryScenarios {
     private static final ClaimStyle RECORDED_REDIS = ClaimStyle.recorded("recorded row claims through redis");
     private static final ClaimStyle LEAN_REDIS = ClaimStyle.lean("row", "redis", "redis://127.0.0.1:6379", "leasebox");
     private static final ClaimStyle LEAN_REDIS_OTHER_NS = ClaimStyle.lean("row", "redis", "redis://127.0.0.1:6379", "other");
+    private static final ClaimStyle LEAN_REDIS_GROUPED = ClaimStyle.lean("row", "rows grouped 4096x128", "redis",
+            "redis://127.0.0.1:6379", "leasebox");
     private static final ClaimStyle LEAN_REDIS_PARTITION = ClaimStyle.lean("partition", "redis", "redis://127.0.0.1:6379",
             "leasebox");
 
@@ -92,6 +94,15 @@ abstract class ClaimStyleRegistryScenarios {
         join("lean-2", LEAN_REDIS);
         assertThatThrownBy(() -> join("lean-3", LEAN_REDIS_OTHER_NS)).hasMessageContaining("namespace leasebox");
         assertThatThrownBy(() -> join("lean-4", LEAN_REDIS_PARTITION)).hasMessageContaining("lean row claims");
+    }
+
+    @Test
+    void leanRowWorkersThatKeyRowsDifferentlyAreRefused() {
+        join("lean-1", LEAN_REDIS);
+        assertThatThrownBy(() -> join("grouped-1", LEAN_REDIS_GROUPED))
+                .hasMessageContaining("lean row claims (rows grouped 4096x128) through redis")
+                .hasMessageContaining("lean-1");
+        assertThat(LEAN_REDIS.key()).isEqualTo("lean row redis redis://127.0.0.1:6379 namespace leasebox");
     }
 
     @Test

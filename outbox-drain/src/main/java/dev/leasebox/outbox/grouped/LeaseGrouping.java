@@ -19,7 +19,9 @@ import java.util.Set;
  *
  * <p>Every worker of one namespace must use the same block and groups: two workers mapping one row to
  * different groups could both be granted it (the rows' fence checks still refuse the stale writer's
- * completion, but the lease no longer keeps them apart).
+ * completion, but the lease no longer keeps them apart). Recorded claims still exclude each other through
+ * the row; with lean claims the table's claim-style registry refuses a worker whose {@link #rowKeys} differ
+ * from the live workers'.
  *
  * <p>As backend options ({@code --backend-option}), for any backend: {@code rowLockSlots=N} (groups,
  * 0 for a lease per row), {@code rowLockBlock=N} and {@code rowLockLinger=500ms}. The drain groups
@@ -64,6 +66,14 @@ public record LeaseGrouping(int block, int groups, Duration linger) {
             block = 1;
             linger = Duration.ZERO;
         }
+    }
+
+    /**
+     * What workers that exclude each other through row leases must agree on, for the table's claim-style registry:
+     * empty for a lease per row, else the groups and the block (not the linger, which changes no key).
+     */
+    public String rowKeys() {
+        return grouped() ? "rows grouped " + groups + "x" + block : "";
     }
 
     /** Whether rows are grouped at all. */
