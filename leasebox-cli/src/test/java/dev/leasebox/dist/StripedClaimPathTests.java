@@ -96,7 +96,7 @@ abstract class StripedClaimPathTests {
     protected Worker worker(boolean releaseInBackground) {
         HikariDataSource pool = PostgreSqlTestServer.dataSource(2);
         resources.add(pool);
-        // as the CLI opens it: rows grouped where LeaseGrouping says (hazelcast by default)
+        // as the CLI opens it: rows grouped where LeaseGrouping says (hazelcast and zookeeper by default)
         LeaseManager manager = LeaseGrouping.open(backend(),
                 new LeaseBackendSettings(coordinator().address(), namespace, lease(), coordinator().clientOptions()), MonotonicClock.system());
         resources.add(manager);

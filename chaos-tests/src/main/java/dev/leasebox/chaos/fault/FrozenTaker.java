@@ -7,6 +7,8 @@ import dev.leasebox.chaos.harness.WorkerProcess;
 import dev.leasebox.chaos.history.FaultEvent;
 import dev.leasebox.chaos.history.HistoryEvent;
 import dev.leasebox.chaos.worker.FaultPoints;
+import dev.leasebox.outbox.grouped.GroupedLeaseManager;
+import dev.leasebox.outbox.grouped.LeaseGrouping;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,6 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -40,6 +43,7 @@ import java.util.regex.Pattern;
 public final class FrozenTaker implements FaultInjector {
 
     private static final Pattern ROW_KEY = Pattern.compile("key=row-(\\d+)");
+    private static final Pattern GROUP_KEY = Pattern.compile("key=" + GroupedLeaseManager.GROUP_PREFIX + "(\\d+)");
     private static final Pattern TAKEOVER = Pattern.compile("key=([^,\\]]+), version=(-?\\d+)");
     private static final String POINT = FaultRules.ZOOKEEPER_TAKEOVER;
 
@@ -87,12 +91,12 @@ public final class FrozenTaker implements FaultInjector {
                 continue;
             }
             held++;
-            Set<Long> entries = entries(reached.get());
+            Predicate<Long> entries = entries(reached.get());
             long heldAt = System.currentTimeMillis();
             cluster.faults().record(FaultEvent.HOLD, taker.owner(), "held at " + POINT + " after reading "
                     + summary(reached.get()));
             boolean overtaken = Poll.until(() -> bystanders.stream().anyMatch(w -> w.history().stream()
-                            .anyMatch(e -> e.t() >= heldAt && HistoryEvent.CLAIM.equals(e.kind()) && entries.contains(e.entry()))),
+                            .anyMatch(e -> e.t() >= heldAt && HistoryEvent.CLAIM.equals(e.kind()) && entries.test(e.entry()))),
                     Duration.ofMillis(5), expiry);
             cluster.faults().record(FaultEvent.RELEASE, taker.owner(), "let go after " + (System.currentTimeMillis() - heldAt)
                     + " ms, " + (overtaken ? "another worker having taken one of those leases over" : "no other worker took them over"));
@@ -140,14 +144,23 @@ public final class FrozenTaker implements FaultInjector {
         return count + " node(s) expired (" + String.join(", ", named) + (count > 4 ? ", …" : "") + ")";
     }
 
-    /** The entry ids of the row keys a rule's detail names. */
-    static Set<Long> entries(String detail) {
+    /**
+     * The entries whose leases a rule's detail names: {@code row-<id>} keys (a lease per row) and
+     * {@code row-group-<n>} keys (rows grouped as the workers group them by default, {@link LeaseGrouping#DEFAULT}).
+     */
+    static Predicate<Long> entries(String detail) {
         Set<Long> ids = new TreeSet<>();
-        Matcher m = ROW_KEY.matcher(detail);
-        while (m.find()) {
-            ids.add(Long.parseLong(m.group(1)));
+        Set<Long> groups = new TreeSet<>();
+        Matcher rows = ROW_KEY.matcher(detail);
+        while (rows.find()) {
+            ids.add(Long.parseLong(rows.group(1)));
         }
-        return ids;
+        Matcher grouped = GROUP_KEY.matcher(detail);
+        while (grouped.find()) {
+            groups.add(Long.parseLong(grouped.group(1)));
+        }
+        LeaseGrouping g = LeaseGrouping.DEFAULT;
+        return id -> ids.contains(id) || groups.contains((id / g.block()) % g.groups());
     }
 
     @Override

@@ -14,7 +14,10 @@ class FrozenTakerTest {
 
     @Test
     void theHeldRoundsKeysNameTheEntriesToWatchAndTheFaultLogSummarisesThem() {
-        assertThat(FrozenTaker.entries(DETAIL)).containsExactly(46L, 52L, 58L, 64L, 70L);
+        assertThat(FrozenTaker.entries(DETAIL)).accepts(46L, 52L, 58L, 64L, 70L).rejects(47L, 128L);
+        assertThat(FrozenTaker.entries("[Takeover[key=row-group-3, version=1, token=ab]]"))
+                .as("rows grouped 128 a lease over 4096 groups: group 3 holds rows 384..511, and again from 524,672")
+                .accepts(384L, 511L, 524_672L).rejects(383L, 512L, 3L);
         assertThat(FrozenTaker.summary(DETAIL)).isEqualTo("5 node(s) expired (row-46 at version 0, row-52 at version 3, "
                 + "row-58 at version 0, row-64 at version 1, …)");
     }
