@@ -94,11 +94,18 @@ abstract class StripedClaimPathTests {
     }
 
     protected Worker worker(boolean releaseInBackground) {
+        return worker(releaseInBackground, java.util.Map.of());
+    }
+
+    /** A worker whose backend also gets {@code options} (e.g. {@code rowLockSlots=0}: a lease per row). */
+    protected Worker worker(boolean releaseInBackground, java.util.Map<String, String> options) {
         HikariDataSource pool = PostgreSqlTestServer.dataSource(2);
         resources.add(pool);
+        java.util.Map<String, String> backendOptions = new java.util.HashMap<>(coordinator().clientOptions());
+        backendOptions.putAll(options);
         // as the CLI opens it: rows grouped where LeaseGrouping says (hazelcast and zookeeper by default)
         LeaseManager manager = LeaseGrouping.open(backend(),
-                new LeaseBackendSettings(coordinator().address(), namespace, lease(), coordinator().clientOptions()), MonotonicClock.system());
+                new LeaseBackendSettings(coordinator().address(), namespace, lease(), backendOptions), MonotonicClock.system());
         resources.add(manager);
         JdbcOutboxStore rows = JdbcOutboxStore.builder(pool).table(table).candidateSpread(4).open();
         LeasedOutboxClaimStore store = LeasedOutboxClaimStore.builder(rows, manager, Clock.systemUTC())

@@ -10,6 +10,7 @@ import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.OutboxClaim;
+import dev.leasebox.outbox.grouped.LeaseGrouping;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -58,11 +59,14 @@ class ZooKeeperClaimPathIT extends StripedClaimPathTests {
         return LEASE;
     }
 
+    private static final Map<String, String> PER_ROW = Map.of(LeaseGrouping.GROUPS_OPTION, "0");
+
     @Test
     void aBackgroundReleaseDeletesTheLeaseNodesAfterCompleteAllAndCloseWaitsForIt() {
         enqueue(200);
-        Worker releasing = worker(true);
-        Worker other = worker();
+        // a lease per row: with rows grouped (the default) an idle group lingers, held, after its rows are released
+        Worker releasing = worker(true, PER_ROW);
+        Worker other = worker(false, PER_ROW);
         awaitPeers(List.of(releasing, other), 2);
         List<OutboxClaim> claims = releasing.store().claim(ClaimSelection.ELIGIBLE, new ClaimRequest("bg", 50, LEASE));
         assertThat(claims).hasSize(50);
