@@ -103,7 +103,7 @@ abstract class StripedClaimPathTests {
         resources.add(pool);
         java.util.Map<String, String> backendOptions = new java.util.HashMap<>(coordinator().clientOptions());
         backendOptions.putAll(options);
-        // as the CLI opens it: rows grouped where LeaseGrouping says (hazelcast and zookeeper by default)
+        // as the CLI opens it: rows grouped where LeaseGrouping says (hazelcast by default)
         LeaseManager manager = LeaseGrouping.open(backend(),
                 new LeaseBackendSettings(coordinator().address(), namespace, lease(), backendOptions), MonotonicClock.system());
         resources.add(manager);

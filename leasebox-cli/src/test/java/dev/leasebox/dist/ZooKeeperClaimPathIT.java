@@ -64,7 +64,7 @@ class ZooKeeperClaimPathIT extends StripedClaimPathTests {
     @Test
     void aBackgroundReleaseDeletesTheLeaseNodesAfterCompleteAllAndCloseWaitsForIt() {
         enqueue(200);
-        // a lease per row: with rows grouped (the default) an idle group lingers, held, after its rows are released
+        // a lease per row, whatever the default: with rows grouped an idle group lingers, held, after its rows are released
         Worker releasing = worker(true, PER_ROW);
         Worker other = worker(false, PER_ROW);
         awaitPeers(List.of(releasing, other), 2);
