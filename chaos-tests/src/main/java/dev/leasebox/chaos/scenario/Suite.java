@@ -28,7 +28,7 @@ public final class Suite {
             "redis/clock-step", "redis/coordinator-failover", "redis/db-connections-kill",
             "redis/mixed-fleet",
             "zookeeper/worker-kill", "zookeeper/worker-pause", "zookeeper/coordinator-restart", "zookeeper/partition",
-            "zookeeper/clock-step", "zookeeper/frozen-taker@lean-rows",
+            "zookeeper/clock-step",
             "hazelcast/worker-kill", "hazelcast/worker-pause", "hazelcast/coordinator-restart", "hazelcast/partition",
             "hazelcast/short-partition", "hazelcast/failed-unlock",
             "redis/worker-pause@lean-rows", "redis/coordinator-restart@lean-rows", "database/clock-step@lean-partition",
