@@ -46,7 +46,7 @@ final class BackendOptions {
 
     @Option(names = "--backend-option", paramLabel = "NAME=VALUE",
             description = "A backend-specific setting (repeatable), e.g. sessionTimeout=10s; rowLockSlots=N, rowLockBlock=N and "
-                    + "rowLockLinger=500ms group rows under shared leases on any backend (on by default for hazelcast, rowLockSlots=0 turns it off).")
+                    + "rowLockLinger=500ms group rows under shared leases on any backend (on by default for hazelcast and zookeeper, rowLockSlots=0 turns it off).")
     Map<String, String> backendOptions = new LinkedHashMap<>();
 
     /** The coordinator address for the chosen backend, or a one-line error naming the option to give. */

@@ -26,9 +26,15 @@ final class Claim {
     /** Common-clock millis when the claim call began: no grant of this claim happened before. */
     final long askedAt;
     /**
-     * The earliest, in real time (common clock), that this claim's lease can have ended: the claim call's start
-     * plus the lease's length as granted ({@code expiresAt - claimedAt}, a difference on one clock, so whatever
-     * that clock's offset), moved by each kept renewal to its invocation plus the length. Never a worker's clock.
+     * Common-clock millis from which the lease this claim was granted under can be counted: the claim call's start,
+     * or for a row granted under a lease its worker already held for a group of rows ({@code leaseSince}), the
+     * request that granted or last renewed that lease, if earlier.
+     */
+    final long leaseStart;
+    /**
+     * The earliest, in real time (common clock), that this claim's lease can have ended: {@link #leaseStart} plus
+     * the lease's length as granted ({@code expiresAt - claimedAt}, a difference on one clock, so whatever that
+     * clock's offset), moved by each kept renewal to its invocation plus the length. Never a worker's clock.
      */
     long realExpiryLow;
 
@@ -42,7 +48,8 @@ final class Claim {
         this.expiresAt = e.expiresAt();
         this.originalExpiresAt = e.expiresAt();
         this.askedAt = e.askedAt() > 0 ? e.askedAt() : e.t();
-        this.realExpiryLow = e.claimedAt() != 0 && e.expiresAt() != 0 ? askedAt + ttl() : Long.MIN_VALUE;
+        this.leaseStart = e.leaseSince() > 0 ? Math.min(askedAt, e.leaseSince()) : askedAt;
+        this.realExpiryLow = e.claimedAt() != 0 && e.expiresAt() != 0 ? leaseStart + ttl() : Long.MIN_VALUE;
     }
 
     long ttl() {

@@ -26,14 +26,23 @@ import java.util.Objects;
  * @param askedAt   claim events: common-clock millis when the claim call that granted it began (before
  *                  any grant could happen), or 0 when not recorded; the checker's real-time lower bound of
  *                  the grant
+ * @param leaseSince claim events of workers whose rows share leases (grouped rows): common-clock millis when the
+ *                  request that granted or last renewed the shared lease was sent, which can be long before the
+ *                  row's claim call; 0 when the row's lease is its own. The checker's lease bound starts there.
  */
 public record HistoryEvent(long t, long local, String owner, String kind, long entry, long fence, long claimedAt,
-                           long expiresAt, String detail, long askedAt) {
+                           long expiresAt, String detail, long askedAt, long leaseSince) {
 
-    /** An event without {@code askedAt}. */
+    /** An event without {@code askedAt} and {@code leaseSince}. */
     public HistoryEvent(long t, long local, String owner, String kind, long entry, long fence, long claimedAt,
                         long expiresAt, String detail) {
-        this(t, local, owner, kind, entry, fence, claimedAt, expiresAt, detail, 0);
+        this(t, local, owner, kind, entry, fence, claimedAt, expiresAt, detail, 0, 0);
+    }
+
+    /** An event without {@code leaseSince}. */
+    public HistoryEvent(long t, long local, String owner, String kind, long entry, long fence, long claimedAt,
+                        long expiresAt, String detail, long askedAt) {
+        this(t, local, owner, kind, entry, fence, claimedAt, expiresAt, detail, askedAt, 0);
     }
 
     /** The worker started (entry -1). */
@@ -114,6 +123,9 @@ public record HistoryEvent(long t, long local, String owner, String kind, long e
         if (askedAt != 0) {
             m.put("askedAt", askedAt);
         }
+        if (leaseSince != 0) {
+            m.put("leaseSince", leaseSince);
+        }
         return Json.object(m);
     }
 
@@ -122,7 +134,8 @@ public record HistoryEvent(long t, long local, String owner, String kind, long e
         Map<String, Object> m = Json.parseObject(line);
         return new HistoryEvent(num(m, "t", 0), num(m, "local", num(m, "t", 0)), str(m, "owner"), str(m, "kind"),
                 num(m, "entry", -1), num(m, "fence", 0), num(m, "claimedAt", 0), num(m, "expiresAt", 0),
-                m.get("detail") == null ? "" : m.get("detail").toString(), num(m, "askedAt", 0));
+                m.get("detail") == null ? "" : m.get("detail").toString(), num(m, "askedAt", 0),
+                num(m, "leaseSince", 0));
     }
 
     static long num(Map<String, Object> m, String key, long absent) {

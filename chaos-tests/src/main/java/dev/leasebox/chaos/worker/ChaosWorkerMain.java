@@ -26,6 +26,7 @@ import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
 import dev.leasebox.lease.MonotonicClock;
+import dev.leasebox.outbox.grouped.GroupedLeaseManager;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -174,6 +175,8 @@ public final class ChaosWorkerMain implements Callable<Integer> {
             resources.add(drain);
             recorder.started("backend " + backend + (address.isEmpty() ? "" : " at " + address) + ", lease " + lease
                     + ", " + granularity.describe() + (rowMode == ClaimMode.LEAN ? ", lean claims" : "")
+                    + (manager.filter(GroupedLeaseManager.class::isInstance).isPresent() && !granularity.isPartition()
+                    ? ", " + LeaseGrouping.forBackend(backend, backendOptions) : "")
                     + (releaseInBackground ? ", released in the background" : "")
                     + (ReleaseAfterCompletion.parse(releaseAfterCompletion) == ReleaseAfterCompletion.NON_TERMINAL
                     ? ", terminal leases left to lapse" : "") + (unsafeNoFence ? ", UNSAFE: no fence" : "") + ", pid "
@@ -237,7 +240,10 @@ public final class ChaosWorkerMain implements Callable<Integer> {
                     OutboxClaimStore claims = unsafeNoFence
                             ? new UnfencedClaimStore(store, leanPartitions ? rows : null, dataSource, tableName.qualified())
                             : store;
-                    return new RecordingClaimStore(claims, recorder, clock, Duration.ofMillis(writeLatencyMillis));
+                    boolean sharedLeases = !granularity.isPartition()
+                            && manager.filter(GroupedLeaseManager.class::isInstance).isPresent();
+                    return new RecordingClaimStore(claims, recorder, clock, Duration.ofMillis(writeLatencyMillis),
+                            sharedLeases);
                 })
                 .onRegistryConflict(why -> {
                     stoppedBecause = why;

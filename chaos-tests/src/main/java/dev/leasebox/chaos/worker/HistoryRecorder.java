@@ -43,8 +43,13 @@ final class HistoryRecorder implements DrainListener {
     }
 
     private void record(String kind, long entry, long fence, long claimedAt, long expiresAt, String detail, long askedAt) {
+        record(kind, entry, fence, claimedAt, expiresAt, detail, askedAt, 0);
+    }
+
+    private void record(String kind, long entry, long fence, long claimedAt, long expiresAt, String detail, long askedAt,
+                        long leaseSince) {
         file.append(new HistoryEvent(common.millis(), local.millis(), owner, kind, entry, fence, claimedAt, expiresAt,
-                detail, askedAt).toJson());
+                detail, askedAt, leaseSince).toJson());
     }
 
     /** Now on the run's common clock: taken before a claim call, as the earliest its grants can have happened. */
@@ -57,9 +62,17 @@ final class HistoryRecorder implements DrainListener {
     }
 
     void claimRecorded(OutboxClaim claim, long askedAt) {
+        claimRecorded(claim, askedAt, 0);
+    }
+
+    /**
+     * A claim granted under a lease shared by a group of rows: {@code leaseSince} is when that lease was granted or
+     * last renewed, on the common clock (see {@link HistoryEvent#leaseSince()}).
+     */
+    void claimRecorded(OutboxClaim claim, long askedAt, long leaseSince) {
         fenceHeld.put(claim.entryId(), claim.token());
         record(HistoryEvent.CLAIM, claim.entryId(), claim.token(), claim.claimedAt().toEpochMilli(),
-                claim.expiresAt().toEpochMilli(), CLAIM_ATTEMPT + claim.claimAttemptCount(), askedAt);
+                claim.expiresAt().toEpochMilli(), CLAIM_ATTEMPT + claim.claimAttemptCount(), askedAt, leaseSince);
     }
 
     /** The claim event's detail: the row's claim attempt count, which the database orders claims by. */

@@ -25,19 +25,33 @@ final class RecordingClaimStore extends ForwardingOutboxClaimStore {
     private final HistoryRecorder history;
     private final Clock clock;
     private final Duration writeLatency;
+    private final boolean sharedLeases;
 
-    RecordingClaimStore(OutboxClaimStore delegate, HistoryRecorder history, Clock clock, Duration writeLatency) {
+    /**
+     * {@code sharedLeases}: rows are granted under leases shared by a group of rows, whose grant times
+     * ({@link OutboxClaim#claimedAt()}, taken from {@code clock}, the lease manager's monotonic clock) are recorded
+     * on the common clock as each claim's {@code leaseSince}.
+     */
+    RecordingClaimStore(OutboxClaimStore delegate, HistoryRecorder history, Clock clock, Duration writeLatency,
+                        boolean sharedLeases) {
         super(delegate);
         this.history = history;
         this.clock = clock;
         this.writeLatency = writeLatency;
+        this.sharedLeases = sharedLeases;
     }
 
     @Override
     public List<OutboxClaim> claim(ClaimSelection selection, ClaimRequest request) {
         long askedAt = history.commonMillis();
         List<OutboxClaim> claims = delegate.claim(selection, request);
-        claims.forEach(c -> history.claimRecorded(c, askedAt));
+        if (!sharedLeases) {
+            claims.forEach(c -> history.claimRecorded(c, askedAt));
+            return claims;
+        }
+        // both clocks advance with the JVM's monotonic clock: their difference converts a grant time to the common clock
+        long commonMinusLocal = history.commonMillis() - clock.millis();
+        claims.forEach(c -> history.claimRecorded(c, askedAt, c.claimedAt().toEpochMilli() + commonMinusLocal));
         return claims;
     }
 

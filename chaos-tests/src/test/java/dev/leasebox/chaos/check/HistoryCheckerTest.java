@@ -685,4 +685,58 @@ class HistoryCheckerTest {
         assertThat(r.prematureTakeovers()).isZero();
         assertThat(r.passed()).isTrue();
     }
+
+    // ---- rows granted under a lease shared by a group of rows (GroupedLeaseManager) ----
+
+    private void claimUnderSharedLease(long asked, long t, String owner, long entry, long fence, long leaseSince) {
+        long claimedAt = leaseSince; // the shared lease's grant, on the worker's clock (here the common one)
+        h.add(new HistoryEvent(t, t, owner, HistoryEvent.CLAIM, entry, fence, claimedAt, claimedAt + LEASE, "", asked,
+                leaseSince));
+    }
+
+    @Test
+    void aRowGrantedUnderAnOlderGroupLeaseIsBoundedByThatLeasesGrant() {
+        // seen in CI (zookeeper/clock-step with rows grouped): a's group lease was granted at 90, the row under it at
+        // 1000; the lease ended by 3090, and b took the row over at 3500, before 1000 + the lease's length
+        claimUnderSharedLease(990, 1000, "a", 1, 10, 90);
+        emitOk(1010, "a", 1, 10);
+        claimAsked(3400, 3500, "b", 1, 11, 0);
+        emitOk(3510, "b", 1, 11);
+        complete(3520, "b", 1, 11, "DELIVERED");
+
+        CheckResult r = check(delivered(1));
+
+        assertThat(r.prematureTakeovers()).isZero();
+        assertThat(r.duplicatesByCause()).containsEntry("expiry", 1);
+        assertThat(r.passed()).isTrue();
+    }
+
+    @Test
+    void aTakeoverWhileTheGroupLeaseStoodIsStillPremature() {
+        claimUnderSharedLease(990, 1000, "a", 1, 10, 900);   // the group's lease stands until 3900 at least
+        emitOk(1010, "a", 1, 10);
+        claimAsked(3400, 3500, "b", 1, 11, 0);
+        emitOk(3510, "b", 1, 11);
+        complete(3520, "b", 1, 11, "DELIVERED");
+
+        CheckResult r = check(delivered(1));
+
+        assertThat(r.prematureTakeovers()).isEqualTo(1);
+        assertThat(r.violations()).anyMatch(v -> v.contains("stood until 3900 at least"));
+    }
+
+    @Test
+    void aSharedLeaseReportedAfterTheClaimCallBeganMovesNoBound() {
+        // a fresh group lease is requested after the row's claim call began: the call's start stays the bound
+        claimUnderSharedLease(990, 1000, "a", 1, 10, 995);
+        emitOk(1010, "a", 1, 10);
+        claimAsked(3600, 3700, "b", 1, 11, 0);
+        emitOk(3710, "b", 1, 11);
+        complete(3720, "b", 1, 11, "DELIVERED");
+
+        CheckResult r = check(delivered(1));
+
+        assertThat(r.prematureTakeovers()).isEqualTo(1);
+        assertThat(r.violations()).anyMatch(v -> v.contains("stood until 3990 at least"));
+    }
 }

@@ -25,8 +25,9 @@ import java.util.Set;
  *
  * <p>As backend options ({@code --backend-option}), for any backend: {@code rowLockSlots=N} (groups,
  * 0 for a lease per row), {@code rowLockBlock=N} and {@code rowLockLinger=500ms}. The drain groups
- * rows by default ({@link #DEFAULT}) on Hazelcast, whose coordinator keeps every lock it ever created;
- * on the other backends only when one of these options is given ({@link #GROUPED_BY_DEFAULT}).
+ * rows by default ({@link #DEFAULT}) on Hazelcast, whose coordinator keeps every lock it ever created, and
+ * on ZooKeeper, whose every lease is a replicated write; on the other backends only when one of these
+ * options is given ({@link #GROUPED_BY_DEFAULT}).
  *
  * @param block  consecutive rows per group, 1..1024
  * @param groups group keys rows are spread over, 0..65536 (0: no grouping)
@@ -52,10 +53,10 @@ public record LeaseGrouping(int block, int groups, Duration linger) {
     public static final Set<String> OPTIONS = Set.of(GROUPS_OPTION, BLOCK_OPTION, LINGER_OPTION);
     /**
      * The backends whose rows are grouped unless an option says otherwise: Hazelcast, whose CP group keeps every
-     * lock it ever created (decision 0025). ZooKeeper gains as much from grouping but keeps a lease per row by default
-     * (decision 0030).
+     * lock it ever created (decision 0025), and ZooKeeper, where a lease per row costs two replicated znodes
+     * (decision 0031). Redis leases each row on its own: a key there is one in-memory command.
      */
-    public static final Set<String> GROUPED_BY_DEFAULT = Set.of("hazelcast");
+    public static final Set<String> GROUPED_BY_DEFAULT = Set.of("hazelcast", "zookeeper");
 
     public LeaseGrouping {
         if (groups < 0 || groups > MAX_GROUPS) {
@@ -94,7 +95,7 @@ public record LeaseGrouping(int block, int groups, Duration linger) {
 
     /**
      * The grouping a drain on {@code backend} uses given its backend options: {@link #DEFAULT} on
-     * Hazelcast, {@link #NONE} elsewhere, each changed by the options that are given.
+     * Hazelcast and ZooKeeper, {@link #NONE} elsewhere, each changed by the options that are given.
      */
     public static LeaseGrouping forBackend(String backend, Map<String, String> options) {
         boolean given = options.keySet().stream().anyMatch(OPTIONS::contains);

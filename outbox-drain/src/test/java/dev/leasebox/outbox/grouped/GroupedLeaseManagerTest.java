@@ -318,7 +318,8 @@ class GroupedLeaseManagerTest {
     @Test
     void groupingFollowsTheBackendAndItsOptions() {
         assertThat(LeaseGrouping.forBackend("hazelcast", java.util.Map.of())).isEqualTo(LeaseGrouping.DEFAULT);
-        assertThat(LeaseGrouping.forBackend("zookeeper", java.util.Map.of())).isEqualTo(LeaseGrouping.NONE);
+        assertThat(LeaseGrouping.forBackend("zookeeper", java.util.Map.of())).isEqualTo(LeaseGrouping.DEFAULT);
+        assertThat(LeaseGrouping.forBackend("zookeeper", java.util.Map.of("rowLockSlots", "0"))).isEqualTo(LeaseGrouping.NONE);
         assertThat(LeaseGrouping.forBackend("zookeeper", java.util.Map.of("rowLockBlock", "128"))).isEqualTo(LeaseGrouping.DEFAULT);
         assertThat(LeaseGrouping.forBackend("redis", java.util.Map.of())).isEqualTo(LeaseGrouping.NONE);
         assertThat(LeaseGrouping.forBackend("redis", java.util.Map.of("rowLockBlock", "64")))
