@@ -10,7 +10,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -28,6 +30,11 @@ public final class DrainMetrics implements DrainListener {
     private final Counter abandoned;
     private final Counter released;
     private final Counter deadLettered;
+    private final Counter emittedDelivered;
+    private final Counter emittedDeferred;
+    private final Counter emittedRetryable;
+    private final Counter emittedPermanent;
+    private final Map<String, Counter> refusedByReason = new ConcurrentHashMap<>();
     private final AtomicLong deliveredTotal = new AtomicLong();
     private final AtomicLong emittedTotal = new AtomicLong();
     private final AtomicLong failedTotal = new AtomicLong();
@@ -44,8 +51,19 @@ public final class DrainMetrics implements DrainListener {
         this.released = claims(registry, "released");
         this.refused = Counter.builder("leasebox.completions.refused")
                 .description("Completions the store refused: stale token, reclaimed or terminal row").register(registry);
+        this.emittedDelivered = emissions(registry, "delivered");
+        this.emittedDeferred = emissions(registry, "deferred");
+        this.emittedRetryable = emissions(registry, "retryable_error");
+        this.emittedPermanent = emissions(registry, "permanent_error");
         this.deadLettered = Counter.builder("leasebox.dead.letters")
                 .description("Entries dead-lettered: attempts exhausted or a permanent provider error").register(registry);
+    }
+
+    /** Registered once: looking a meter up by name and tags for every emission costs more than the emission's own work. */
+    private static Counter emissions(MeterRegistry registry, String outcome) {
+        return Counter.builder("leasebox.emissions").tag("outcome", outcome)
+                .description("Provider calls by outcome: delivered, deferred, retryable_error, permanent_error")
+                .register(registry);
     }
 
     private static Counter claims(MeterRegistry registry, String event) {
@@ -66,22 +84,20 @@ public final class DrainMetrics implements DrainListener {
         if (outcome instanceof ProviderOutcome.RetryableError || outcome instanceof ProviderOutcome.PermanentError) {
             failedTotal.incrementAndGet();
         }
-        Counter.builder("leasebox.emissions").tag("outcome", outcomeName(outcome))
-                .description("Provider calls by outcome: delivered, deferred, retryable_error, permanent_error")
-                .register(registry).increment();
+        emissionCounter(outcome).increment();
     }
 
-    private static String outcomeName(ProviderOutcome outcome) {
+    private Counter emissionCounter(ProviderOutcome outcome) {
         if (outcome instanceof ProviderOutcome.Delivered) {
-            return "delivered";
+            return emittedDelivered;
         }
         if (outcome instanceof ProviderOutcome.Deferred) {
-            return "deferred";
+            return emittedDeferred;
         }
         if (outcome instanceof ProviderOutcome.RetryableError) {
-            return "retryable_error";
+            return emittedRetryable;
         }
-        return "permanent_error";
+        return emittedPermanent;
     }
 
     @Override
@@ -95,8 +111,9 @@ public final class DrainMetrics implements DrainListener {
     public void completionRefused(long entryId, Completion completion, CompletionOutcome refusal) {
         refused.increment();
         refusedTotal.incrementAndGet();
-        Counter.builder("leasebox.completions.refused.by.reason").tag("reason", refusal.getClass().getSimpleName())
-                .description("Completions the store refused, by the store's reason").register(registry).increment();
+        refusedByReason.computeIfAbsent(refusal.getClass().getSimpleName(), reason ->
+                Counter.builder("leasebox.completions.refused.by.reason").tag("reason", reason)
+                        .description("Completions the store refused, by the store's reason").register(registry)).increment();
     }
 
     @Override
