@@ -694,15 +694,20 @@ class HistoryCheckerTest {
                 leaseSince));
     }
 
+    /** b's claim of entry 1 under fence 11 (its call began at {@code asked}), delivered and completed. */
+    private void takenOverByB(long asked, long t) {
+        claimAsked(asked, t, "b", 1, 11, 0);
+        emitOk(t + 10, "b", 1, 11);
+        complete(t + 20, "b", 1, 11, "DELIVERED");
+    }
+
     @Test
     void aRowGrantedUnderAnOlderGroupLeaseIsBoundedByThatLeasesGrant() {
         // seen in CI (zookeeper/clock-step with rows grouped): a's group lease was granted at 90, the row under it at
         // 1000; the lease ended by 3090, and b took the row over at 3500, before 1000 + the lease's length
         claimUnderSharedLease(990, 1000, "a", 1, 10, 90);
         emitOk(1010, "a", 1, 10);
-        claimAsked(3400, 3500, "b", 1, 11, 0);
-        emitOk(3510, "b", 1, 11);
-        complete(3520, "b", 1, 11, "DELIVERED");
+        takenOverByB(3400, 3500);
 
         CheckResult r = check(delivered(1));
 
@@ -715,9 +720,7 @@ class HistoryCheckerTest {
     void aTakeoverWhileTheGroupLeaseStoodIsStillPremature() {
         claimUnderSharedLease(990, 1000, "a", 1, 10, 900);   // the group's lease stands until 3900 at least
         emitOk(1010, "a", 1, 10);
-        claimAsked(3400, 3500, "b", 1, 11, 0);
-        emitOk(3510, "b", 1, 11);
-        complete(3520, "b", 1, 11, "DELIVERED");
+        takenOverByB(3400, 3500);
 
         CheckResult r = check(delivered(1));
 
@@ -730,9 +733,7 @@ class HistoryCheckerTest {
         // a fresh group lease is requested after the row's claim call began: the call's start stays the bound
         claimUnderSharedLease(990, 1000, "a", 1, 10, 995);
         emitOk(1010, "a", 1, 10);
-        claimAsked(3600, 3700, "b", 1, 11, 0);
-        emitOk(3710, "b", 1, 11);
-        complete(3720, "b", 1, 11, "DELIVERED");
+        takenOverByB(3600, 3700);
 
         CheckResult r = check(delivered(1));
 
