@@ -175,8 +175,7 @@ public final class ChaosWorkerMain implements Callable<Integer> {
             resources.add(drain);
             recorder.started("backend " + backend + (address.isEmpty() ? "" : " at " + address) + ", lease " + lease
                     + ", " + granularity.describe() + (rowMode == ClaimMode.LEAN ? ", lean claims" : "")
-                    + (manager.filter(GroupedLeaseManager.class::isInstance).isPresent() && !granularity.isPartition()
-                    ? ", " + LeaseGrouping.forBackend(backend, backendOptions) : "")
+                    + (sharesLeases(manager) ? ", " + LeaseGrouping.forBackend(backend, backendOptions) : "")
                     + (releaseInBackground ? ", released in the background" : "")
                     + (ReleaseAfterCompletion.parse(releaseAfterCompletion) == ReleaseAfterCompletion.NON_TERMINAL
                     ? ", terminal leases left to lapse" : "") + (unsafeNoFence ? ", UNSAFE: no fence" : "") + ", pid "
@@ -240,10 +239,8 @@ public final class ChaosWorkerMain implements Callable<Integer> {
                     OutboxClaimStore claims = unsafeNoFence
                             ? new UnfencedClaimStore(store, leanPartitions ? rows : null, dataSource, tableName.qualified())
                             : store;
-                    boolean sharedLeases = !granularity.isPartition()
-                            && manager.filter(GroupedLeaseManager.class::isInstance).isPresent();
                     return new RecordingClaimStore(claims, recorder, clock, Duration.ofMillis(writeLatencyMillis),
-                            sharedLeases);
+                            sharesLeases(manager));
                 })
                 .onRegistryConflict(why -> {
                     stoppedBecause = why;
@@ -259,6 +256,11 @@ public final class ChaosWorkerMain implements Callable<Integer> {
         }
         granularity.configure(builder);
         return builder.build();
+    }
+
+    /** Whether rows are granted under leases shared by a group of rows (row leases through a grouped manager). */
+    private boolean sharesLeases(Optional<LeaseManager> manager) {
+        return !granularity.isPartition() && manager.filter(GroupedLeaseManager.class::isInstance).isPresent();
     }
 
     /** On SIGTERM: stop claiming, then hold the JVM until the main thread has closed every resource. */
