@@ -11,7 +11,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The candidate ids {@link JdbcOutboxStore#findClaimCandidateIds} returns: one read of a window of
- * eligible ids, then a sample of it chosen here.
+ * eligible ids, then a sample of it chosen here. The window starts where the store's last read found
+ * the queue's head ({@link QueueHead}).
  *
  * <p>Without a stripe: a sample of {@code batch × overAsk} ids drawn from the window of the batch
  * ({@code batch × candidateSpread}, at least the sample, widened by the excluded ids): a wider sample,
@@ -36,11 +37,13 @@ final class ClaimCandidates {
     private final OutboxConnections sql;
     private final SqlDialect dialect;
     private final int candidateSpread;
+    private final QueueHead head;
 
-    ClaimCandidates(OutboxConnections sql, SqlDialect dialect, int candidateSpread) {
+    ClaimCandidates(OutboxConnections sql, SqlDialect dialect, int candidateSpread, QueueHead head) {
         this.sql = sql;
         this.dialect = dialect;
         this.candidateSpread = candidateSpread;
+        this.head = head;
     }
 
     /** The ids to ask leases for; {@code now} as {@link JdbcOutboxStore#judgedNow()} gives it. */
@@ -53,8 +56,10 @@ final class ClaimCandidates {
                 ? Math.max(query.stripedWindow(), candidateWindow(query.batch()))
                 : Math.max(candidateWindow(query.batch()), sample) + excluded.size();
         int window = (int) Math.min(wanted, Math.max(MAX_CANDIDATE_WINDOW, asked));
+        long from = head.from(query.selection());
         List<CandidateSample.Candidate> rows = sql.run("find claim candidates",
-                c -> dialect.selectEligibleIds(c, query.selection(), now, window));
+                c -> dialect.selectEligibleIds(c, query.selection(), now, from, window));
+        head.found(query.selection(), from, rows.isEmpty() ? null : rows.get(0).id());
         List<CandidateSample.Candidate> candidates = new ArrayList<>(rows.size());
         for (CandidateSample.Candidate row : rows) {
             if (!excluded.contains(row.id())) {

@@ -60,14 +60,15 @@ public final class H2Dialect extends SqlDialect {
 
     @Override
     List<OutboxEntry> claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
-                                      Instant expiresAt, long leaseMillis, int limit) throws SQLException {
+                                      Instant expiresAt, long leaseMillis, long from, int limit) throws SQLException {
         synchronized (claimLock(c)) {
-            return claimSerialized(c, selection, owner, now, expiresAt, leaseMillis, limit);
+            return claimSerialized(c, selection, owner, now, expiresAt, leaseMillis, from, limit);
         }
     }
 
     private List<OutboxEntry> claimSerialized(Connection c, ClaimSelection selection, String owner, Instant now,
-                                              Instant expiresAt, long leaseMillis, int limit) throws SQLException {
+                                              Instant expiresAt, long leaseMillis, long from, int limit)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql("claim_in_database"))) {
             ps.setString(1, owner);
             EntryRows.setInstant(ps, 2, now);
@@ -76,6 +77,7 @@ public final class H2Dialect extends SqlDialect {
             int i = EntryRows.bindSelection(ps, 5, selection);
             EntryRows.setInstant(ps, i++, now);
             EntryRows.setInstant(ps, i++, now);
+            ps.setLong(i++, from);
             ps.setInt(i++, limit);
             i = EntryRows.bindSelection(ps, i, selection);
             EntryRows.setInstant(ps, i++, now);

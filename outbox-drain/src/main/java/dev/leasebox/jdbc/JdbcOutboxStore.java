@@ -62,6 +62,11 @@ import java.util.Set;
  *       {@link dev.leasebox.outbox.CandidateQuery} with a stripe (the worker's rank among its
  *       peers) puts the oldest rows of the worker's own stripe first instead of a random draw, so
  *       workers ask for disjoint rows. The {@code database} backend needs neither: SKIP LOCKED does it.</li>
+ *   <li>The claim and the candidate read start where the store's last read found the head of the
+ *       queue ({@link QueueHead}), so they do not step over the index entries of rows finalized since
+ *       the last vacuum; every {@link Builder#queueHeadRescan second} one reads from the beginning
+ *       again, for rows that became eligible below the head. On PostgreSQL they run with their plan
+ *       pinned to the ordered index walk ({@link QueueScan}).</li>
  *   <li>The batched PostgreSQL statements (claim records, completions, fenced completions,
  *       renewals, the lean path's post-grant read) find their rows by primary key only, so each
  *       touches the batch's rows and no others whatever the table's statistics say.</li>
@@ -82,6 +87,11 @@ import java.util.Set;
  */
 public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStore {
 
+    /** {@link Builder#queueHeadRescan}'s default, in milliseconds. */
+    public static final long DEFAULT_QUEUE_HEAD_RESCAN_MILLIS = 1_000;
+    private static final java.time.Duration DEFAULT_QUEUE_HEAD_RESCAN =
+            java.time.Duration.ofMillis(DEFAULT_QUEUE_HEAD_RESCAN_MILLIS);
+
     private final DataSource dataSource;
     private final SqlDialect dialect;
     private final java.time.Clock clock;
@@ -89,6 +99,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
     private final boolean databaseJudges;
     private final boolean claimLeases;
     private final OutboxConnections sql;
+    private final QueueHead queueHead;
     private final ClaimCandidates claimCandidates;
     private final ClaimRecorder claimRecorder;
     private final CompletionOutcomes completionOutcomes;
@@ -100,7 +111,8 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         this.databaseJudges = b.databaseJudges;
         this.claimLeases = b.useClaimLeases;
         this.sql = new OutboxConnections(b.dataSource, dialect);
-        this.claimCandidates = new ClaimCandidates(sql, dialect, b.candidateSpread);
+        this.queueHead = new QueueHead(b.clock, b.queueHeadRescan);
+        this.claimCandidates = new ClaimCandidates(sql, dialect, b.candidateSpread, queueHead);
         this.claimRecorder = new ClaimRecorder(sql, dialect, b.durableClaimRecords);
         this.completionOutcomes = new CompletionOutcomes(sql);
     }
@@ -173,8 +185,11 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         Instant now = databaseJudges ? null : sent;
         Instant expiresAt = databaseJudges ? null : localDeadline;
         long leaseMillis = request.leaseDuration().toMillis();
+        long from = queueHead.from(selection);
         List<OutboxEntry> claimed = sql.run("claim " + selection + " entries", c ->
-                dialect.claimInDatabase(c, selection, request.owner(), now, expiresAt, leaseMillis, request.batchSize()));
+                dialect.claimInDatabase(c, selection, request.owner(), now, expiresAt, leaseMillis, from,
+                        request.batchSize()));
+        queueHead.found(selection, from, claimed.stream().map(OutboxEntry::id).min(Long::compare).orElse(null));
         return claimed.stream().sorted(Comparator.comparingLong(OutboxEntry::id)).map(EntryRows::claimOf)
                 .map(claim -> claim.withExpiresAt(localDeadline)).toList();
     }
@@ -303,6 +318,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         private boolean databaseJudges = true;
         private boolean useClaimLeases = true;
         private int candidateSpread = 1;
+        private java.time.Duration queueHeadRescan = DEFAULT_QUEUE_HEAD_RESCAN;
         private boolean durableClaimRecords = true;
         private DatabaseKind kind;
 
@@ -362,6 +378,24 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
                 throw new IllegalArgumentException("Invalid candidateSpread " + spread + ": must be in 1..100");
             }
             this.candidateSpread = spread;
+            return this;
+        }
+
+        /**
+         * How often a claim or candidate read starts again from the beginning of the claim queue instead of
+         * where the last one found its head (default {@value #DEFAULT_QUEUE_HEAD_RESCAN_MILLIS} ms; zero: every
+         * read starts from the beginning). Reading from the head skips the index entries of rows finalized
+         * since the last vacuum, which a busy outbox piles up by the hundred thousand between autovacuum
+         * runs; the rescan finds the rows that became eligible again below it (retries whose time came,
+         * lapsed claims, rows whose enqueueing transaction committed late), which therefore wait up to this
+         * long beyond their time. Judged by the store's local clock.
+         */
+        public Builder queueHeadRescan(java.time.Duration rescan) {
+            Objects.requireNonNull(rescan, "rescan");
+            if (rescan.isNegative() || rescan.compareTo(java.time.Duration.ofMinutes(10)) > 0) {
+                throw new IllegalArgumentException("Invalid queue head rescan " + rescan + ": must be between 0 and 10 minutes");
+            }
+            this.queueHeadRescan = rescan;
             return this;
         }
 

@@ -84,9 +84,12 @@ public final class MariaDbDialect extends SqlDialect {
 
     // ---- reads ---------------------------------------------------------------------------------------
 
-    /** Binds the candidate queries' per-status branches: status, now (due), [now (expiry)], limit; then limit. */
-    private int bindCandidates(PreparedStatement ps, ClaimSelection selection, Instant now, int limit, boolean withClaims)
-            throws SQLException {
+    /**
+     * Binds the candidate queries' per-status branches: status, now (due), [now (expiry)], [from], limit; then
+     * limit. {@code from} null: the statement has no {@code id >= ?}.
+     */
+    private int bindCandidates(PreparedStatement ps, ClaimSelection selection, Instant now, Long from, int limit,
+                               boolean withClaims) throws SQLException {
         String[] statuses = statuses(selection);
         int i = 1;
         for (String status : statuses) {
@@ -94,6 +97,9 @@ public final class MariaDbDialect extends SqlDialect {
             setInstant(ps, i++, now);
             if (withClaims) {
                 setInstant(ps, i++, now);
+            }
+            if (from != null) {
+                ps.setLong(i++, from);
             }
             ps.setInt(i++, limit);
         }
@@ -113,7 +119,7 @@ public final class MariaDbDialect extends SqlDialect {
     List<OutboxEntry> selectEligible(Connection c, ClaimSelection selection, Instant now, int limit, boolean withClaims)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql(withClaims ? "select_eligible" : "select_eligible_without_claims"))) {
-            bindCandidates(ps, selection, now, limit, withClaims);
+            bindCandidates(ps, selection, now, null, limit, withClaims);
             try (ResultSet rs = ps.executeQuery()) {
                 return readAll(rs, withClaims);
             }
@@ -121,10 +127,10 @@ public final class MariaDbDialect extends SqlDialect {
     }
 
     @Override
-    List<CandidateSample.Candidate> selectEligibleIds(Connection c, ClaimSelection selection, Instant now, int limit)
-            throws SQLException {
+    List<CandidateSample.Candidate> selectEligibleIds(Connection c, ClaimSelection selection, Instant now, long from,
+                                                      int limit) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql("select_eligible_ids"))) {
-            bindCandidates(ps, selection, now, limit, true);
+            bindCandidates(ps, selection, now, from, limit, true);
             List<CandidateSample.Candidate> ids = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -186,9 +192,9 @@ public final class MariaDbDialect extends SqlDialect {
 
     @Override
     List<OutboxEntry> claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
-                                      Instant expiresAt, long leaseMillis, int limit) throws SQLException {
+                                      Instant expiresAt, long leaseMillis, long from, int limit) throws SQLException {
         int window = Math.max(limit, limit * CANDIDATE_SPREAD + CANDIDATE_SLACK);
-        List<Long> candidates = selectEligibleIds(c, selection, now, window).stream()
+        List<Long> candidates = selectEligibleIds(c, selection, now, from, window).stream()
                 .map(CandidateSample.Candidate::id).toList();
         if (candidates.isEmpty()) {
             return List.of();

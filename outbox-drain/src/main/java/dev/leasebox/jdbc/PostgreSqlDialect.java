@@ -32,6 +32,8 @@ import java.util.function.Function;
 public final class PostgreSqlDialect extends SqlDialect {
 
     private final java.util.Map<Integer, String> claimStatements = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<Integer, String> pinnedClaimStatements = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile String pinnedCandidateRead;
 
     PostgreSqlDialect(TableName table) {
         super(DatabaseKind.POSTGRESQL, table);
@@ -54,25 +56,44 @@ public final class PostgreSqlDialect extends SqlDialect {
 
     @Override
     List<OutboxEntry> claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
-                                      Instant expiresAt, long leaseMillis, int limit) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(claimSql(limit))) {
-            bindClaimInDatabase(ps, selection, owner, now, expiresAt, leaseMillis);
-            try (ResultSet rs = ps.executeQuery()) {
-                return EntryRows.readAll(rs, true);
-            }
+                                      Instant expiresAt, long leaseMillis, long from, int limit) throws SQLException {
+        return QueueScan.query(c, pinnedClaimStatements.computeIfAbsent(limit, b -> QueueScan.pinned(claimSql(b))),
+                ps -> bindClaimInDatabase(ps, selection, owner, now, expiresAt, leaseMillis, from),
+                rs -> EntryRows.readAll(rs, true));
+    }
+
+    @Override
+    List<CandidateSample.Candidate> selectEligibleIds(Connection c, ClaimSelection selection, Instant now, long from,
+                                                      int limit) throws SQLException {
+        if (pinnedCandidateRead == null) {
+            pinnedCandidateRead = QueueScan.pinned(sql("select_eligible_ids"));
         }
+        return QueueScan.query(c, pinnedCandidateRead, ps -> {
+            int i = EntryRows.bindSelection(ps, 1, selection);
+            EntryRows.setInstant(ps, i++, now);
+            EntryRows.setInstant(ps, i++, now);
+            ps.setLong(i++, from);
+            ps.setInt(i, limit);
+        }, rs -> {
+            List<CandidateSample.Candidate> ids = new ArrayList<>();
+            while (rs.next()) {
+                ids.add(new CandidateSample.Candidate(rs.getLong(1), rs.getBoolean(2), false));
+            }
+            return ids;
+        });
     }
 
     /** Binds claim_in_database.sql's parameters (also used to EXPLAIN it in tests). */
     void bindClaimInDatabase(PreparedStatement ps, ClaimSelection selection, String owner, Instant now,
-                             Instant expiresAt, long leaseMillis) throws SQLException {
+                             Instant expiresAt, long leaseMillis, long from) throws SQLException {
         ps.setString(1, owner);
         EntryRows.setInstant(ps, 2, now);
         EntryRows.setInstant(ps, 3, expiresAt);
         ps.setLong(4, leaseMillis);
         int i = EntryRows.bindSelection(ps, 5, selection);
         EntryRows.setInstant(ps, i++, now);
-        EntryRows.setInstant(ps, i, now);
+        EntryRows.setInstant(ps, i++, now);
+        ps.setLong(i, from);
     }
 
     /**

@@ -147,13 +147,17 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect, Ma
         }
     }
 
-    /** The ids of {@link #selectEligible}'s rows (with claims), oldest first, at most {@code limit}. */
-    List<CandidateSample.Candidate> selectEligibleIds(Connection c, ClaimSelection selection, Instant now, int limit)
-            throws SQLException {
+    /**
+     * The ids of {@link #selectEligible}'s rows (with claims) from {@code from} on ({@link QueueHead#FULL}: all),
+     * oldest first, at most {@code limit}.
+     */
+    List<CandidateSample.Candidate> selectEligibleIds(Connection c, ClaimSelection selection, Instant now, long from,
+                                                      int limit) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql("select_eligible_ids"))) {
             int i = EntryRows.bindSelection(ps, 1, selection);
             setInstant(ps, i++, now);
             setInstant(ps, i++, now);
+            ps.setLong(i++, from);
             ps.setInt(i, limit);
             List<CandidateSample.Candidate> ids = new java.util.ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
@@ -227,11 +231,13 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect, Ma
     // ---- database-specific operations -------------------------------------------------------------
 
     /**
-     * The {@code database} backend: claims up to {@code limit} eligible rows with sequence tokens. {@code now}
-     * and {@code expiresAt} null: the database's clock judges and writes ({@code now() + leaseMillis}).
+     * The {@code database} backend: claims up to {@code limit} eligible rows from id {@code from} on
+     * ({@link QueueHead#FULL}: all) with sequence tokens. {@code now} and {@code expiresAt} null: the database's
+     * clock judges and writes ({@code now() + leaseMillis}).
      */
     abstract List<OutboxEntry> claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
-                                               Instant expiresAt, long leaseMillis, int limit) throws SQLException;
+                                               Instant expiresAt, long leaseMillis, long from, int limit)
+            throws SQLException;
 
     /** Records the grants whose fence is above the row's mark and whose row is eligible; the claimed rows. */
     abstract List<OutboxEntry> recordClaims(Connection c, ClaimSelection selection, Instant now,

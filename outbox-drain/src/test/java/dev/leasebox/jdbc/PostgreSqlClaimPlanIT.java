@@ -88,6 +88,7 @@ class PostgreSqlClaimPlanIT {
         // marks the entry dead; a drain does that a batch at a time. Bound what every scan after it costs.
         explain(table, dialect.claimSql(BATCH), CLAIM_ARGUMENTS, "force_custom_plan");
         assertLeanPlans(table, dialect, "with 60 % of the rows delivered, not vacuumed, statistics from before");
+        assertReadsFromTheHeadSkipTheFinalizedRows(table, dialect);
 
         PostgreSqlTestServer.execute(ds, "VACUUM ANALYZE " + table);
         assertLeanPlans(table, dialect, "with 60 % of the rows delivered, after VACUUM ANALYZE");
@@ -124,7 +125,7 @@ class PostgreSqlClaimPlanIT {
             try {
                 for (int i = 0; i < 5; i++) {
                     List<dev.leasebox.outbox.OutboxEntry> claimed = dialect.claimInDatabase(c, ClaimSelection.ELIGIBLE,
-                            "w1", null, null, 30_000, BATCH);
+                            "w1", null, null, 30_000, QueueHead.FULL, BATCH);
                     assertThat(claimed).hasSize(BATCH);
                 }
                 try (Statement st = c.createStatement();
@@ -140,8 +141,16 @@ class PostgreSqlClaimPlanIT {
         }
     }
 
-    private static final String CLAIM_ARGUMENTS = "'w1', NULL, NULL, 30000, 'PENDING', 'DEFERRED', 'RETRYABLE_FAILURE', NULL, NULL";
-    private static final String CANDIDATE_ARGUMENTS = "'PENDING', 'DEFERRED', 'RETRYABLE_FAILURE', NULL, NULL, " + BATCH;
+    private static final String CLAIM_ARGUMENTS = claimArguments(QueueHead.FULL);
+    private static final String CANDIDATE_ARGUMENTS = candidateArguments(QueueHead.FULL);
+
+    private static String claimArguments(long from) {
+        return "'w1', NULL, NULL, 30000, 'PENDING', 'DEFERRED', 'RETRYABLE_FAILURE', NULL, NULL, " + from;
+    }
+
+    private static String candidateArguments(long from) {
+        return "'PENDING', 'DEFERRED', 'RETRYABLE_FAILURE', NULL, NULL, " + from + ", " + BATCH;
+    }
 
     private static void assertLeanPlans(TableName table, PostgreSqlDialect dialect, String state) throws Exception {
         String index = table.table() + "_claim_queue";
@@ -161,6 +170,37 @@ class PostgreSqlClaimPlanIT {
                     .doesNotContain("Bitmap").contains("Limit (actual rows=" + BATCH + " ");
             assertThat(buffers(candidates, "Index Scan using " + index)).as("candidate read buffers, %s, %s:%n%s",
                     state, mode, candidates).isLessThanOrEqualTo(6L * BATCH);
+        }
+    }
+
+    /**
+     * With 60 % of the rows finalized and not vacuumed, a read that starts at the queue's head (QueueHead)
+     * descends the index to it; a read from the beginning steps over every finalized row's entry.
+     */
+    private static void assertReadsFromTheHeadSkipTheFinalizedRows(TableName table, PostgreSqlDialect dialect)
+            throws Exception {
+        long head = PostgreSqlTestServer.queryLong(ds, "SELECT min(id) FROM " + table.qualified()
+                + " WHERE status = 'PENDING'");
+        String index = "Index Scan using " + table.table() + "_claim_queue";
+        for (String mode : List.of("force_custom_plan", "force_generic_plan")) {
+            long claimFull = buffers(explain(table, dialect.claimSql(BATCH), claimArguments(QueueHead.FULL), mode), index);
+            String claimPlan = explain(table, dialect.claimSql(BATCH), claimArguments(head), mode);
+            long claimHead = buffers(claimPlan, index);
+            long readFull = buffers(explain(table, dialect.sql("select_eligible_ids"), candidateArguments(QueueHead.FULL),
+                    mode), index);
+            String readPlan = explain(table, dialect.sql("select_eligible_ids"), candidateArguments(head), mode);
+            long readHead = buffers(readPlan, index);
+            assertThat(claimPlan).as("claim from the head, %s:%n%s", mode, claimPlan)
+                    .startsWith("Update on " + table.table() + " t (actual rows=" + BATCH + " ").doesNotContain("Sort")
+                    .doesNotContain("Seq Scan");
+            assertThat(readPlan).as("candidate read from the head, %s:%n%s", mode, readPlan)
+                    .contains("Limit (actual rows=" + BATCH + " ").doesNotContain("Sort").doesNotContain("Seq Scan");
+            // from the head: about a heap page per row and a few index pages; from the beginning: the leaf pages of
+            // every finalized row's entry on top (12,000 entries here, some 400 to a page)
+            assertThat(claimHead).as("claim's scan buffers from the head (%d from the beginning), %s:%n%s", claimFull,
+                    mode, claimPlan).isLessThanOrEqualTo(BATCH * 3L / 2).isLessThanOrEqualTo(claimFull - 20);
+            assertThat(readHead).as("candidate read's scan buffers from the head (%d from the beginning), %s:%n%s",
+                    readFull, mode, readPlan).isLessThanOrEqualTo(BATCH * 3L / 2).isLessThanOrEqualTo(readFull - 20);
         }
     }
 
@@ -199,6 +239,9 @@ class PostgreSqlClaimPlanIT {
             c.setAutoCommit(false);
             try {
                 st.execute("SET LOCAL plan_cache_mode = " + mode);
+                for (String setting : QueueScan.SETTINGS) {
+                    st.execute(setting);
+                }
                 st.execute("PREPARE probe AS " + numbered);
                 try (ResultSet rs = st.executeQuery("EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) EXECUTE probe("
                         + arguments + ")")) {

@@ -108,7 +108,7 @@ class PostgreSqlSchemaIT {
             assertThat(explainGeneric(st, dialect.sql("select_eligible"),
                     "'PENDING', 'DEFERRED', 'RETRYABLE_FAILURE', now(), now(), 10")).contains(index);
             assertThat(explainGeneric(st, ((PostgreSqlDialect) dialect).claimSql(10),
-                    "'w', NULL, NULL, 30000, 'PENDING', 'DEFERRED', 'RETRYABLE_FAILURE', NULL, NULL"))
+                    "'w', NULL, NULL, 30000, 'PENDING', 'DEFERRED', 'RETRYABLE_FAILURE', NULL, NULL, " + QueueHead.FULL))
                     .contains(index).contains("LockRows");
         }
     }

@@ -79,6 +79,19 @@ public final class PostgreSqlTestServer {
         }
     }
 
+    /** The first column of the first row {@code sql} returns, as a long. */
+    public static long queryLong(HikariDataSource ds, String sql) {
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery(sql)) {
+            if (!rs.next()) {
+                throw new IllegalStateException(sql + ": no row");
+            }
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+        }
+    }
+
     private static Optional<String> startLocal() {
         Optional<Path> bin = installedBinDir();
         if (bin.isEmpty()) {

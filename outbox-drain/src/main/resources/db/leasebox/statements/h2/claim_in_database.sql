@@ -6,7 +6,8 @@
 -- Time: every "now" parameter is NULL when the database's clock judges (the default: the statement
 -- uses CURRENT_TIMESTAMP), or an instant when the store was given an explicit clock (tests); a written expiry is
 -- that instant, or CURRENT_TIMESTAMP plus the lease duration in milliseconds.
--- Parameters: owner, claimed_at, claim_expires_at, lease ms, (inner) three statuses, now, now, limit,
+-- Parameters: owner, claimed_at, claim_expires_at, lease ms, (inner) three statuses, now, now,
+-- from (QueueHead), limit,
 -- (re-check) three statuses, now, now.
 SELECT * FROM FINAL TABLE (
     UPDATE ${table}
@@ -22,6 +23,7 @@ SELECT * FROM FINAL TABLE (
           AND status IN (?, ?, ?)
           AND (next_attempt_at IS NULL OR next_attempt_at <= COALESCE(CAST(? AS TIMESTAMP WITH TIME ZONE), CURRENT_TIMESTAMP))
           AND (claim_expires_at IS NULL OR claim_expires_at <= COALESCE(CAST(? AS TIMESTAMP WITH TIME ZONE), CURRENT_TIMESTAMP))
+          AND id >= ?
         ORDER BY id
         LIMIT ?
     )

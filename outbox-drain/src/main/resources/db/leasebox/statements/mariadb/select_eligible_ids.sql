@@ -7,24 +7,29 @@
 -- which UNION removes.
 -- Time: every "now" parameter is NULL when the database's clock judges (the default: the statement
 -- uses UTC_TIMESTAMP(6)), or an instant (UTC) when the store was given an explicit clock (tests).
--- Parameters, once per status: status, now (due), now (claim expiry), limit; then limit.
+-- "id >= from": where the store's last read found the queue's head (QueueHead; a full read passes
+-- the lowest bigint).
+-- Parameters, once per status: status, now (due), now (claim expiry), from, limit; then limit.
 SELECT id, lapsed FROM (
     (SELECT id, claim_expires_at IS NOT NULL AS lapsed FROM ${table}
      WHERE status = ? AND status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
        AND (next_attempt_at IS NULL OR next_attempt_at <= COALESCE(?, UTC_TIMESTAMP(6)))
        AND (claim_expires_at IS NULL OR claim_expires_at <= COALESCE(?, UTC_TIMESTAMP(6)))
+       AND id >= ?
      ORDER BY id LIMIT ?)
     UNION
     (SELECT id, claim_expires_at IS NOT NULL AS lapsed FROM ${table}
      WHERE status = ? AND status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
        AND (next_attempt_at IS NULL OR next_attempt_at <= COALESCE(?, UTC_TIMESTAMP(6)))
        AND (claim_expires_at IS NULL OR claim_expires_at <= COALESCE(?, UTC_TIMESTAMP(6)))
+       AND id >= ?
      ORDER BY id LIMIT ?)
     UNION
     (SELECT id, claim_expires_at IS NOT NULL AS lapsed FROM ${table}
      WHERE status = ? AND status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
        AND (next_attempt_at IS NULL OR next_attempt_at <= COALESCE(?, UTC_TIMESTAMP(6)))
        AND (claim_expires_at IS NULL OR claim_expires_at <= COALESCE(?, UTC_TIMESTAMP(6)))
+       AND id >= ?
      ORDER BY id LIMIT ?)
     ORDER BY id LIMIT ?) AS c
 ORDER BY id

@@ -15,7 +15,13 @@
 -- (${batch}, substituted per batch size), because a LIMIT parameter makes a generic plan expect a
 -- tenth of the table and hash-join the whole table to it (80 ms for 100 rows of 100,000 after
 -- VACUUM ANALYZE, against 9 ms; PostgreSqlClaimPlanIT).
--- Parameters: owner, claimed_at, claim_expires_at, lease ms, three statuses, now (due), now (expiry).
+-- "id >= from": where the store's last read found the queue's head (QueueHead), so that the scan
+-- descends to it instead of stepping over the entries of rows finalized since the last vacuum; a
+-- full read passes the lowest bigint. The planner misjudges that range (status and id are
+-- correlated), so the statement runs with bitmap scans and sorts turned off for its own transaction
+-- (QueueScan), which leaves the ordered walk of the claim-queue index.
+-- Parameters: owner, claimed_at, claim_expires_at, lease ms, three statuses, now (due), now (expiry),
+-- from.
 UPDATE ${table} AS t
 SET claim_owner         = ?,
     claimed_at          = COALESCE(?::timestamptz, now()),
@@ -31,6 +37,7 @@ FROM (
                  AND (next_attempt_at IS NULL OR next_attempt_at <= COALESCE(?::timestamptz, now()))
                  AND (claim_expires_at IS NULL OR claim_expires_at <= COALESCE(?::timestamptz, now()))
                THEN TRUE ELSE FALSE END
+      AND id >= ?
     ORDER BY id
     LIMIT ${batch}
     FOR UPDATE SKIP LOCKED
