@@ -131,13 +131,9 @@ public final class MariaDbDialect extends SqlDialect {
                                                       int limit) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql("select_eligible_ids"))) {
             bindCandidates(ps, selection, now, from, limit, true);
-            List<CandidateSample.Candidate> ids = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    ids.add(new CandidateSample.Candidate(rs.getLong(1), rs.getBoolean(2), false));
-                }
+                return readCandidates(rs);
             }
-            return ids;
         }
     }
 

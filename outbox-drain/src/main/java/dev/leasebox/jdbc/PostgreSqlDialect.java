@@ -68,19 +68,8 @@ public final class PostgreSqlDialect extends SqlDialect {
         if (pinnedCandidateRead == null) {
             pinnedCandidateRead = QueueScan.pinned(sql("select_eligible_ids"));
         }
-        return QueueScan.query(c, pinnedCandidateRead, ps -> {
-            int i = EntryRows.bindSelection(ps, 1, selection);
-            EntryRows.setInstant(ps, i++, now);
-            EntryRows.setInstant(ps, i++, now);
-            ps.setLong(i++, from);
-            ps.setInt(i, limit);
-        }, rs -> {
-            List<CandidateSample.Candidate> ids = new ArrayList<>();
-            while (rs.next()) {
-                ids.add(new CandidateSample.Candidate(rs.getLong(1), rs.getBoolean(2), false));
-            }
-            return ids;
-        });
+        return QueueScan.query(c, pinnedCandidateRead, ps -> bindEligibleIds(ps, selection, now, from, limit),
+                SqlDialect::readCandidates);
     }
 
     /** Binds claim_in_database.sql's parameters (also used to EXPLAIN it in tests). */

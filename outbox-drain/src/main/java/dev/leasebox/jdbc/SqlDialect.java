@@ -154,19 +154,30 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect, Ma
     List<CandidateSample.Candidate> selectEligibleIds(Connection c, ClaimSelection selection, Instant now, long from,
                                                       int limit) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql("select_eligible_ids"))) {
-            int i = EntryRows.bindSelection(ps, 1, selection);
-            setInstant(ps, i++, now);
-            setInstant(ps, i++, now);
-            ps.setLong(i++, from);
-            ps.setInt(i, limit);
-            List<CandidateSample.Candidate> ids = new java.util.ArrayList<>();
+            bindEligibleIds(ps, selection, now, from, limit);
             try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    ids.add(new CandidateSample.Candidate(rs.getLong(1), rs.getBoolean(2), false));
-                }
+                return readCandidates(rs);
             }
-            return ids;
         }
+    }
+
+    /** Binds select_eligible_ids.sql's parameters (PostgreSQL and H2). */
+    static void bindEligibleIds(PreparedStatement ps, ClaimSelection selection, Instant now, long from, int limit)
+            throws SQLException {
+        int i = EntryRows.bindSelection(ps, 1, selection);
+        EntryRows.setInstant(ps, i++, now);
+        EntryRows.setInstant(ps, i++, now);
+        ps.setLong(i++, from);
+        ps.setInt(i, limit);
+    }
+
+    /** The candidates of select_eligible_ids.sql's rows: id, then whether the row's claim lapsed. */
+    static List<CandidateSample.Candidate> readCandidates(ResultSet rs) throws SQLException {
+        List<CandidateSample.Candidate> ids = new java.util.ArrayList<>();
+        while (rs.next()) {
+            ids.add(new CandidateSample.Candidate(rs.getLong(1), rs.getBoolean(2), false));
+        }
+        return ids;
     }
 
     /** Those of {@code ids} whose rows are eligible for {@code selection} at {@code now}, oldest first. */
