@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * PostgreSQL: batches travel as arrays and are joined with {@code unnest}, so claim recording,
@@ -111,15 +110,16 @@ public final class PostgreSqlDialect extends SqlDialect {
     /** Binds record_claims.sql's parameters (also used to EXPLAIN it in tests). */
     void bindRecordClaims(Connection c, PreparedStatement ps, ClaimSelection selection, Instant now,
                           List<ClaimGrant> grants) throws SQLException {
-        ps.setArray(1, c.createArrayOf("bigint", column(grants, ClaimGrant::entryId)));
-        ps.setArray(2, c.createArrayOf("text", column(grants, ClaimGrant::owner)));
-        ps.setArray(3, c.createArrayOf("bigint", column(grants, ClaimGrant::token)));
-        ps.setArray(4, c.createArrayOf("text", column(grants, g -> EntryRows.text(g.claimedAt()))));
-        ps.setArray(5, c.createArrayOf("text", column(grants, g -> EntryRows.text(g.expiresAt()))));
+        long[] ids = PgArrays.longs(grants, ClaimGrant::entryId);
+        ps.setObject(1, ids);
+        ps.setObject(2, PgArrays.strings(grants, ClaimGrant::owner));
+        ps.setObject(3, PgArrays.longs(grants, ClaimGrant::token));
+        ps.setObject(4, PgArrays.epochMicros(grants, ClaimGrant::claimedAt));
+        ps.setObject(5, PgArrays.epochMicros(grants, ClaimGrant::expiresAt));
         int i = EntryRows.bindSelection(ps, 6, selection);
         EntryRows.setInstant(ps, i++, now);
         EntryRows.setInstant(ps, i++, now);
-        ps.setArray(i, c.createArrayOf("bigint", column(grants, ClaimGrant::entryId)));
+        ps.setObject(i, ids);
     }
 
     @Override
@@ -189,24 +189,35 @@ public final class PostgreSqlDialect extends SqlDialect {
                          Instant now) throws SQLException {
         List<CompletionWrite> writes = completions.stream()
                 .map(cc -> CompletionWrite.of(cc.claim().entryId(), cc.claim().token(), cc.completion())).toList();
-        ps.setArray(1, c.createArrayOf("bigint", column(writes, CompletionWrite::entryId)));
-        ps.setArray(2, c.createArrayOf("bigint", column(writes, CompletionWrite::token)));
-        ps.setArray(3, c.createArrayOf("text", column(writes, CompletionWrite::status)));
-        ps.setArray(4, c.createArrayOf("integer", column(writes, CompletionWrite::attemptCount)));
-        ps.setArray(5, c.createArrayOf("integer", column(writes, CompletionWrite::attemptIncrement)));
-        ps.setArray(6, c.createArrayOf("boolean", column(writes, CompletionWrite::setNextAttempt)));
-        ps.setArray(7, c.createArrayOf("text", column(writes, w -> EntryRows.text(w.nextAttemptAt()))));
-        ps.setArray(8, c.createArrayOf("boolean", column(writes, CompletionWrite::setDeliveredAt)));
-        ps.setArray(9, c.createArrayOf("text", column(writes, w -> EntryRows.text(w.deliveredAt()))));
-        ps.setArray(10, c.createArrayOf("boolean", column(writes, CompletionWrite::setLastError)));
-        ps.setArray(11, c.createArrayOf("text", column(writes, CompletionWrite::lastError)));
-        ps.setArray(12, c.createArrayOf("boolean", column(writes, CompletionWrite::setDeadLetterReason)));
-        ps.setArray(13, c.createArrayOf("text", column(writes, CompletionWrite::deadLetterReason)));
-        int next = 14;
+        long[] ids = PgArrays.longs(writes, CompletionWrite::entryId);
+        ps.setObject(1, ids);
+        ps.setObject(2, PgArrays.longs(writes, CompletionWrite::token));
+        int next = bindWrites(ps, 3, writes);
         if (fenced) {
             EntryRows.setInstant(ps, next++, now);
         }
-        ps.setArray(next, c.createArrayOf("bigint", column(writes, CompletionWrite::entryId)));
+        ps.setObject(next, ids);
+    }
+
+    /**
+     * Binds the eleven columns a completion writes (status to dead_letter_reason, as complete_all.sql,
+     * complete_all_fenced.sql and slot_complete.sql list them) from parameter {@code first} on; returns
+     * the index of the next parameter.
+     */
+    static int bindWrites(PreparedStatement ps, int first, List<CompletionWrite> writes) throws SQLException {
+        int i = first;
+        ps.setObject(i++, PgArrays.strings(writes, CompletionWrite::status));
+        ps.setObject(i++, PgArrays.nullableInts(writes, CompletionWrite::attemptCount));
+        ps.setObject(i++, PgArrays.ints(writes, CompletionWrite::attemptIncrement));
+        ps.setObject(i++, PgArrays.booleans(writes, CompletionWrite::setNextAttempt));
+        ps.setObject(i++, PgArrays.epochMicros(writes, CompletionWrite::nextAttemptAt));
+        ps.setObject(i++, PgArrays.booleans(writes, CompletionWrite::setDeliveredAt));
+        ps.setObject(i++, PgArrays.epochMicros(writes, CompletionWrite::deliveredAt));
+        ps.setObject(i++, PgArrays.booleans(writes, CompletionWrite::setLastError));
+        ps.setObject(i++, PgArrays.strings(writes, CompletionWrite::lastError));
+        ps.setObject(i++, PgArrays.booleans(writes, CompletionWrite::setDeadLetterReason));
+        ps.setObject(i++, PgArrays.strings(writes, CompletionWrite::deadLetterReason));
+        return i;
     }
 
     @Override
@@ -229,16 +240,9 @@ public final class PostgreSqlDialect extends SqlDialect {
                           long leaseMillis) throws SQLException {
         EntryRows.setInstant(ps, 1, expiresAt);
         ps.setLong(2, leaseMillis);
-        ps.setArray(3, c.createArrayOf("bigint", column(claims, OutboxClaim::entryId)));
-        ps.setArray(4, c.createArrayOf("bigint", column(claims, OutboxClaim::token)));
-        ps.setArray(5, c.createArrayOf("bigint", column(claims, OutboxClaim::entryId)));
-    }
-
-    private static <T> Object[] column(List<T> rows, Function<T, ?> value) {
-        Object[] out = new Object[rows.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = value.apply(rows.get(i));
-        }
-        return out;
+        long[] ids = PgArrays.longs(claims, OutboxClaim::entryId);
+        ps.setObject(3, ids);
+        ps.setObject(4, PgArrays.longs(claims, OutboxClaim::token));
+        ps.setObject(5, ids);
     }
 }

@@ -133,22 +133,13 @@ final class PostgreSqlSlotStatements implements SlotStatements {
             throws SQLException {
         List<CompletionWrite> writes = completions.stream()
                 .map(sc -> CompletionWrite.of(sc.claim().entryId(), sc.claim().token(), sc.completion())).toList();
-        ps.setArray(1, c.createArrayOf("bigint", writes.stream().map(CompletionWrite::entryId).toArray()));
-        ps.setArray(2, c.createArrayOf("integer", completions.stream().map(SlotCompletion::slot).toArray()));
-        ps.setArray(3, c.createArrayOf("bigint", writes.stream().map(CompletionWrite::token).toArray()));
-        ps.setArray(4, c.createArrayOf("text", writes.stream().map(CompletionWrite::status).toArray()));
-        ps.setArray(5, c.createArrayOf("integer", writes.stream().map(CompletionWrite::attemptCount).toArray()));
-        ps.setArray(6, c.createArrayOf("integer", writes.stream().map(CompletionWrite::attemptIncrement).toArray()));
-        ps.setArray(7, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setNextAttempt).toArray()));
-        ps.setArray(8, c.createArrayOf("text", writes.stream().map(w -> EntryRows.text(w.nextAttemptAt())).toArray()));
-        ps.setArray(9, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setDeliveredAt).toArray()));
-        ps.setArray(10, c.createArrayOf("text", writes.stream().map(w -> EntryRows.text(w.deliveredAt())).toArray()));
-        ps.setArray(11, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setLastError).toArray()));
-        ps.setArray(12, c.createArrayOf("text", writes.stream().map(CompletionWrite::lastError).toArray()));
-        ps.setArray(13, c.createArrayOf("boolean", writes.stream().map(CompletionWrite::setDeadLetterReason).toArray()));
-        ps.setArray(14, c.createArrayOf("text", writes.stream().map(CompletionWrite::deadLetterReason).toArray()));
-        EntryRows.setInstant(ps, 15, now);
-        ps.setArray(16, c.createArrayOf("bigint", writes.stream().map(CompletionWrite::entryId).toArray()));
+        long[] ids = PgArrays.longs(writes, CompletionWrite::entryId);
+        ps.setObject(1, ids);
+        ps.setObject(2, PgArrays.ints(completions, SlotCompletion::slot));
+        ps.setObject(3, PgArrays.longs(writes, CompletionWrite::token));
+        int next = PostgreSqlDialect.bindWrites(ps, 4, writes);
+        EntryRows.setInstant(ps, next++, now);
+        ps.setObject(next, ids);
     }
 
     @Override

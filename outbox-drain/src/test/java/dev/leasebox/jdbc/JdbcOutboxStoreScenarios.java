@@ -205,6 +205,35 @@ abstract class JdbcOutboxStoreScenarios {
                 .containsExactly(claims.get(3).entryId(), claims.get(4).entryId());
     }
 
+    @Test
+    void timesARecordAndACompletionWriteKeepTheirMicrosecondsAndDropTheRest() {
+        OutboxEntry a = enqueue("a");
+        OutboxEntry b = enqueue("b");
+        Instant claimedAt = clock.instant().plusNanos(123_456_789);
+        Instant expiresAt = claimedAt.plus(LEASE).plusNanos(200);
+        ClaimRecording recording = store.recordClaims(ClaimSelection.ELIGIBLE, List.of(
+                new ClaimGrant(a.id(), "w", 7, claimedAt, expiresAt),
+                new ClaimGrant(b.id(), "w", 8, claimedAt, expiresAt)));
+        assertThat(recording.recorded()).hasSize(2);
+        OutboxEntry recorded = store.find(a.id()).orElseThrow();
+        assertThat(recorded.claimedAt()).contains(Instant.parse("2026-01-01T00:00:00.123456Z"));
+        assertThat(recorded.claimExpiresAt()).contains(Instant.parse("2026-01-01T00:00:30.123456Z"));
+        assertThat(recording.recorded().get(0).claimedAt()).isEqualTo(Instant.parse("2026-01-01T00:00:00.123456Z"));
+
+        Instant deliveredAt = clock.instant().plusNanos(1_999);
+        Instant retryAt = clock.instant().plusSeconds(60).plusNanos(500_000_001);
+        List<CompletionOutcome> outcomes = store.completeAll(List.of(
+                new ClaimCompletion(recording.recorded().get(0), new Completion.Delivered(EmissionResult.at(deliveredAt))),
+                new ClaimCompletion(recording.recorded().get(1),
+                        new Completion.Failed(EmissionError.retryable("io", "down"), Optional.of(retryAt)))));
+        assertThat(entryOf(outcomes.get(0)).deliveredAt()).contains(Instant.parse("2026-01-01T00:00:00.000001Z"));
+        assertThat(store.find(a.id()).orElseThrow().deliveredAt()).contains(Instant.parse("2026-01-01T00:00:00.000001Z"));
+        assertThat(store.find(a.id()).orElseThrow().nextAttemptAt()).isEmpty();
+        assertThat(store.find(b.id()).orElseThrow().nextAttemptAt()).contains(Instant.parse("2026-01-01T00:01:00.500000Z"));
+        assertThat(store.find(b.id()).orElseThrow().deliveredAt()).isEmpty();
+        assertThat(store.find(b.id()).orElseThrow().claimedAt()).isEmpty();
+    }
+
     private static OutboxEntry entryOf(CompletionOutcome outcome) {
         assertThat(outcome).isInstanceOf(CompletionOutcome.Completed.class);
         return ((CompletionOutcome.Completed) outcome).entry();

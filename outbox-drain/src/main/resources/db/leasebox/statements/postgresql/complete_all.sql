@@ -9,19 +9,21 @@
 -- Parameters (arrays): id, token, status (null keeps), attempt_count (null: add attempt_increment),
 -- attempt_increment, set_next_attempt, next_attempt_at, set_delivered, delivered_at,
 -- set_last_error, last_error, set_dead_letter_reason, dead_letter_reason; then the ids again.
+-- next_attempt_at and delivered_at travel as microseconds since the epoch (bigint[]): with no text
+-- array in the batch to format and parse, the driver sends the arrays in binary.
 UPDATE ${table} AS t
 SET status             = COALESCE(c.status, t.status),
     attempt_count      = COALESCE(c.attempt_count, t.attempt_count + c.attempt_increment),
-    next_attempt_at    = CASE WHEN c.set_next_attempt THEN c.next_attempt_at::timestamptz ELSE t.next_attempt_at END,
-    delivered_at       = CASE WHEN c.set_delivered THEN c.delivered_at::timestamptz ELSE t.delivered_at END,
+    next_attempt_at    = CASE WHEN c.set_next_attempt THEN timestamptz 'epoch' + c.next_attempt_at * interval '1 microsecond' ELSE t.next_attempt_at END,
+    delivered_at       = CASE WHEN c.set_delivered THEN timestamptz 'epoch' + c.delivered_at * interval '1 microsecond' ELSE t.delivered_at END,
     last_error         = CASE WHEN c.set_last_error THEN c.last_error ELSE t.last_error END,
     dead_letter_reason = CASE WHEN c.set_dead_letter_reason THEN c.dead_letter_reason ELSE t.dead_letter_reason END,
     claim_owner        = NULL,
     claimed_at         = NULL,
     claim_expires_at   = NULL,
     claim_token        = NULL
-FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::integer[], ?::integer[], ?::boolean[], ?::text[],
-            ?::boolean[], ?::text[], ?::boolean[], ?::text[], ?::boolean[], ?::text[])
+FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::integer[], ?::integer[], ?::boolean[], ?::bigint[],
+            ?::boolean[], ?::bigint[], ?::boolean[], ?::text[], ?::boolean[], ?::text[])
      AS c(id, token, status, attempt_count, attempt_increment, set_next_attempt, next_attempt_at,
           set_delivered, delivered_at, set_last_error, last_error, set_dead_letter_reason, dead_letter_reason)
 WHERE t.id = c.id

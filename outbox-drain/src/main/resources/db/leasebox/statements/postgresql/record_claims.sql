@@ -10,16 +10,17 @@
 -- rows": a fresh table, or statistics taken before a burst) pick a plan that scans every eligible
 -- row once per grant: 100 grants over a 40,000-row backlog took 1-2 s instead of 2 ms
 -- (PostgreSqlBatchPlansIT holds every batched statement to it).
--- Parameters: ids bigint[], owners text[], tokens bigint[], claimed_at text[], expires_at text[],
+-- Parameters: ids bigint[], owners text[], tokens bigint[], claimed_at and expires_at bigint[] (microseconds
+-- since the epoch, so that the driver sends every array in binary),
 -- three statuses, now (due), now (expiry), ids bigint[] again.
 UPDATE ${table} AS t
 SET claim_owner         = g.owner,
-    claimed_at          = g.claimed_at::timestamptz,
-    claim_expires_at    = g.expires_at::timestamptz,
+    claimed_at          = timestamptz 'epoch' + g.claimed_at * interval '1 microsecond',
+    claim_expires_at    = timestamptz 'epoch' + g.expires_at * interval '1 microsecond',
     claim_token         = g.token,
     fence_high_water    = g.token,
     claim_attempt_count = t.claim_attempt_count + 1
-FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::text[]) AS g(id, owner, token, claimed_at, expires_at)
+FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[]) AS g(id, owner, token, claimed_at, expires_at)
 WHERE t.id = g.id
   AND g.token > t.fence_high_water
   AND CASE WHEN t.status IN (?, ?, ?)
