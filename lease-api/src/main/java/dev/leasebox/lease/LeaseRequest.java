@@ -48,7 +48,7 @@ public record LeaseRequest(List<String> keys, String owner, Duration ttl, Durati
         if (safetyMargin.isNegative() || safetyMargin.compareTo(ttl) >= 0) {
             throw new IllegalArgumentException("safetyMargin must be in [0, ttl), was " + safetyMargin + " for ttl " + ttl);
         }
-        LinkedHashSet<String> distinct = new LinkedHashSet<>();
+        LinkedHashSet<String> distinct = new LinkedHashSet<>(Math.max(16, keys.size() * 4 / 3 + 1));
         for (String key : keys) {
             Objects.requireNonNull(key, "keys must not contain null");
             if (key.isBlank()) {

@@ -144,9 +144,9 @@ public final class PostgreSqlDialect extends SqlDialect {
                                         Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql(statement))) {
             bindCompletions(c, ps, completions, fenced, now);
-            Map<ClaimKey, OutboxClaim> claims = new HashMap<>();
+            Map<ClaimKey, OutboxClaim> claims = new HashMap<>(Math.max(16, completions.size() * 4 / 3 + 1));
             completions.forEach(cc -> claims.putIfAbsent(new ClaimKey(cc.claim().entryId(), cc.claim().token()), cc.claim()));
-            List<CompletedRow> completed = new ArrayList<>();
+            List<CompletedRow> completed = new ArrayList<>(completions.size());
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     long token = rs.getLong(10);
