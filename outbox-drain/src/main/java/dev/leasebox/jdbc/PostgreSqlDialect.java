@@ -100,7 +100,7 @@ public final class PostgreSqlDialect extends SqlDialect {
     List<OutboxEntry> recordClaims(Connection c, ClaimSelection selection, Instant now, List<ClaimGrant> grants)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql("record_claims"))) {
-            bindRecordClaims(c, ps, selection, now, grants);
+            bindRecordClaims(ps, selection, now, grants);
             try (ResultSet rs = ps.executeQuery()) {
                 return EntryRows.readAll(rs, true);
             }
@@ -108,7 +108,7 @@ public final class PostgreSqlDialect extends SqlDialect {
     }
 
     /** Binds record_claims.sql's parameters (also used to EXPLAIN it in tests). */
-    void bindRecordClaims(Connection c, PreparedStatement ps, ClaimSelection selection, Instant now,
+    void bindRecordClaims(PreparedStatement ps, ClaimSelection selection, Instant now,
                           List<ClaimGrant> grants) throws SQLException {
         long[] ids = PgArrays.longs(grants, ClaimGrant::entryId);
         ps.setObject(1, ids);
@@ -143,7 +143,7 @@ public final class PostgreSqlDialect extends SqlDialect {
     private List<CompletedRow> complete(Connection c, String statement, List<ClaimCompletion> completions, boolean fenced,
                                         Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql(statement))) {
-            bindCompletions(c, ps, completions, fenced, now);
+            bindCompletions(ps, completions, fenced, now);
             Map<ClaimKey, OutboxClaim> claims = new HashMap<>(Math.max(16, completions.size() * 4 / 3 + 1));
             completions.forEach(cc -> claims.putIfAbsent(new ClaimKey(cc.claim().entryId(), cc.claim().token()), cc.claim()));
             List<CompletedRow> completed = new ArrayList<>(completions.size());
@@ -185,7 +185,7 @@ public final class PostgreSqlDialect extends SqlDialect {
      * true; {@code now} is the instant an unexpired recorded claim is judged at, null for the database's clock),
      * also used to EXPLAIN them in tests.
      */
-    void bindCompletions(Connection c, PreparedStatement ps, List<ClaimCompletion> completions, boolean fenced,
+    void bindCompletions(PreparedStatement ps, List<ClaimCompletion> completions, boolean fenced,
                          Instant now) throws SQLException {
         List<CompletionWrite> writes = completions.stream()
                 .map(cc -> CompletionWrite.of(cc.claim().entryId(), cc.claim().token(), cc.completion())).toList();
@@ -224,7 +224,7 @@ public final class PostgreSqlDialect extends SqlDialect {
     Set<Long> extendClaims(Connection c, List<OutboxClaim> claims, Instant expiresAt, long leaseMillis)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql("extend_claims"))) {
-            bindExtendClaims(c, ps, claims, expiresAt, leaseMillis);
+            bindExtendClaims(ps, claims, expiresAt, leaseMillis);
             Set<Long> moved = new HashSet<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -236,7 +236,7 @@ public final class PostgreSqlDialect extends SqlDialect {
     }
 
     /** Binds extend_claims.sql's parameters (also used to EXPLAIN it in tests). */
-    void bindExtendClaims(Connection c, PreparedStatement ps, List<OutboxClaim> claims, Instant expiresAt,
+    void bindExtendClaims(PreparedStatement ps, List<OutboxClaim> claims, Instant expiresAt,
                           long leaseMillis) throws SQLException {
         EntryRows.setInstant(ps, 1, expiresAt);
         ps.setLong(2, leaseMillis);

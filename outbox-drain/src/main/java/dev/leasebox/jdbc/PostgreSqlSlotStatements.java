@@ -115,7 +115,7 @@ final class PostgreSqlSlotStatements implements SlotStatements {
     public Map<Long, OutboxEntry> complete(Connection c, List<SlotCompletion> completions, Instant now)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(dialect.sql("slot_complete"))) {
-            bindCompletions(c, ps, completions, now);
+            bindCompletions(ps, completions, now);
             Map<Long, OutboxEntry> written = new HashMap<>();
             try (ResultSet rs = ps.executeQuery()) {
                 EntryRows.Reader rows = new EntryRows.Reader(rs, true, false);
@@ -129,7 +129,7 @@ final class PostgreSqlSlotStatements implements SlotStatements {
     }
 
     /** Binds slot_complete.sql's parameters for {@code completions} (package-private for the plan tests). */
-    static void bindCompletions(Connection c, PreparedStatement ps, List<SlotCompletion> completions, Instant now)
+    static void bindCompletions(PreparedStatement ps, List<SlotCompletion> completions, Instant now)
             throws SQLException {
         List<CompletionWrite> writes = completions.stream()
                 .map(sc -> CompletionWrite.of(sc.claim().entryId(), sc.claim().token(), sc.completion())).toList();

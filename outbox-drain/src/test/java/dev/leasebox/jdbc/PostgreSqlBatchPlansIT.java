@@ -96,13 +96,13 @@ class PostgreSqlBatchPlansIT {
         }
 
         assertProbesOnlyTheBatch(table, "record_claims", false, explain(table, dialect, "record_claims", false,
-                (c, ps) -> dialect.bindRecordClaims(c, ps, ClaimSelection.ELIGIBLE, now, grants)));
+                (c, ps) -> dialect.bindRecordClaims(ps, ClaimSelection.ELIGIBLE, now, grants)));
         assertProbesOnlyTheBatch(table, "complete_all", true, explain(table, dialect, "complete_all", true,
-                (c, ps) -> dialect.bindCompletions(c, ps, completions, false, null)));
+                (c, ps) -> dialect.bindCompletions(ps, completions, false, null)));
         assertProbesOnlyTheBatch(table, "complete_all_fenced", false, explain(table, dialect, "complete_all_fenced", false,
-                (c, ps) -> dialect.bindCompletions(c, ps, completions, true, null)));
+                (c, ps) -> dialect.bindCompletions(ps, completions, true, null)));
         assertProbesOnlyTheBatch(table, "extend_claims", true, explain(table, dialect, "extend_claims", true,
-                (c, ps) -> dialect.bindExtendClaims(c, ps, claims, now.plusSeconds(60), 0)));
+                (c, ps) -> dialect.bindExtendClaims(ps, claims, now.plusSeconds(60), 0)));
 
         // lean partition completions, under grants of fence 5000 registered for every slot
         List<dev.leasebox.outbox.partition.SlotOutboxStore.SlotCompletion> slotCompletions = new ArrayList<>();
@@ -115,7 +115,7 @@ class PostgreSqlBatchPlansIT {
         }
         PostgreSqlTestServer.execute(ds, "UPDATE " + table.qualified() + "_lease_slots SET fence_high_water = 5000");
         assertProbesOnlyTheBatch(table, "slot_complete", false, explain(table, dialect, "slot_complete", false,
-                (c, ps) -> PostgreSqlSlotStatements.bindCompletions(c, ps, slotCompletions, now)));
+                (c, ps) -> PostgreSqlSlotStatements.bindCompletions(ps, slotCompletions, now)));
     }
 
     private static Map<Long, Integer> slotsOf(TableName table, List<Long> ids) throws SQLException {
