@@ -6,6 +6,8 @@ final class CliErrors {
     static final int EXIT_OK = 0;
     static final int EXIT_CHECK_FAILED = 1;
     static final int EXIT_BAD_INPUT = 2;
+    /** {@code worker --exit-when-idle} finished, and dead-lettered at least one entry on the way. */
+    static final int EXIT_DEAD_LETTERED = 3;
 
     private CliErrors() {
     }

@@ -83,7 +83,8 @@ final class WorkerCommand implements Callable<Integer> {
                     + "so workers racing for leases mostly ask for different rows (default: ${DEFAULT-VALUE}).")
     int candidateSpread;
 
-    @Option(names = "--exit-when-idle", description = "Exit once nothing is eligible or claimed by a live lease.")
+    @Option(names = "--exit-when-idle", description = "Exit once nothing is eligible or claimed by a live lease; "
+            + "the exit code is 3 when this run dead-lettered any entry, else 0.")
     boolean exitWhenIdle;
 
     @Option(names = "--metrics-port", paramLabel = "PORT", description = "Serve Prometheus metrics on http://127.0.0.1:PORT/metrics.")
@@ -324,6 +325,13 @@ final class WorkerCommand implements Callable<Integer> {
             }
             out.printf("worker %s stopped: %s%n", drain.options().owner(), totals(metrics));
             out.flush();
+            if (exitWhenIdle && metrics.deadLetteredTotal() > 0) {
+                // a cron job or a CI step that drains and exits must see that entries were given up on
+                err.printf("worker %s dead-lettered %,d entries; 'leasebox status' lists them, 'leasebox redrive' sends them again%n",
+                        drain.options().owner(), metrics.deadLetteredTotal());
+                err.flush();
+                return CliErrors.EXIT_DEAD_LETTERED;
+            }
             return CliErrors.EXIT_OK;
         } finally {
             stopBackground(ticker, retention, hook);
@@ -351,7 +359,6 @@ final class WorkerCommand implements Callable<Integer> {
         });
     }
 
-    /** With --exit-when-idle: stops the worker once nothing is outstanding. */
     /**
      * Exits once the table holds nothing to act on, asked only after a claim loop of this worker found nothing
      * since the last question: while the loops are busy the table is not read at all.

@@ -38,7 +38,7 @@ abstract class OperationsCommandsScenarios {
         assertThat(CliRun.of("enqueue", "--jdbc-url", url, "--count", Integer.toString(count), "--type", type).exitCode()).isZero();
         CliRun worker = CliRun.of("worker", "--jdbc-url", url, "--backend", "database",
                 "--provider", "http:http://127.0.0.1:9/nowhere", "--max-attempts", "1", "--exit-when-idle", "--owner", "failing");
-        assertThat(worker.exitCode()).as(worker.err()).isZero();
+        assertThat(worker.exitCode()).as(worker.err()).isEqualTo(3);
     }
 
     @Test
