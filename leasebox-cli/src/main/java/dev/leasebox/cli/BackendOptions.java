@@ -27,8 +27,8 @@ final class BackendOptions {
 
     static final String DATABASE = "database";
 
-    @Option(names = "--backend", required = true, paramLabel = "database|zookeeper|redis|hazelcast",
-            description = "Where leases live: the database itself, or an external coordinator.")
+    @Option(names = "--backend", defaultValue = DATABASE, paramLabel = "database|zookeeper|redis|hazelcast",
+            description = "Where leases live: the database itself (the default), or an external coordinator.")
     String backend;
 
     @Option(names = "--zookeeper", paramLabel = "CONNECT", description = "ZooKeeper connect string, e.g. 127.0.0.1:2181.")

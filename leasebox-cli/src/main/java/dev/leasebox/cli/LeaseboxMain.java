@@ -99,7 +99,8 @@ public final class LeaseboxMain {
             err.println("leasebox " + cmd.getCommandName() + ": " + message);
             if (root.verbose) {
                 error.printStackTrace(err);
-            } else {
+            } else if (!(error instanceof IllegalArgumentException || error instanceof MissingClaimColumnsException)) {
+                // bad input is explained by its message alone; a trace helps only with a failure from elsewhere
                 err.println("(run with --verbose for the stack trace)");
             }
             err.flush();

@@ -19,7 +19,9 @@ class OperationsCommandsH2Test extends OperationsCommandsScenarios {
     private static void refused(CliRun run, String message) {
         assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
         assertThat(run.err()).contains(message).doesNotContain("\tat ");
-        assertThat(run.errLines()).as(run.err()).isEqualTo(2); // the line and the hint
+        // the line alone; a malformed option also points to the command's --help; never a trace hint for bad input
+        assertThat(run.err()).doesNotContain("--verbose");
+        assertThat(run.errLines()).as(run.err()).isEqualTo(run.err().contains("(see: leasebox ") ? 2 : 1);
     }
 
     @Test
@@ -54,7 +56,11 @@ class OperationsCommandsH2Test extends OperationsCommandsScenarios {
 
     @Test
     void aMissingTableNamesTheMigration() {
-        refused(CliRun.of("redrive", "--jdbc-url", MISSING, "--all", "--dry-run"), "leasebox schema --apply");
-        refused(CliRun.of("purge", "--jdbc-url", MISSING, "--older-than", "7d"), "leasebox schema --apply");
+        for (CliRun run : new CliRun[] {CliRun.of("redrive", "--jdbc-url", MISSING, "--all", "--dry-run"),
+                CliRun.of("purge", "--jdbc-url", MISSING, "--older-than", "7d")}) {
+            assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+            assertThat(run.err()).contains("leasebox schema --apply").doesNotContain("\tat ");
+            assertThat(run.errLines()).as(run.err()).isLessThanOrEqualTo(2);
+        }
     }
 }
