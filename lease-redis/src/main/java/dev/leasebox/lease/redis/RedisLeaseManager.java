@@ -241,8 +241,12 @@ public final class RedisLeaseManager implements LeaseManager, LapsingLeases {
         }
         Object raised = call("raise fence floor", () -> LeaseScript.RAISE_FENCE_FLOOR.run(
                 redis, List.of(keys.fenceCounter()), List.of(Long.toString(floor))));
-        if (Long.valueOf(1L).equals(raised)) {
-            log.info("Raised the fence counter {} to {} on {}, so new fences start above the highest fence already on the table: "
+        if (Long.valueOf(2L).equals(raised)) {
+            log.info("Started the fence counter {} at {} on {}, above the highest fence already on the table: first use of this "
+                    + "namespace on this Redis (the table's fences came from another namespace or backend), or a Redis started "
+                    + "again without its data", keys.fenceCounter(), floor, config.address());
+        } else if (Long.valueOf(1L).equals(raised)) {
+            log.warn("Raised the fence counter {} to {} on {}, so new fences start above the highest fence already on the table: "
                     + "expected when its fences came from another namespace or backend, else Redis lost its data (restarted "
                     + "without persistence, failed over)", keys.fenceCounter(), floor, config.address());
         }

@@ -14,7 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A fresh namespace on a table whose fences came from elsewhere (another namespace, the database
- * backend) raises its counter on start: the log says so, without crying data loss.
+ * backend) starts its counter above them: the log says so, without crying data loss. A counter that
+ * existed below the table's fences went backwards: that is a warning.
  */
 class RedisFenceFloorMessageIT {
 
@@ -47,8 +48,28 @@ class RedisFenceFloorMessageIT {
         }
         assertThat(appender.list).filteredOn(event -> event.getFormattedMessage().contains("fence counter")).singleElement().satisfies(event -> {
             String message = event.getFormattedMessage();
-            assertThat(message).contains("to 20042").contains("above the highest fence already on the table")
-                    .contains("another namespace or backend").doesNotContain("had lost data");
+            assertThat(message).contains("at 20042").contains("above the highest fence already on the table")
+                    .contains("first use of this namespace").doesNotContain("lost its data");
+        });
+    }
+
+    @Test
+    void aCounterFoundBelowTheTablesFencesIsReportedAsPossibleDataLoss() {
+        Logger logger = (Logger) LoggerFactory.getLogger(RedisLeaseManager.class);
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        String namespace = "leasebox-it-floor-" + UUID.randomUUID().toString().substring(0, 8);
+        try (RedisLeaseManager manager = RedisLeaseManager.start(RedisLeaseConfig.builder().uri(redis.uri())
+                .namespace(namespace).poolSize(1).build())) {
+            assertThat(manager.raiseFenceFloor(10)).isTrue(); // the counter now exists
+            logger.addAppender(appender);
+            assertThat(manager.raiseFenceFloor(20_042)).isTrue();
+        } finally {
+            logger.detachAppender(appender);
+        }
+        assertThat(appender.list).filteredOn(event -> event.getFormattedMessage().contains("fence counter")).singleElement().satisfies(event -> {
+            assertThat(event.getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
+            assertThat(event.getFormattedMessage()).contains("to 20042").contains("lost its data");
         });
     }
 }
