@@ -9,7 +9,7 @@ class LeaseboxFailureAnalyzer extends AbstractFailureAnalyzer<LeaseboxConfigurat
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, LeaseboxConfigurationException cause) {
         return new FailureAnalysis(cause.getMessage(),
-                "Fix the leasebox.* property named above (see the \"Spring Boot\" section of the Leasebox README), "
+                "Fix the leasebox.* property named above (every property is listed in docs/guide/spring-boot.md#properties), "
                         + "or set leasebox.enabled=false.", cause);
     }
 }

@@ -20,9 +20,10 @@ final class SchemaCheck {
                 dialect.probe(c, "probe_table");
             } catch (SQLException e) {
                 if (dialect.isMissingTable(e)) {
-                    throw new JdbcOutboxException("Outbox table " + table + " does not exist at " + where + ": apply "
-                            + v1 + " (then " + LeaseboxSchema.V2_FILE + ") with your migration tool or "
-                            + "`leasebox schema --apply`; the drain never creates tables itself");
+                    String scripts = v1.substring(0, v1.lastIndexOf('/') + 1);
+                    throw new JdbcOutboxException("Outbox table " + table + " does not exist at " + where + ": apply the "
+                            + "scripts of " + scripts + " in order (V1 to V" + LeaseboxSchema.LATEST_VERSION + ") with your "
+                            + "migration tool or `leasebox schema --apply`; the drain never creates tables itself");
                 }
                 throw failed(table, where, e);
             }

@@ -135,11 +135,11 @@ class PostgreSqlSchemaIT {
     }
 
     @Test
-    void openingWithoutTheTableNamesTheV1Script() {
+    void openingWithoutTheTableNamesEveryScriptToApply() {
         assertThatThrownBy(() -> JdbcOutboxStore.builder(ds).table(schema + ".absent_outbox").open())
                 .isInstanceOf(JdbcOutboxException.class)
                 .hasMessageStartingWith("Outbox table " + schema + ".absent_outbox does not exist at jdbc:postgresql://")
-                .hasMessageContaining("apply db/leasebox/postgresql/V1__create_leasebox_outbox.sql")
+                .hasMessageContaining("apply the scripts of db/leasebox/postgresql/ in order (V1 to V" + LeaseboxSchema.LATEST_VERSION + ")")
                 .hasMessageNotContaining("\n");
     }
 
