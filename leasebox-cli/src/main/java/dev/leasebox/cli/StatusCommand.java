@@ -129,8 +129,17 @@ final class StatusCommand implements Callable<Integer> {
                 .orElse("none"));
         out.println("  dead letters: " + s.counts().getOrDefault("DEAD_LETTERED", 0L)
                 + (s.deadLetters().isEmpty() ? "" : "; most recent:"));
-        s.deadLetters().forEach(d -> out.printf("    #%d %s after %d attempts: %s%n", d.id(), d.idempotencyKey(), d.attempts(),
-                d.reason() == null ? d.lastError() : d.reason()));
+        s.deadLetters().forEach(d -> out.println("    " + describe(d)));
+    }
+
+    /** One dead letter on one line: which entry, what kind, when written, after how many attempts, and why. */
+    static String describe(OutboxTableStatus.DeadLetter d) {
+        String why = d.reason() == null && d.lastError() == null ? "no reason or error recorded"
+                : d.reason() == null ? "last error: " + d.lastError()
+                : d.lastError() == null || d.reason().contains(d.lastError()) ? d.reason()
+                : d.reason() + "; last error: " + d.lastError();
+        return String.format(java.util.Locale.ROOT, "#%d %s (type %s, written %s) after %d attempt%s: %s", d.id(), d.idempotencyKey(),
+                d.type(), d.createdAt(), d.attempts(), d.attempts() == 1 ? "" : "s", why);
     }
 
     static String formatAge(Duration age) {
@@ -180,6 +189,7 @@ final class StatusCommand implements Callable<Integer> {
         j.field("recent_dead_letters").array();
         for (OutboxTableStatus.DeadLetter d : s.deadLetters()) {
             j.open().field("id").number(d.id()).field("idempotency_key").string(d.idempotencyKey())
+                    .field("type").string(d.type()).field("created_at").string(d.createdAt() == null ? null : d.createdAt().toString())
                     .field("attempts").number(d.attempts()).field("reason").string(d.reason())
                     .field("last_error").string(d.lastError()).close();
         }

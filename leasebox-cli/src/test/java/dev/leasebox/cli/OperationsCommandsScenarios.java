@@ -145,8 +145,12 @@ abstract class OperationsCommandsScenarios {
         assertThat(status.exitCode()).as(status.err()).isZero();
         assertThat(status.out()).contains("\"DEAD_LETTERED\":3").contains("\"total\":3")
                 .contains("\"oldest_pending_age_seconds\":null").contains("\"live_claims\":0")
-                .containsPattern("\"recent_dead_letters\":\\[\\{\"id\":\\d+,\"idempotency_key\":\"[^\"]+\",\"attempts\":1,")
+                .containsPattern("\"recent_dead_letters\":\\[\\{\"id\":\\d+,\"idempotency_key\":\"[^\"]+\",\"type\":\"order\","
+                        + "\"created_at\":\"20\\d\\d-[^\"]+Z\",\"attempts\":1,")
                 .doesNotContain("slots_by_holder");
+        CliRun text = CliRun.of("status", "--jdbc-url", url);
+        assertThat(text.out()).as("each dead letter says what it is, when it was written, and why it was given up")
+                .containsPattern("#\\d+ \\S+ \\(type order, written 20\\d\\d-\\S+Z\\) after 1 attempt: \\S.*127\\.0\\.0\\.1:9");
         assertThat(CliRun.of("redrive", "--jdbc-url", url, "--all").exitCode()).isZero();
         assertThat(CliRun.of("status", "--jdbc-url", url, "--json").out()).contains("\"PENDING\":3")
                 .containsPattern("\"oldest_pending_age_seconds\":\\d+,").contains("\"recent_dead_letters\":[]");

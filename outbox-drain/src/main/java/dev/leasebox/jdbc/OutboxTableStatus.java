@@ -36,8 +36,9 @@ public final class OutboxTableStatus {
     public record SlotHolder(String holder, long slots, Instant lastGranted, boolean alive) {
     }
 
-    /** A dead-lettered entry with the reason and the last error recorded for it. */
-    public record DeadLetter(long id, String idempotencyKey, int attempts, String reason, String lastError) {
+    /** A dead-lettered entry: its type, when it was written, the reason and the last error recorded for it. */
+    public record DeadLetter(long id, String idempotencyKey, String type, Instant createdAt, int attempts, String reason,
+                             String lastError) {
     }
 
     /** A row under a recorded claim: its token, its emission attempts so far, whether the claim is live. */
@@ -92,8 +93,8 @@ public final class OutboxTableStatus {
     /** The ten newest dead letters. */
     public List<DeadLetter> recentDeadLetters() throws SQLException {
         List<DeadLetter> letters = new ArrayList<>();
-        query("dead_letters.sql", List.of(), rs -> letters.add(new DeadLetter(rs.getLong(1), rs.getString(2), rs.getInt(3),
-                rs.getString(4), rs.getString(5))));
+        query("dead_letters.sql", List.of(), rs -> letters.add(new DeadLetter(rs.getLong(1), rs.getString(2), rs.getString(6),
+                instant(rs, 7), rs.getInt(3), rs.getString(4), rs.getString(5))));
         return letters;
     }
 
