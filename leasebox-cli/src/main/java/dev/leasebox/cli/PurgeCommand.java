@@ -58,9 +58,12 @@ final class PurgeCommand implements Callable<Integer> {
             OutboxMaintenance maintenance = OutboxMaintenance.on(dataSource, database.tableName());
             String what = describe(purge);
             OutboxMaintenance.Plan plan = maintenance.planPurge(purge);
+            long kept = maintenance.keptAtHighestFence(purge);
+            String keptNote = kept == 0 ? "" : "; " + rows(kept) + " kept: the table's highest fence stays on record, "
+                    + "so a coordinator that lost its data restarts its fences above it";
             if (dryRun) {
                 out.println(rows(plan.matching()) + " to purge from " + database.tableName() + " (" + what
-                        + ") (dry run: nothing changed)");
+                        + ") (dry run: nothing changed)" + keptNote);
                 return CliErrors.EXIT_OK;
             }
             Progress progress = new Progress(spec.commandLine().getErr(), "purge", plan.matching());
@@ -68,7 +71,7 @@ final class PurgeCommand implements Callable<Integer> {
             if (done > 0) {
                 progress.finish();
             }
-            out.println("Purged " + rows(done) + " from " + database.tableName() + " (" + what + ")");
+            out.println("Purged " + rows(done) + " from " + database.tableName() + " (" + what + ")" + keptNote);
         }
         return CliErrors.EXIT_OK;
     }

@@ -117,6 +117,19 @@ abstract class OperationsCommandsScenarios {
         assertThat(scalar("select count(*) from leasebox_outbox where status = 'PENDING'")).isEqualTo(5);
     }
 
+    @Test
+    void purgeSaysWhyItKeepsTheRowWithTheHighestFence() throws SQLException {
+        assertThat(CliRun.of("enqueue", "--jdbc-url", url, "--count", "3").exitCode()).isZero();
+        Instant old = Instant.now().minus(Duration.ofDays(8));
+        update("update leasebox_outbox set status = 'DELIVERED', delivered_at = ?, created_at = ?, fence_high_water = id",
+                at(old), at(old));
+        CliRun purge = CliRun.of("purge", "--jdbc-url", url, "--older-than", "7d");
+        assertThat(purge.exitCode()).as(purge.err()).isZero();
+        assertThat(purge.out().strip()).isEqualTo("Purged 2 rows from leasebox_outbox (delivered, older than 7d); 1 row kept: "
+                + "the table's highest fence stays on record, so a coordinator that lost its data restarts its fences above it");
+        assertThat(scalar("select count(*) from leasebox_outbox")).isEqualTo(1);
+    }
+
     private static OffsetDateTime at(Instant t) {
         return OffsetDateTime.ofInstant(t, ZoneOffset.UTC);
     }

@@ -230,6 +230,19 @@ public final class OutboxMaintenance {
         });
     }
 
+    /**
+     * How many rows {@code purge} selects but keeps because they carry the table's highest fence: the
+     * floor a coordinator's fences are raised to after it lost its data must never go down.
+     */
+    public long keptAtHighestFence(Purge purge) {
+        return run("count the rows kept for their fence", c -> {
+            Instant now = batches.databaseNow(c);
+            long fence = batches.highestFence(c);
+            return fence == 0 ? 0L : batches.count(c, purgeWhere(purge, now, 0)
+                    .and("fence_high_water >= ?", List.of(fence)).and(sql.notUnderLiveClaim()));
+        });
+    }
+
     /** {@link #purge(Purge, int, LongConsumer)} in batches of {@value #DEFAULT_BATCH}, without progress. */
     public long purge(Purge purge) {
         return purge(purge, DEFAULT_BATCH, done -> {

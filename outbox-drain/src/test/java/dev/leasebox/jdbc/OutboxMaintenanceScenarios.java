@@ -187,6 +187,7 @@ abstract class OutboxMaintenanceScenarios {
 
         var purge = OutboxMaintenance.Purge.delivered(Duration.ofDays(7));
         assertThat(maintenance.planPurge(purge)).isEqualTo(new OutboxMaintenance.Plan(11, 0));
+        assertThat(maintenance.keptAtHighestFence(purge)).as("the row with the highest fence, said so").isEqualTo(1);
         assertThat(store.find(highest)).isPresent();
 
         List<Long> progress = new ArrayList<>();
