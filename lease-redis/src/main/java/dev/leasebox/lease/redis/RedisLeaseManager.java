@@ -104,6 +104,7 @@ public final class RedisLeaseManager implements LeaseManager, LapsingLeases {
     public static RedisLeaseManager start(RedisLeaseConfig config, Clock clock) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(clock, "clock");
+        JedisVersion.requireSupported(RedisLeaseManager.class.getClassLoader());
         UnifiedJedis redis;
         try {
             redis = RedisConnections.open(config);
