@@ -286,9 +286,8 @@ public final class Leasebox implements AutoCloseable {
         }
 
         /**
-         * Adjusts the JDBC store before it opens, after the drain's own settings (for instance
-         * {@link JdbcOutboxStore.Builder#claimRecordsWithoutWalFlush()} where losing the last claims in a
-         * database crash is acceptable).
+         * Adjusts the JDBC store before it opens, after the drain's own settings: for measurements and
+         * tests (the bench's {@code --claim-records relaxed}); the store's defaults are the safe ones.
          */
         public Builder configureStore(Consumer<JdbcOutboxStore.Builder> configure) {
             this.configureStore = Objects.requireNonNull(configure, "configure");
