@@ -223,14 +223,14 @@ public final class Leasebox implements AutoCloseable {
         /**
          * Row leases through {@link #leases}: the candidate window. Ask for {@code overAsk} times a batch's
          * rows (1..10, default 2) picked at random among the oldest {@code spread} batches' worth
-         * (1..1000, default 4), so that workers racing for leases mostly ask for different rows.
+         * (1..100, default 4), so that workers racing for leases mostly ask for different rows.
          */
         public Builder candidateWindow(int overAsk, int spread) {
             if (overAsk < 1 || overAsk > 10) {
                 throw new IllegalArgumentException("candidate over-ask must be in 1..10, was " + overAsk);
             }
-            if (spread < 1 || spread > 1000) {
-                throw new IllegalArgumentException("candidate spread must be in 1..1000, was " + spread);
+            if (spread < 1 || spread > 100) {
+                throw new IllegalArgumentException("candidate spread must be in 1..100, was " + spread);
             }
             this.candidateOverAsk = overAsk;
             this.candidateSpread = spread;

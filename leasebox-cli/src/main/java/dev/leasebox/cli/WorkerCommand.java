@@ -246,7 +246,7 @@ final class WorkerCommand implements Callable<Integer> {
         CliErrors.requireBetween("--batch", batch, 1, ClaimRequest.MAX_BATCH_SIZE);
         CliErrors.requireBetween("--concurrency", concurrency, 1, DrainOptions.MAX_CONCURRENCY);
         CliErrors.requireBetween("--max-attempts", maxAttempts, 1, Integer.MAX_VALUE);
-        CliErrors.requireBetween("--candidate-spread", candidateSpread, 1, 1000);
+        CliErrors.requireBetween("--candidate-spread", candidateSpread, 1, 100);
         if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
             throw new IllegalArgumentException("--metrics-port must be between 0 and 65535 (0 picks a free port), was " + metricsPort);
         }

@@ -40,6 +40,14 @@ class CommandLineErrorsTest {
     }
 
     @Test
+    void aCandidateSpreadBeyondWhatTheStoreReadsIsRefusedNamingTheFlag() {
+        CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "redis", "--redis", "redis://127.0.0.1:1",
+                "--candidate-spread", "500");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--candidate-spread must be between 1 and 100, was 500").doesNotContain("candidateSpread");
+    }
+
+    @Test
     void theBackendDefaultsToTheDatabaseSoAMistypedOptionIsNamed() {
         CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--btach", "5");
         assertThat(run.exitCode()).isEqualTo(2);
@@ -92,7 +100,7 @@ class CommandLineErrorsTest {
         CliRun run = CliRun.of("worker", "--jdbc-url", "jdbc:h2:mem:cli-missing;DB_CLOSE_DELAY=-1", "--backend", "database",
                 "--exit-when-idle");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("does not exist").contains("V1__create_leasebox_outbox.sql")
+        assertThat(run.err()).contains("does not exist").contains("apply the scripts of db/leasebox/h2/ in order (V1 to V")
                 .contains("leasebox schema --apply");
     }
 

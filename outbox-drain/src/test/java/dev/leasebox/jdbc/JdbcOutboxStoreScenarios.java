@@ -377,7 +377,7 @@ abstract class JdbcOutboxStoreScenarios {
         assertThatThrownBy(() -> JdbcOutboxStore.builder(dataSource()).table(absent).open())
                 .isInstanceOf(JdbcOutboxException.class)
                 .hasMessageContaining("Outbox table " + absent + " does not exist")
-                .hasMessageContaining("db/leasebox/" + kind().folder() + "/V1__create_leasebox_outbox.sql")
+                .hasMessageContaining("apply the scripts of db/leasebox/" + kind().folder() + "/ in order (V1 to V")
                 .hasMessageNotContaining("\n");
 
         TableName v1Only = newTable(1);
