@@ -127,7 +127,8 @@ public final class ConnectionBlip implements FaultInjector {
         long deadline = System.nanoTime() + window.toNanos();
         WorkerProcess victim = cluster.victim();
         Duration hold = hold(blip, cluster.lease(), cluster.coordinator().session(), cluster.coordinator().backend());
-        Duration between = cluster.lease().dividedBy(3).multipliedBy(2);
+        // a renewal interval between interruptions: the victim renews and claims again (under the grant it kept)
+        Duration between = cluster.lease().dividedBy(3);
         ProviderFaults.write(cluster.providerControl(), "slowMillis=" + SLOW_EMISSION_MILLIS + "\n");
         slowed = true;
         cluster.faults().record(FaultEvent.PROVIDER_SLOW, "provider", "every emission takes " + SLOW_EMISSION_MILLIS

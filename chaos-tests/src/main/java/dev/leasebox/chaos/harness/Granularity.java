@@ -60,7 +60,7 @@ public record Granularity(String leaseGranularity, boolean ordered, String parti
 
     public Granularity {
         if (!rowGrouping.isEmpty() && !PER_ROW.equals(rowGrouping) && !GROUPED.equals(rowGrouping)) {
-            throw new IllegalArgumentException("row grouping: choose " + PER_ROW + " or " + GROUPED + ", was '" + rowGrouping + "'");
+            throw new IllegalArgumentException("--row-grouping: choose " + PER_ROW + " or " + GROUPED + ", was '" + rowGrouping + "'");
         }
     }
 
