@@ -220,7 +220,7 @@ public final class DeliveryChecker {
 
         /** Every delivery of one entry, in the order received. */
         void deliveriesOf(long entry, List<Delivery> ds, List<AuditRecord> rowAudit) {
-            oneFenceTwoWorkers(entry, ds);
+            FenceReuse.judge(ds, !mode.recordedClaims(), dataLoss, (kind, what) -> violation(kind, entry, what));
             for (int i = 0; i < ds.size(); i++) {
                 Delivery d = ds.get(i);
                 long fence = d.fence() == null ? 0 : d.fence();
@@ -233,34 +233,6 @@ public final class DeliveryChecker {
                 }
                 if (i > 0 && !zombie) { // a zombie's repeat is its freeze, reported as such
                     repeat(entry, ds.get(i - 1), d, rowAudit);
-                }
-            }
-        }
-
-        /** (4) one fence, two workers; one fence, two emissions by one worker. */
-        private void oneFenceTwoWorkers(long entry, List<Delivery> ds) {
-            Map<Long, Delivery> firstByFence = new HashMap<>();
-            for (Delivery d : ds) {
-                if (d.fence() == null) {
-                    continue;
-                }
-                Delivery first = firstByFence.putIfAbsent(d.fence(), d);
-                if (first == null) {
-                    continue;
-                }
-                boolean excused = !mode.recordedClaims() && dataLoss.stream().anyMatch(
-                        f -> first.receivedMicros() <= f.t() * 1000 && f.t() * 1000 <= d.receivedMicros());
-                if (excused) {
-                    continue;
-                }
-                if (!String.valueOf(first.worker()).equals(String.valueOf(d.worker()))) {
-                    violation(FENCE_TWO_WORKERS, entry, "fence " + d.fence() + " presented by "
-                            + first.worker() + " (delivery seq " + first.seq() + ") and by " + d.worker()
-                            + " (delivery seq " + d.seq() + ")");
-                } else {
-                    violation(FENCE_REPEATED, entry, "emitted twice under fence " + d.fence() + " by " + d.worker()
-                            + " (delivery seq " + first.seq() + " at " + first.receivedMicros() + " µs and seq " + d.seq()
-                            + " at " + d.receivedMicros() + " µs): a second emission must carry a higher token");
                 }
             }
         }
