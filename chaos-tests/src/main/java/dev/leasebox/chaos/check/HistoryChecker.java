@@ -147,6 +147,8 @@ public final class HistoryChecker {
         public static final String LEAN_FENCE_REGRESSION = "leanFenceRegression";
         /** A duplicate emission not explained by expiry (real time), loss, retry or coordinator data loss. */
         public static final String UNEXPLAINED_DUPLICATE = "unexplainedDuplicate";
+        /** Two emissions of one entry under one fence (counted among the unexplained duplicates too). */
+        public static final String SAME_FENCE_EMISSION = "sameFenceEmission";
         /** Row claims: another worker granted the row, by real time, while the earlier holder's lease stood. */
         public static final String PREMATURE_TAKEOVER = "prematureTakeover";
         /** An entry first delivered before an earlier entry of its key (ordered runs). */
@@ -155,7 +157,8 @@ public final class HistoryChecker {
         public static final String NO_FAULT = "noFaultInjected";
 
         public static final List<String> ALL = List.of(LOST, STALE_COMPLETION, LEAN_AFTER_NEWER, LEAN_AFTER_LOSS,
-                FENCE_REGRESSION, LEAN_FENCE_REGRESSION, UNEXPLAINED_DUPLICATE, PREMATURE_TAKEOVER, ORDER, NO_FAULT);
+                FENCE_REGRESSION, LEAN_FENCE_REGRESSION, UNEXPLAINED_DUPLICATE, SAME_FENCE_EMISSION, PREMATURE_TAKEOVER,
+                ORDER, NO_FAULT);
 
         private Violation() {
         }
@@ -201,7 +204,8 @@ public final class HistoryChecker {
         Map<String, Integer> byClass = new LinkedHashMap<>();
         Violation.ALL.forEach(v -> byClass.put(v, 0));
         byClass.put(Violation.LOST, rows.lost());
-        byClass.put(Violation.UNEXPLAINED_DUPLICATE, duplicates.unexplained());
+        byClass.put(Violation.UNEXPLAINED_DUPLICATE, duplicates.unexplained() - duplicates.sameFence());
+        byClass.put(Violation.SAME_FENCE_EMISSION, duplicates.sameFence());
         byClass.put(Violation.PREMATURE_TAKEOVER, premature);
         byClass.put(Violation.ORDER, rules.ordered() ? orderViolations : 0);
         byClass.put(Violation.NO_FAULT, injected == 0 ? 1 : 0);

@@ -105,6 +105,12 @@ public final class ChaosCommand implements Callable<Integer> {
             + "--release-in-background, as leasebox worker's.")
     boolean releaseInBackground;
 
+    @Option(names = "--row-grouping", paramLabel = "per-row|grouped", defaultValue = "",
+            description = {"Row leases through an external backend: a lease per row (--backend-option rowLockSlots=0) or "
+                    + "rows grouped (rowLockSlots=4096), whatever the backend's default (grouped on zookeeper and "
+                    + "hazelcast, a lease per row on redis)."})
+    String rowGrouping;
+
     @Override
     public Integer call() {
         if (System.getProperty("logback.configurationFile") == null) {
@@ -133,7 +139,12 @@ public final class ChaosCommand implements Callable<Integer> {
     Granularity granularity() {
         try {
             Granularity g = new Granularity(leaseGranularity, ordered, partitionClaims, claimMode)
-                    .withRelease(releaseAfterCompletion, releaseInBackground).validated();
+                    .withRelease(releaseAfterCompletion, releaseInBackground).withRowGrouping(rowGrouping).validated();
+            if (!rowGrouping.isEmpty() && (g.isPartition() || "database".equals(backend))) {
+                throw new IllegalArgumentException("--row-grouping is for row leases through an external backend "
+                        + "(redis, zookeeper or hazelcast): drop it" + (g.isPartition() ? " or --lease-granularity partition"
+                        : " or use another --backend"));
+            }
             if (!g.releasesAsDefault() && backend == null) {
                 throw new IllegalArgumentException("--release-after-completion non-terminal and --release-in-background "
                         + "need --backend (redis, zookeeper or hazelcast; non-terminal: redis only)");

@@ -23,6 +23,11 @@ import java.util.TreeMap;
  *       workers (a same-fence re-grant). With lean claims it is excused when a coordinator data loss
  *       ({@code coordinator-data-loss} in the fault log) lies between the two deliveries: the coordinator may
  *       then grant a number again, and the store refuses the equal token's completion.</li>
+ *   <li><b>{@value #FENCE_REPEATED}</b>: one entry delivered twice under one fence by one worker: two emissions
+ *       under one grant with the same token (a row handed out again by the grant that holds it, or retried under the
+ *       fence it already used). A token is emitted at most once: a later emission of the row, even by the same grant
+ *       after its earlier emission is over, must carry a higher token. Excused, as above, only for lean claims across a
+ *       coordinator data loss.</li>
  *   <li><b>{@value #SUPERSEDED_FENCE}</b>: a delivery received when the row's {@code fence_high_water}, as
  *       committed before it, was above the delivery's fence (recorded claims and lean partition claims: a newer
  *       claim or completion was written first), or at or above it (lean row claims: the mark there moves only
@@ -42,10 +47,10 @@ import java.util.TreeMap;
  *       newer claim replacing it at or after its {@code claim_expires_at}) or released by its holder
  *       ({@code loss}); with lean claims (nothing recorded per claim), a different fence and a fault that can
  *       end a lease (a kill, pause, partition, coordinator or database fault, clock step) injected before the
- *       repeat ({@code fault}), or a higher fence (lean partition claims: or the same one from the same worker, a
- *       grant re-reading a row it gave up) after the earlier sender's own report that it lost or abandoned that
- *       claim ({@code loss}, from its history: the database records no lean claim). Anything else is
- *       unexplained.</li>
+ *       repeat ({@code fault}), or a higher fence (lean partition claims: from the same grant too, re-reading a row it
+ *       gave up) after the earlier sender's own report that it lost or abandoned that claim ({@code loss}, from its
+ *       history: the database records no lean claim). Anything else is unexplained; a repeat by the same worker under
+ *       the same fence is {@value #FENCE_REPEATED}.</li>
  *   <li><b>{@value #FAILED_BUT_DELIVERED}</b>: a row that ended DEAD_LETTERED or FAILED although the downstream
  *       received it, unless an ambiguous provider outcome (as above) covers one of its deliveries.</li>
  * </ul>
@@ -54,6 +59,8 @@ public final class DeliveryChecker {
 
     /** One fence of one entry presented by two different workers. */
     public static final String FENCE_TWO_WORKERS = "deliveryFenceTwoWorkers";
+    /** One fence of one entry delivered twice by one worker: two emissions under one token. */
+    public static final String FENCE_REPEATED = "deliveryFenceRepeated";
     /** A delivery whose fence the row's high-water mark had already passed (or reached, lean rows). */
     public static final String SUPERSEDED_FENCE = "deliveryFenceSuperseded";
     /** Recorded claims: a delivery without the row's live claim under its fence when it was received. */
@@ -63,7 +70,7 @@ public final class DeliveryChecker {
     /** A row DEAD_LETTERED or FAILED although delivered, without an ambiguous provider outcome. */
     public static final String FAILED_BUT_DELIVERED = "deliveredButFailed";
 
-    public static final List<String> ALL = List.of(FENCE_TWO_WORKERS, SUPERSEDED_FENCE, EMIT_WITHOUT_CLAIM,
+    public static final List<String> ALL = List.of(FENCE_TWO_WORKERS, FENCE_REPEATED, SUPERSEDED_FENCE, EMIT_WITHOUT_CLAIM,
             UNEXPLAINED_DUPLICATE, FAILED_BUT_DELIVERED);
 
     /**
@@ -85,6 +92,7 @@ public final class DeliveryChecker {
     /** What each class breaks, for the report's list of broken invariants. */
     public static final Map<String, String> MEANING = Map.of(
             FENCE_TWO_WORKERS, "no fence presented by two workers for one entry, from the deliveries",
+            FENCE_REPEATED, "no two emissions of one entry under one fence, from the deliveries",
             SUPERSEDED_FENCE, "no fence at or below the row's high-water mark reaches a delivery, from the audit and the deliveries",
             EMIT_WITHOUT_CLAIM, "claim before emit, by the database's clock, from the audit and the deliveries",
             UNEXPLAINED_DUPLICATE, "repeat deliveries explained by expiry, loss or an ambiguous provider fault, from the deliveries",
@@ -95,9 +103,13 @@ public final class DeliveryChecker {
     /** Fault log events that mark the database unreachable or just back: an emission may stall across them. */
     static final Set<String> DATABASE_OUTAGE = Set.of(FaultEvent.DB_CONNECTIONS_KILLED, FaultEvent.DB_RESTART,
             FaultEvent.DB_START);
-    /** Faults that can end a lease before its holder finished. */
+    /**
+     * Faults that can end a lease before its holder finished. A connection cut is one (a call can wait out the cut and
+     * its renewal come after the ttl); a connection blip is not: it is shorter than the lease and the session, and the
+     * holder reconnects on its session at once, so a repeat after it is explained only as any other (loss, retry).
+     */
     static final Set<String> ENDS_LEASES = Set.of(FaultEvent.KILL, FaultEvent.PAUSE, FaultEvent.PARTITION,
-            FaultEvent.COORDINATOR_KILL, FaultEvent.COORDINATOR_DATA_LOSS, FaultEvent.COORDINATOR_FAILOVER,
+            FaultEvent.CONNECTION_CUT, FaultEvent.COORDINATOR_KILL, FaultEvent.COORDINATOR_DATA_LOSS, FaultEvent.COORDINATOR_FAILOVER,
             FaultEvent.CLOCK_SKEW, FaultEvent.CLOCK_STEP, FaultEvent.DB_CONNECTIONS_KILLED, FaultEvent.DB_RESTART);
     /** How long a provider-fault window may outlast its end in the fault log (the control file is re-read every 100 ms). */
     static final long PROVIDER_WINDOW_SLACK_MICROS = 1_000_000;
@@ -208,7 +220,7 @@ public final class DeliveryChecker {
 
         /** Every delivery of one entry, in the order received. */
         void deliveriesOf(long entry, List<Delivery> ds, List<AuditRecord> rowAudit) {
-            oneFenceTwoWorkers(entry, ds);
+            FenceReuse.judge(ds, !mode.recordedClaims(), dataLoss, (kind, what) -> violation(kind, entry, what));
             for (int i = 0; i < ds.size(); i++) {
                 Delivery d = ds.get(i);
                 long fence = d.fence() == null ? 0 : d.fence();
@@ -221,26 +233,6 @@ public final class DeliveryChecker {
                 }
                 if (i > 0 && !zombie) { // a zombie's repeat is its freeze, reported as such
                     repeat(entry, ds.get(i - 1), d, rowAudit);
-                }
-            }
-        }
-
-        /** (4) one fence, two workers. */
-        private void oneFenceTwoWorkers(long entry, List<Delivery> ds) {
-            Map<Long, Delivery> firstByFence = new HashMap<>();
-            for (Delivery d : ds) {
-                if (d.fence() == null) {
-                    continue;
-                }
-                Delivery first = firstByFence.putIfAbsent(d.fence(), d);
-                if (first != null && !String.valueOf(first.worker()).equals(String.valueOf(d.worker()))) {
-                    boolean excused = !mode.recordedClaims() && dataLoss.stream().anyMatch(
-                            f -> first.receivedMicros() <= f.t() * 1000 && f.t() * 1000 <= d.receivedMicros());
-                    if (!excused) {
-                        violation(FENCE_TWO_WORKERS, entry, "fence " + d.fence() + " presented by "
-                                + first.worker() + " (delivery seq " + first.seq() + ") and by " + d.worker()
-                                + " (delivery seq " + d.seq() + ")");
-                    }
                 }
             }
         }
@@ -271,8 +263,12 @@ public final class DeliveryChecker {
             }
         }
 
-        /** (6) repeats. */
+        /** (6) repeats; one worker's repeat under the same fence is judged as {@value #FENCE_REPEATED} alone. */
         private void repeat(long entry, Delivery earlier, Delivery d, List<AuditRecord> rowAudit) {
+            if (earlier.fence() != null && earlier.fence().equals(d.fence())
+                    && String.valueOf(earlier.worker()).equals(String.valueOf(d.worker()))) {
+                return;
+            }
             String cause = explainRepeat(earlier, d, rowAudit, faults, mode.forWorker(earlier.worker()), losses);
             if (cause.isEmpty()) {
                 violation(UNEXPLAINED_DUPLICATE, entry, "delivered under fence " + earlier.fence()
@@ -342,9 +338,9 @@ public final class DeliveryChecker {
         if (otherFence && leaseEnder) {
             return "fault";
         }
-        // lean partition claims: the same grant re-reads a row it gave up with the same token (its slot lease stands)
-        boolean after = later.fence() != null && (later.fence() > f || (!mode.leanRows() && later.fence() == f
-                && String.valueOf(later.worker()).equals(String.valueOf(earlier.worker()))));
+        // a higher token after the earlier sender reported the claim lost: another grant, or (lean partition claims)
+        // the same grant handing out again a row it gave up, under a token derived above the earlier one
+        boolean after = later.fence() != null && later.fence() > f;
         boolean reportedLost = losses.stream().anyMatch(l -> l.entry() == earlier.entryId()
                 && l.owner().equals(earlier.worker()) && l.t() * 1000 <= later.receivedMicros());
         return after && reportedLost ? "loss" : "";

@@ -126,7 +126,8 @@ public final class NetworkPartition implements FaultInjector {
         cluster.faults().record(FaultEvent.HEAL, cluster.victim().owner(), "nft: table " + removing + " deleted");
     }
 
-    private static void nft(String... args) {
+    /** Runs {@code nft} with {@code args}; its output, or an IllegalStateException naming the command. */
+    static String nft(String... args) {
         List<String> command = new java.util.ArrayList<>(List.of("nft"));
         command.addAll(List.of(args));
         try {
@@ -135,6 +136,7 @@ public final class NetworkPartition implements FaultInjector {
             if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
                 throw new IllegalStateException(String.join(" ", command) + " failed: " + out.trim());
             }
+            return out;
         } catch (IOException e) {
             throw new IllegalStateException("cannot run nft (apt-get install nftables): " + e.getMessage(), e);
         } catch (InterruptedException e) {

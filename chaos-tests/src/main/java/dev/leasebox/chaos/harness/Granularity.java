@@ -1,6 +1,7 @@
 package dev.leasebox.chaos.harness;
 
 import dev.leasebox.cli.GranularityOptions;
+import dev.leasebox.outbox.grouped.LeaseGrouping;
 import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 
@@ -22,9 +23,18 @@ import java.util.List;
  *                         --release-after-completion} (row leases through an external backend; {@code non-terminal}
  *                         on Redis only, which the library refuses elsewhere)
  * @param releaseInBackground {@code leasebox worker --release-in-background} (row leases through an external backend)
+ * @param rowGrouping      how row leases are keyed through an external backend: {@code ""} (the backend's default:
+ *                         grouped on ZooKeeper and Hazelcast, a lease per row on Redis), {@value #PER_ROW} (a lease per
+ *                         row, {@code --backend-option rowLockSlots=0}) or {@value #GROUPED} (rows grouped as the
+ *                         library groups them by default, {@code rowLockSlots} set explicitly)
  */
 public record Granularity(String leaseGranularity, boolean ordered, String partitionClaims, String rowClaims,
-                          String releaseAfterCompletion, boolean releaseInBackground) {
+                          String releaseAfterCompletion, boolean releaseInBackground, String rowGrouping) {
+
+    /** {@link #rowGrouping}: a lease per row. */
+    public static final String PER_ROW = "per-row";
+    /** {@link #rowGrouping}: rows grouped under shared leases. */
+    public static final String GROUPED = "grouped";
 
     /** Row leases with recorded claims: the default, and what every scenario ran with before partition leases. */
     public static final Granularity ROW = new Granularity("row", false, "lean", "recorded");
@@ -42,9 +52,40 @@ public record Granularity(String leaseGranularity, boolean ordered, String parti
         this(leaseGranularity, ordered, partitionClaims, rowClaims, "always", false);
     }
 
+    /** Row leases keyed as the backend does by default. */
+    public Granularity(String leaseGranularity, boolean ordered, String partitionClaims, String rowClaims,
+                       String releaseAfterCompletion, boolean releaseInBackground) {
+        this(leaseGranularity, ordered, partitionClaims, rowClaims, releaseAfterCompletion, releaseInBackground, "");
+    }
+
+    public Granularity {
+        if (!rowGrouping.isEmpty() && !PER_ROW.equals(rowGrouping) && !GROUPED.equals(rowGrouping)) {
+            throw new IllegalArgumentException("--row-grouping: choose " + PER_ROW + " or " + GROUPED + ", was '" + rowGrouping + "'");
+        }
+    }
+
     /** The same, releasing leases as {@code --release-after-completion} and {@code --release-in-background} say. */
     public Granularity withRelease(String afterCompletion, boolean inBackground) {
-        return new Granularity(leaseGranularity, ordered, partitionClaims, rowClaims, afterCompletion, inBackground);
+        return new Granularity(leaseGranularity, ordered, partitionClaims, rowClaims, afterCompletion, inBackground,
+                rowGrouping);
+    }
+
+    /** The same, row leases keyed {@value #PER_ROW} or {@value #GROUPED} whatever the backend's default. */
+    public Granularity withRowGrouping(String grouping) {
+        return new Granularity(leaseGranularity, ordered, partitionClaims, rowClaims, releaseAfterCompletion,
+                releaseInBackground, grouping);
+    }
+
+    /**
+     * The backend options that key row leases as {@link #rowGrouping} says, for workers on an external backend
+     * ({@link LeaseGrouping}'s options); none for partition leases or the backend's default.
+     */
+    public java.util.Map<String, String> groupingOptions() {
+        if (isPartition() || rowGrouping.isEmpty()) {
+            return java.util.Map.of();
+        }
+        return java.util.Map.of(LeaseGrouping.GROUPS_OPTION,
+                PER_ROW.equals(rowGrouping) ? "0" : Integer.toString(LeaseGrouping.DEFAULT_GROUPS));
     }
 
     /** Whether leases are released as by default: after every completion, by the claim loop. */
@@ -165,15 +206,17 @@ public record Granularity(String leaseGranularity, boolean ordered, String parti
     /** E.g. {@code row leases} or {@code partition leases, lean claims, ordered per key}. */
     public String describe() {
         return (isLeanRows() ? "row leases, lean claims" : options().describe())
+                + (isPartition() || rowGrouping.isEmpty() ? "" : PER_ROW.equals(rowGrouping) ? ", a lease per row" : ", rows grouped")
                 + (releasesNonTerminalOnly() ? ", terminal leases left to lapse" : "")
                 + (releaseInBackground ? ", released in the background" : "");
     }
 
     /**
-     * The release variant as report directories and summaries name it: {@code -non-terminal},
-     * {@code -release-in-background}, both, or empty with the default release.
+     * The row keying and release variant as report directories and summaries name it: {@code -per-row} or
+     * {@code -grouped} when the row keying is set, then {@code -non-terminal}, {@code -release-in-background}, both, or
+     * nothing with the default release.
      */
     public String releaseSuffix() {
-        return (releasesNonTerminalOnly() ? "-non-terminal" : "") + (releaseInBackground ? "-release-in-background" : "");
+        return (isPartition() || rowGrouping.isEmpty() ? "" : "-" + rowGrouping) + (releasesNonTerminalOnly() ? "-non-terminal" : "") + (releaseInBackground ? "-release-in-background" : "");
     }
 }

@@ -94,6 +94,9 @@ public final class WorkerProcess implements AutoCloseable {
             args.add(coordinator.address());
         }
         Map<String, String> backendOptions = new LinkedHashMap<>(coordinator.backendOptions());
+        if (coordinator.isExternal()) {
+            backendOptions.putAll(granularity.groupingOptions());
+        }
         if (options.quickTimeouts()) {
             backendOptions.putAll(coordinator.quickTimeouts());
         }

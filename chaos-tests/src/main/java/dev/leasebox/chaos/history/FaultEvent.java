@@ -12,7 +12,8 @@ import java.util.Objects;
  *               {@code coordinator-start}, {@code partition}, {@code heal}, {@code provider-faults},
  *               {@code provider-healthy}, {@code clock-skew},
  *               {@code clock-step}, {@code coordinator-data-loss}, {@code db-connections-killed},
- *               {@code db-restart}, {@code db-start}, {@code coordinator-failover}
+ *               {@code db-restart}, {@code db-start}, {@code coordinator-failover}, {@code connection-blip},
+ *               {@code connection-cut}, {@code provider-slow}
  * @param target whom it was done to (a worker's owner name, a server's name)
  * @param detail how (signal, rule, offset)
  */
@@ -57,6 +58,18 @@ public record FaultEvent(long t, String fault, String target, String detail) {
     public static final String FLEET_MIX_REFUSED = "fleet-mix-refused";
     /** That worker admitted: it runs on, judged by its own claim style. */
     public static final String FLEET_MIX_ADMITTED = "fleet-mix-admitted";
+    /**
+     * A worker's connections to the coordinator closed and every packet it sends there answered with a reset, for
+     * less than its session and its lease: it reconnects on the same session once {@link #HEAL}ed, no lease lapses.
+     */
+    public static final String CONNECTION_BLIP = "connection-blip";
+    /**
+     * A worker's packets to the coordinator silently dropped for longer than a renewal interval and shorter than the
+     * lease, until {@link #HEAL}ed: renewals are missed, and a lease can lapse while a call waits out the cut.
+     */
+    public static final String CONNECTION_CUT = "connection-cut";
+    /** Every emission slowed (no error): emissions stay in flight across a fault. Not a fault by itself. */
+    public static final String PROVIDER_SLOW = "provider-slow";
     /** An armed fault point that no thread reached in time: nothing was injected. */
     public static final String NOT_REACHED = "not-reached";
 
@@ -70,7 +83,7 @@ public record FaultEvent(long t, String fault, String target, String detail) {
     public boolean isInjection() {
         return switch (fault) {
             case KILL, PAUSE, COORDINATOR_KILL, PARTITION, PROVIDER_FAULTS, CLOCK_SKEW, CLOCK_STEP, DB_CONNECTIONS_KILLED,
-                 DB_RESTART, COORDINATOR_FAILOVER, HOLD, CALL_FAILED, FLEET_MIX -> true;
+                 DB_RESTART, COORDINATOR_FAILOVER, HOLD, CALL_FAILED, FLEET_MIX, CONNECTION_BLIP, CONNECTION_CUT -> true;
             default -> false;
         };
     }

@@ -35,6 +35,11 @@ public record RunSettings(String jdbcBaseUrl, Duration duration, Duration lease,
                 unsafeNoFence, keepSchema, granularity);
     }
 
+    public RunSettings withLease(Duration l) {
+        return new RunSettings(jdbcBaseUrl, duration, l, initialEntries, entriesPerSecond, drainTimeout, reportDir,
+                unsafeNoFence, keepSchema, granularity);
+    }
+
     public RunSettings withUnsafeNoFence(boolean unsafe) {
         return new RunSettings(jdbcBaseUrl, duration, lease, initialEntries, entriesPerSecond, drainTimeout, reportDir,
                 unsafe, keepSchema, granularity);

@@ -2,6 +2,7 @@ package dev.leasebox.chaos.scenario;
 
 import dev.leasebox.chaos.fault.ClockSkew;
 import dev.leasebox.chaos.fault.ClockStep;
+import dev.leasebox.chaos.fault.ConnectionBlip;
 import dev.leasebox.chaos.fault.CoordinatorFailover;
 import dev.leasebox.chaos.fault.CoordinatorRestart;
 import dev.leasebox.chaos.fault.DatabaseConnectionsKill;
@@ -18,6 +19,7 @@ import dev.leasebox.chaos.harness.Granularity;
 import dev.leasebox.chaos.fault.WorkerKill;
 import dev.leasebox.chaos.fault.WorkerPause;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -61,6 +63,12 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
     /** The cut shorter than the coordinator's session: only coordinators with sessions. */
     public static final String SHORT_PARTITION = "short-partition";
 
+    /** The connection closed and refused for less than the session and the lease, while emissions are in flight. */
+    public static final String CONNECTION_BLIP = "connection-blip";
+
+    /** Packets to the coordinator dropped past a renewal interval, within the lease, while emissions are in flight. */
+    public static final String RENEWAL_CUT = "renewal-cut";
+
     public static final List<Scenario> ALL = List.of(
             new Scenario("worker-kill", "A worker SIGKILLed while holding claims loses nothing: its claims are "
                     + "reclaimed by others after expiry, and every duplicate is explained by that expiry.",
@@ -79,6 +87,16 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
                     + "finalizing what it cannot prove it holds, and after the heal never takes a lease again under a fence "
                     + "it already used; nothing is lost or written stale.",
                     NetworkPartition::withinSession, true, true),
+            new Scenario(CONNECTION_BLIP, "A worker's connections to the coordinator closed and refused for 1.5 s, up to "
+                    + "three times while its emissions are in flight, then restored on the same session (no session expires, "
+                    + "no lease lapses): no entry is handed out again while its earlier emission may be in flight, no two "
+                    + "emissions of one entry carry one fence, nothing is lost or written stale.",
+                    ConnectionBlip::withinSession, true, false),
+            new Scenario(RENEWAL_CUT, "A worker's packets to the coordinator silently dropped for longer than a renewal "
+                    + "interval and shorter than the lease, up to three times while its emissions are in flight: a missed "
+                    + "renewal never lets an entry be handed out again while its emission may be in flight, no two "
+                    + "emissions of one entry carry one fence, nothing is lost or written stale.",
+                    ConnectionBlip::pastRenewal, true, false),
             new Scenario(FROZEN_TAKER, "A taker held (in-process, by a Byteman rule) between its read of an expired "
                     + "lease and its takeover while a third worker takes the same lease over, then let go: it must not "
                     + "remove the newer holder's lease; judged by real time, no entry has two holders at once, and nothing "
@@ -139,6 +157,15 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
                     + (g.isPartition() ? "--lease-granularity partition" : "--claim-mode lean");
         }
         return "";
+    }
+
+    /**
+     * The lease this scenario's workers run with when {@code asked} is given: the connection faults need at least
+     * {@link ConnectionBlip#LEAST_LEASE}, so that an interruption and a reconnect fit inside it.
+     */
+    public Duration lease(Duration asked) {
+        boolean connectionFault = CONNECTION_BLIP.equals(name) || RENEWAL_CUT.equals(name);
+        return connectionFault && asked.compareTo(ConnectionBlip.LEAST_LEASE) < 0 ? ConnectionBlip.LEAST_LEASE : asked;
     }
 
     public static Optional<Scenario> named(String name) {

@@ -52,7 +52,8 @@ public final class ScenarioRunner {
     private ScenarioRunner() {
     }
 
-    public static Outcome run(String backend, Scenario scenario, RunSettings settings, PrintStream progress) {
+    public static Outcome run(String backend, Scenario scenario, RunSettings asked, PrintStream progress) {
+        RunSettings settings = asked.withLease(scenario.lease(asked.lease()));
         Granularity granularity = settings.granularity();
         Path dir = settings.reportDir().resolve(directoryName(backend, scenario.name(), granularity));
         Progress steps = new Progress(progress, System.nanoTime());
@@ -238,8 +239,8 @@ public final class ScenarioRunner {
     /**
      * How a run's claims differ from recorded row claims released by default, as its directory and
      * {@code summary.json} name it: {@code -partition-<claims>[-ordered]} for partition leases, {@code -lean} for lean
-     * row claims, then {@code -non-terminal} and {@code -release-in-background} for the release options; empty
-     * for the default.
+     * row claims, then {@code -per-row} or {@code -grouped} where the row keying is set, {@code -non-terminal} and
+     * {@code -release-in-background} for the release options; empty for the default.
      */
     static String variant(Granularity g) {
         return (g.isPartition() ? "-partition-" + g.partitionClaims() + (g.ordered() ? "-ordered" : "")

@@ -11,11 +11,15 @@ import java.util.Set;
  * Which cases the chaos suite runs. {@link #ci} is what {@code leasebox chaos --suite} and {@code ChaosSuiteIT}
  * (so {@code mvn verify}) run: every scenario on at least one backend, each fault on the backends where it
  * reaches different code, sized to stay within the CI bound (docs/chaos.md, <i>Bounds</i>). {@link #full} is
- * {@code leasebox chaos --suite --full}: every scenario on every backend it applies to, and every claim variant.
+ * {@code leasebox chaos --suite --full}: every scenario on every backend it applies to, and every claim variant; the
+ * connection faults ({@link #EVERY_CLAIM_STYLE}) in every claim style ({@link #CLAIM_STYLES}) instead of the default.
  * A case is {@code BACKEND/SCENARIO} or {@code BACKEND/SCENARIO@VARIANT}, the variant {@code lean-rows}
  * ({@code --claim-mode lean}), {@code lean-partition} ({@code --lease-granularity partition --partition-claims
- * lean}, unordered), {@code non-terminal} ({@code --release-after-completion non-terminal}, Redis only) or
- * {@code release-in-background} ({@code --release-in-background}).
+ * lean}, unordered), {@code partition} (the same, {@code --partition-claims recorded}), {@code per-row} and
+ * {@code per-row-lean} (a lease per row, {@code --backend-option rowLockSlots=0}, claims recorded or lean),
+ * {@code grouped} and {@code grouped-lean} (rows grouped, {@code rowLockSlots=4096}), {@code non-terminal}
+ * ({@code --release-after-completion non-terminal}, Redis only) or {@code release-in-background}
+ * ({@code --release-in-background}).
  */
 public final class Suite {
 
@@ -32,7 +36,16 @@ public final class Suite {
             "hazelcast/worker-kill", "hazelcast/worker-pause", "hazelcast/coordinator-restart", "hazelcast/partition",
             "hazelcast/short-partition", "hazelcast/failed-unlock",
             "redis/worker-pause@lean-rows", "redis/coordinator-restart@lean-rows", "database/clock-step@lean-partition",
-            "redis/worker-pause@non-terminal", "zookeeper/worker-kill@release-in-background");
+            "redis/worker-pause@non-terminal", "zookeeper/worker-kill@release-in-background",
+            "zookeeper/connection-blip@lean-partition", "zookeeper/connection-blip@grouped",
+            "redis/renewal-cut@per-row-lean");
+
+    /** Scenarios the full suite runs on every external backend in every claim style of {@link #CLAIM_STYLES}. */
+    static final List<String> EVERY_CLAIM_STYLE = List.of(Scenario.CONNECTION_BLIP, Scenario.RENEWAL_CUT);
+
+    /** Row leases one per row or grouped, partition leases, each with recorded and lean claims. */
+    static final List<String> CLAIM_STYLES = List.of("per-row", "per-row-lean", "grouped", "grouped-lean", "partition",
+            "lean-partition");
 
     /** Claim variants beyond every scenario with recorded row claims, in the full suite. */
     static final List<String> VARIANTS = List.of(
@@ -67,6 +80,11 @@ public final class Suite {
                 case "" -> withoutVariant;
                 case "lean-rows" -> Granularity.LEAN_ROWS;
                 case "lean-partition" -> Granularity.partition(false, "lean");
+                case "partition" -> Granularity.partition(false, "recorded");
+                case "per-row" -> Granularity.ROW.withRowGrouping(Granularity.PER_ROW);
+                case "per-row-lean" -> Granularity.LEAN_ROWS.withRowGrouping(Granularity.PER_ROW);
+                case "grouped" -> Granularity.ROW.withRowGrouping(Granularity.GROUPED);
+                case "grouped-lean" -> Granularity.LEAN_ROWS.withRowGrouping(Granularity.GROUPED);
                 case "non-terminal" -> Granularity.ROW.withRelease("non-terminal", false);
                 case "lean-rows-non-terminal" -> Granularity.LEAN_ROWS.withRelease("non-terminal", false);
                 case "release-in-background" -> Granularity.ROW.withRelease("always", true);
@@ -85,7 +103,12 @@ public final class Suite {
         Set<Case> cases = new LinkedHashSet<>();
         for (String backend : available) {
             for (Scenario s : Scenario.ALL) {
-                if (s.unavailableReason(backend).isEmpty()) {
+                if (!s.unavailableReason(backend).isEmpty()) {
+                    continue;
+                }
+                if (EVERY_CLAIM_STYLE.contains(s.name())) {
+                    CLAIM_STYLES.forEach(style -> cases.add(new Case(backend, s.name(), style)));
+                } else {
                     cases.add(new Case(backend, s.name(), ""));
                 }
             }

@@ -362,24 +362,69 @@ class HistoryCheckerTest {
     // ---- lean partition claims: the slot grant's fence is every claim's token ----
 
     @Test
-    void aLeanReReadUnderTheSameGrantAfterARetryIsNoRegressionAndItsDuplicateIsARetry() {
+    void aLeanReReadUnderTheSameGrantAfterARetryIsASecondEmissionUnderOneFence() {
         claim(1000, "a", 1, 10);
         event(1010, "a", HistoryEvent.INVOKE, 1, 10, "");
         event(1300, "a", HistoryEvent.INFO, 1, 10, "timeout after 300 ms");
         complete(1310, "a", 1, 10, "RETRYABLE_FAILURE");
-        claim(1400, "a", 1, 10); // the same grant reads the row again: the same token
+        claim(1400, "a", 1, 10); // the same grant reads the row again under the token it already emitted
         emitOk(1410, "a", 1, 10);
         complete(1420, "a", 1, 10, "DELIVERED");
 
         CheckResult lean = HistoryChecker.check(h, faults, delivered(1), LEAN);
 
         assertThat(lean.fenceRegressions()).isZero();
-        assertThat(lean.duplicatesByCause()).containsEntry("retry", 1);
         assertThat(lean.staleCompletionsAccepted()).isZero();
         assertThat(lean.spans()).hasSize(2);
-        assertThat(lean.passed()).isTrue();
-        // the same history under row claims: a token repeated on a row is a regression there
+        // the retry ended the first emission, but a second emission must carry a higher token
+        assertThat(lean.violationsByClass()).containsEntry(HistoryChecker.Violation.SAME_FENCE_EMISSION, 1)
+                .containsEntry(HistoryChecker.Violation.UNEXPLAINED_DUPLICATE, 0);
+        assertThat(lean.unexplainedDuplicates()).isEqualTo(1);
+        assertThat(lean.violations()).anyMatch(v -> v.startsWith("[sameFenceEmission] entry 1 emitted under fence 10 by a"));
+        assertThat(lean.passed()).isFalse();
+        assertThat(lean.brokenInvariants()).anyMatch(b -> b.startsWith("no two emissions of one entry under one fence"));
+        // the same history under row claims: a token repeated on a row is a regression there too
         assertThat(check(delivered(1)).fenceRegressions()).isEqualTo(1);
+    }
+
+    @Test
+    void aLeanReReadUnderTheSameGrantWithAHigherTokenAfterARetryIsARetry() {
+        claim(1000, "a", 1, 10);
+        event(1010, "a", HistoryEvent.INVOKE, 1, 10, "");
+        event(1300, "a", HistoryEvent.INFO, 1, 10, "timeout after 300 ms");
+        complete(1310, "a", 1, 10, "RETRYABLE_FAILURE");
+        claim(1400, "a", 1, 11); // the same grant, a token derived above the one it emitted
+        emitOk(1410, "a", 1, 11);
+        complete(1420, "a", 1, 11, "DELIVERED");
+
+        CheckResult lean = HistoryChecker.check(h, faults, delivered(1), LEAN);
+
+        assertThat(lean.duplicatesByCause()).containsEntry("retry", 1);
+        assertThat(lean.violationsByClass()).containsEntry(HistoryChecker.Violation.SAME_FENCE_EMISSION, 0);
+        assertThat(lean.passed()).isTrue();
+    }
+
+    @Test
+    void twoEmissionsOfOneEntryUnderOneFenceFailTheRunWhateverEndedTheFirst() {
+        // a connection blip: the grant dropped the row from its in-flight set while emission 1 went on, and handed it
+        // out again under the same fence; emission 1's own loss report explains nothing
+        claim(1000, "a", 1, 10);
+        event(1010, "a", HistoryEvent.INVOKE, 1, 10, "");
+        event(1500, "a", HistoryEvent.ABANDONED, 1, 10, "connection suspended");
+        claim(2000, "a", 1, 10);
+        emitOk(2010, "a", 1, 10);
+        complete(2020, "a", 1, 10, "DELIVERED");
+
+        for (HistoryChecker.Rules rules : List.of(LEAN, HistoryChecker.Rules.LEAN_ROW_CLAIMS,
+                HistoryChecker.Rules.ROW_CLAIMS)) {
+            CheckResult r = HistoryChecker.check(h, faults, delivered(1), rules);
+            assertThat(r.violationsByClass()).as("%s", rules).containsEntry(HistoryChecker.Violation.SAME_FENCE_EMISSION, 1);
+            assertThat(r.passed()).as("%s", rules).isFalse();
+        }
+        // only a coordinator that lost its state between the two may grant a lean claim's number again
+        faults.add(new FaultEvent(1700, FaultEvent.COORDINATOR_DATA_LOSS, "redis", "restarted empty"));
+        assertThat(HistoryChecker.check(h, faults, delivered(1), LEAN).violationsByClass())
+                .containsEntry(HistoryChecker.Violation.SAME_FENCE_EMISSION, 0);
     }
 
     @Test
@@ -432,15 +477,16 @@ class HistoryCheckerTest {
     void aZombiesStaleLeanReadIsAnExplainedDuplicateAndItsRefusedCompletionNoViolation() {
         claim(1000, "a", 1, 10);         // a's slot grant (fence 10): lease until 4000
         emitOk(1010, "a", 1, 10);
-        claim(4500, "b", 1, 11);         // b holds the slot now (claimedAt 4500)
-        emitOk(4510, "b", 1, 11);
-        complete(4520, "b", 1, 11, "DELIVERED");
-        // a, frozen between taking its grants and reading, reads under its expired grant afterwards
+        claim(4500, "b", 1, 20);         // b holds the slot now (claimedAt 4500)
+        emitOk(4510, "b", 1, 20);
+        complete(4520, "b", 1, 20, "DELIVERED");
+        // a, frozen between taking its grants and reading, reads under its expired grant afterwards (entry 1 under a
+        // token derived above the one it emitted, as its grant hands a row out again)
         h.add(new HistoryEvent(6000, 6000, "a", HistoryEvent.CLAIM, 2, 10, 6000, 4000, ""));
-        h.add(new HistoryEvent(6000, 6000, "a", HistoryEvent.CLAIM, 1, 10, 6000, 4000, ""));
-        emitOk(6010, "a", 1, 10);
-        event(6020, "a", HistoryEvent.COMPLETE_INVOKE, 1, 10, "DELIVERED");
-        event(6021, "a", HistoryEvent.REFUSED, 1, 10, "StaleToken");
+        h.add(new HistoryEvent(6000, 6000, "a", HistoryEvent.CLAIM, 1, 11, 6000, 4000, ""));
+        emitOk(6010, "a", 1, 11);
+        event(6020, "a", HistoryEvent.COMPLETE_INVOKE, 1, 11, "DELIVERED");
+        event(6021, "a", HistoryEvent.REFUSED, 1, 11, "StaleToken");
 
         CheckResult r = HistoryChecker.check(h, faults, keyed(100, 1, 2), LEAN);
 
@@ -455,11 +501,11 @@ class HistoryCheckerTest {
     void aZombiesStaleLeanReadWhileItsLeaseStoodIsUnexplained() {
         claim(1000, "a", 1, 10);
         emitOk(1010, "a", 1, 10);
-        h.add(new HistoryEvent(2000, 2000, "b", HistoryEvent.CLAIM, 1, 11, 2000, 5000, "")); // before a's lease ended
-        emitOk(2010, "b", 1, 11);
-        complete(2020, "b", 1, 11, "DELIVERED");
-        h.add(new HistoryEvent(2500, 2500, "a", HistoryEvent.CLAIM, 1, 10, 2500, 4000, ""));
-        emitOk(2510, "a", 1, 10);
+        h.add(new HistoryEvent(2000, 2000, "b", HistoryEvent.CLAIM, 1, 20, 2000, 5000, "")); // before a's lease ended
+        emitOk(2010, "b", 1, 20);
+        complete(2020, "b", 1, 20, "DELIVERED");
+        h.add(new HistoryEvent(2500, 2500, "a", HistoryEvent.CLAIM, 1, 11, 2500, 4000, ""));
+        emitOk(2510, "a", 1, 11);
 
         CheckResult r = HistoryChecker.check(h, faults, delivered(1), LEAN);
 

@@ -217,14 +217,14 @@ class DeliveryCheckerTest {
     }
 
     @Test
-    void anUnexplainedRepeatDeliveryIsAViolation() {
+    void aRepeatDeliveryUnderTheSameLiveClaimIsTwoEmissionsUnderOneFence() {
         claim(1, 1.0, null, null, 5, "w1", 3);
         delivery(1, 1.5, 5, "w1");
         delivery(1, 1.6, 5, "w1"); // again under the same live claim, no provider fault: nothing explains it
         complete(1, 2.0, 5, 4.0, "DELIVERED");
         row(1, "DELIVERED");
 
-        assertOnly(check(RECORDED), DeliveryChecker.UNEXPLAINED_DUPLICATE, 1);
+        assertOnly(check(RECORDED), DeliveryChecker.FENCE_REPEATED, 1);
     }
 
     @Test
@@ -275,19 +275,50 @@ class DeliveryCheckerTest {
     }
 
     @Test
-    void aLeanPartitionGrantReReadingARowItGaveUpIsExplainedByItsOwnLossReport() {
+    void aLeanPartitionGrantReReadingARowItGaveUpUnderAHigherTokenIsExplainedByItsOwnLossReport() {
         delivery(1, 1.0, 7, "w1");
-        delivery(1, 4.5, 7, "w1"); // the same grant's token: its local deadline passed, it abandoned and read again
-        leanComplete(1, 4.7, 0, 7, "DELIVERED");
+        delivery(1, 4.5, 8, "w1"); // the same grant, a token derived above the first: it abandoned and read again
+        leanComplete(1, 4.7, 0, 8, "DELIVERED");
         row(1, "DELIVERED");
         List<DeliveryChecker.ReportedLoss> abandoned = List.of(new DeliveryChecker.ReportedLoss(1, "w1", 1200));
 
         assertOnly(check(LEAN_PARTITION), DeliveryChecker.UNEXPLAINED_DUPLICATE, 1);
         assertThat(DeliveryChecker.check(audit, deliveries, faults, new FinalState(rows, Map.of()), LEAN_PARTITION,
                 abandoned).total()).isZero();
-        // lean row claims: every grant is a new lease, so the same fence again is not explained by it
-        assertThat(DeliveryChecker.check(audit, deliveries, faults, new FinalState(rows, Map.of()), LEAN_ROWS,
-                abandoned).byClass()).containsEntry(DeliveryChecker.UNEXPLAINED_DUPLICATE, 1);
+    }
+
+    @Test
+    void twoEmissionsOfOneEntryUnderOneFenceAreAViolationWhateverExplainsTheRepeat() {
+        // one worker emits entry 1 twice under fence 7: the grant handed the row out again under the token it had
+        // already emitted (after a connection blip, or a retry); neither its own loss report, nor a provider fault
+        // window, nor a fault that can end a lease makes a second emission under one token right
+        delivery(1, 1.0, 7, "w1");
+        delivery(1, 4.5, 7, "w1");
+        leanComplete(1, 4.7, 0, 7, "DELIVERED");
+        row(1, "DELIVERED");
+        fault(0.5, FaultEvent.PROVIDER_FAULTS);
+        fault(2.0, FaultEvent.CONNECTION_CUT);
+        List<DeliveryChecker.ReportedLoss> abandoned = List.of(new DeliveryChecker.ReportedLoss(1, "w1", 1200));
+
+        for (DeliveryChecker.Mode mode : List.of(LEAN_PARTITION, LEAN_ROWS, RECORDED)) {
+            AuditChecker.Result r = DeliveryChecker.check(audit, deliveries, faults, new FinalState(rows, Map.of()), mode,
+                    abandoned);
+            assertThat(r.byClass()).as("%s", mode).containsEntry(DeliveryChecker.FENCE_REPEATED, 1)
+                    .containsEntry(DeliveryChecker.UNEXPLAINED_DUPLICATE, 0);
+            assertThat(r.violations()).as("%s", mode).anyMatch(v -> v.startsWith(
+                    "[deliveryFenceRepeated] entry 1: emitted twice under fence 7 by w1"));
+        }
+    }
+
+    @Test
+    void theSameLeanFenceRepeatedAcrossACoordinatorDataLossIsExcused() {
+        delivery(1, 1.0, 7, "w1");
+        fault(1.5, FaultEvent.COORDINATOR_DATA_LOSS);
+        delivery(1, 2.0, 7, "w1");
+        row(1, "DELIVERED");
+
+        assertThat(check(LEAN_ROWS).byClass()).containsEntry(DeliveryChecker.FENCE_REPEATED, 0);
+        assertThat(check(RECORDED).byClass()).containsEntry(DeliveryChecker.FENCE_REPEATED, 1);
     }
 
     @Test

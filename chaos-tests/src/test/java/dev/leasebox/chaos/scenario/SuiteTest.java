@@ -74,6 +74,49 @@ class SuiteTest {
     }
 
     @Test
+    void theConnectionFaultsRunInEveryClaimStyleOnEveryExternalBackendAndCiHoldsEachGranularity() {
+        for (String scenario : List.of(Scenario.CONNECTION_BLIP, Scenario.RENEWAL_CUT)) {
+            for (String backend : List.of("redis", "zookeeper", "hazelcast")) {
+                for (String style : List.of("per-row", "per-row-lean", "grouped", "grouped-lean", "partition",
+                        "lean-partition")) {
+                    assertThat(Suite.full(ALL_BACKENDS)).contains(new Suite.Case(backend, scenario, style));
+                }
+                assertThat(Suite.full(ALL_BACKENDS)).as("the default style is one of the six")
+                        .doesNotContain(new Suite.Case(backend, scenario, ""));
+            }
+            assertThat(Suite.full(ALL_BACKENDS)).noneMatch(c -> c.backend().equals("database") && c.scenario().equals(scenario));
+        }
+        List<Granularity> ci = Suite.ci(ALL_BACKENDS).stream().filter(c -> c.scenario().equals(Scenario.CONNECTION_BLIP)
+                || c.scenario().equals(Scenario.RENEWAL_CUT)).map(c -> c.granularity(Granularity.ROW)).toList();
+        assertThat(ci).anyMatch(Granularity::isPartition)
+                .anyMatch(g -> !g.isPartition() && g.rowGrouping().equals(Granularity.PER_ROW))
+                .anyMatch(g -> !g.isPartition() && g.rowGrouping().equals(Granularity.GROUPED));
+    }
+
+    @Test
+    void aRowKeyingVariantSetsTheGroupingOptionAndNamesTheReport() {
+        Granularity perRow = Suite.Case.parse("zookeeper/connection-blip@per-row-lean").granularity(Granularity.ROW);
+        assertThat(perRow.groupingOptions()).containsEntry("rowLockSlots", "0");
+        assertThat(perRow.workerArgs()).containsSequence("--claim-mode", "lean");
+        assertThat(Suite.Case.parse("redis/connection-blip@grouped").granularity(Granularity.ROW).groupingOptions())
+                .containsEntry("rowLockSlots", "4096");
+        assertThat(Suite.Case.parse("redis/connection-blip@partition").granularity(Granularity.ROW).workerArgs())
+                .containsSequence("--partition-claims", "recorded");
+        assertThat(Granularity.partition(false, "lean").groupingOptions()).isEmpty();
+        assertThat(ScenarioRunner.directoryName("zookeeper", "connection-blip", perRow))
+                .isEqualTo("zookeeper-connection-blip-lean-per-row");
+    }
+
+    @Test
+    void theConnectionFaultsRunWithALeaseTheirInterruptionFitsIn() {
+        Scenario blip = Scenario.named(Scenario.CONNECTION_BLIP).orElseThrow();
+        assertThat(blip.lease(java.time.Duration.ofSeconds(3))).isEqualTo(java.time.Duration.ofSeconds(5));
+        assertThat(blip.lease(java.time.Duration.ofSeconds(8))).isEqualTo(java.time.Duration.ofSeconds(8));
+        assertThat(Scenario.named("worker-kill").orElseThrow().lease(java.time.Duration.ofSeconds(3)))
+                .isEqualTo(java.time.Duration.ofSeconds(3));
+    }
+
+    @Test
     void theSuitesOnlyHoldAvailableBackends() {
         assertThat(Suite.ci(List.of("database"))).isNotEmpty().allMatch(c -> c.backend().equals("database"));
         assertThat(Suite.full(List.of("database"))).allMatch(c -> c.backend().equals("database"));
