@@ -42,8 +42,8 @@ final class MariaDbSchemaVersion {
         String fenceSeq = t + "_lease_fence_seq";
         List<String> names = List.of(t, slots, workers, leases, styles, tokenSeq, fenceSeq);
 
-        Map<String, String> tables = new HashMap<>();          // name -> table type
-        Map<String, Map<String, String>> columns = new HashMap<>();  // table -> column -> collation
+        Map<String, String> tables = new HashMap<>();                // table or sequence: its type
+        Map<String, Map<String, String>> columns = new HashMap<>();  // table: column: its collation
         Set<String> indexes = new HashSet<>();
         try (PreparedStatement ps = connection.prepareStatement(SqlDialect.resource(OBJECTS))) {
             int i = 1;
@@ -73,13 +73,14 @@ final class MariaDbSchemaVersion {
         if (!tables.containsKey(t)) {
             return 0;
         }
+        String index = t.toLowerCase(Locale.ROOT);  // index names are read lower-cased
         boolean v2 = outbox.keySet().containsAll(CLAIM_COLUMNS)
-                && (indexes.contains(t + "_claim_candidates") || indexes.contains(t + "_claim_queue"))
+                && (indexes.contains(index + "_claim_candidates") || indexes.contains(index + "_claim_queue"))
                 && "SEQUENCE".equals(tables.get(tokenSeq));
         if (!v2) {
             return 1;
         }
-        boolean v3Objects = outbox.containsKey("lease_slot") && indexes.contains(t + "_key_order")
+        boolean v3Objects = outbox.containsKey("lease_slot") && indexes.contains(index + "_key_order")
                 && tables.containsKey(slots) && tables.containsKey(workers) && tables.containsKey(leases)
                 && "SEQUENCE".equals(tables.get(fenceSeq));
         if (!v3Objects || count(connection, table, SLOT_ROWS) == 0) {
@@ -88,7 +89,7 @@ final class MariaDbSchemaVersion {
         if (!tables.containsKey(styles) || count(connection, table, GUARD_ROWS) == 0) {
             return 3;
         }
-        if (!indexes.contains(t + "_claim_queue") || indexes.contains(t + "_claim_candidates")) {
+        if (!indexes.contains(index + "_claim_queue") || indexes.contains(index + "_claim_candidates")) {
             return 4;
         }
         for (String name : List.of(t, slots, workers, leases, styles)) {

@@ -116,6 +116,16 @@ class MariaDbSchemaIT {
         assertThat(count("SELECT COUNT(*) FROM " + table)).isEqualTo(2);
     }
 
+    @Test
+    void aMixedCaseTableNameIsAtTheVersionItsScriptsMadeIt() throws Exception {
+        TableName table = new TableName(DB.name(), "Orders_" + TABLES.incrementAndGet());
+        LeaseboxSchema schema = new LeaseboxSchema(DatabaseKind.MARIADB, table);
+        schema.apply(DB.ds(), 1, 4);
+        assertThat(SchemaVersion.applied(DB.ds(), table)).isEqualTo(4);
+        schema.apply(DB.ds(), 5, LeaseboxSchema.LATEST_VERSION);
+        assertThat(SchemaVersion.applied(DB.ds(), table)).isEqualTo(LeaseboxSchema.LATEST_VERSION);
+    }
+
     /** The database claim and a completion work on the table, and so does a lease held in it. */
     private static void claimsAndCompletes(TableName table) {
         JdbcOutboxStore store = JdbcOutboxStore.builder(DB.ds()).table(table).open();
