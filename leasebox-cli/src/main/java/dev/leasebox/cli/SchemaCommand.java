@@ -24,14 +24,15 @@ import java.util.concurrent.Callable;
         header = "Print the outbox table's migration scripts, or apply the missing ones with --apply.",
         description = {"Print the outbox table's migration scripts (V1 creates the table, V2 adds the claim columns,",
                 "V3 adds partition leases: lease slots, worker membership, database-held leases, V4 the claim-style",
-                "registry, V5 the claim-queue index that makes claims HOT updates),",
-                "or apply the missing ones to a database with --apply --jdbc-url URL."})
+                "registry, V5 the claim-queue index that makes claims HOT updates, V6 keys compared byte for byte",
+                "on MariaDB), or apply the missing ones to a database with --apply --jdbc-url URL. On MariaDB, whose",
+                "DDL statements commit one by one, an interrupted apply is completed by running it again."})
 final class SchemaCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--dialect", paramLabel = "postgresql|h2",
+    @Option(names = "--dialect", paramLabel = "postgresql|mariadb|h2",
             description = "The database the scripts are for (required without --apply; detected with it).")
     String dialect;
 

@@ -28,6 +28,17 @@ class CommandLineH2Test {
     }
 
     @Test
+    void schemaPrintsTheMariaDbScriptsEveryStatementRerunnable() {
+        CliRun run = CliRun.of("schema", "--dialect", "mariadb", "--table", "app.outbox");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("-- V1__create_leasebox_outbox.sql (db/leasebox/mariadb/")
+                .contains("-- V6__keys_compare_as_bytes.sql (db/leasebox/mariadb/")
+                .contains("ADD COLUMN IF NOT EXISTS claim_owner").contains("CREATE SEQUENCE IF NOT EXISTS app.outbox_lease_fence_seq")
+                .contains("ALTER TABLE app.outbox CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin")
+                .doesNotContain("${table}");
+    }
+
+    @Test
     void anInvalidTableNameIsRefused() {
         CliRun run = CliRun.of("schema", "--dialect", "h2", "--table", "outbox; drop table x");
         assertThat(run.exitCode()).isEqualTo(2);

@@ -29,7 +29,15 @@ import java.util.Objects;
  *       no column a claim writes is in any index, so claims are HOT updates), and sets the table's
  *       fillfactor to 50 so that a claimed row's new version finds room on its page. On H2 it only
  *       renames the index.</li>
+ *   <li>V6 makes keys compare byte for byte on MariaDB: its tables move to the NO PAD collation
+ *       {@code utf8mb4_nopad_bin} ({@code utf8mb4_bin} takes {@code 'k'} and {@code 'k '} for one key). It
+ *       has nothing to do on PostgreSQL and H2, whose text equality is byte-wise already.</li>
  * </ul>
+ *
+ * <p>PostgreSQL applies each script in one transaction. MariaDB (and H2) commit every DDL statement on
+ * their own, so an interrupted apply can leave part of a script behind; every MariaDB statement can run
+ * again, and {@link SchemaVersion} counts a MariaDB script as applied only when all of its objects exist,
+ * so applying again completes it.
  */
 public final class LeaseboxSchema {
 
@@ -46,9 +54,10 @@ public final class LeaseboxSchema {
     static final String V3_FILE = "V3__add_lease_slots.sql";
     static final String V4_FILE = "V4__add_claim_styles.sql";
     static final String V5_FILE = "V5__lean_claim_queue.sql";
+    static final String V6_FILE = "V6__keys_compare_as_bytes.sql";
 
     /** The newest migration's version. */
-    public static final int LATEST_VERSION = 5;
+    public static final int LATEST_VERSION = 6;
 
     /** Lease slots created by V3 unless another count is given. */
     public static final int DEFAULT_SLOT_COUNT = 256;
@@ -82,7 +91,7 @@ public final class LeaseboxSchema {
     /** Every migration in order, placeholders substituted with the validated table name. */
     public List<Migration> migrations() {
         return List.of(migration(1, V1_FILE), migration(2, V2_FILE), migration(3, V3_FILE), migration(4, V4_FILE),
-                migration(5, V5_FILE));
+                migration(5, V5_FILE), migration(6, V6_FILE));
     }
 
     private Migration migration(int version, String file) {
@@ -93,7 +102,8 @@ public final class LeaseboxSchema {
 
     /**
      * Applies the migrations with version in {@code fromVersion..toVersion}, each in a transaction of
-     * its own where the database allows transactional DDL (PostgreSQL does, H2 commits each statement).
+     * its own where the database allows transactional DDL (PostgreSQL does; H2 and MariaDB commit each
+     * statement, and an interrupted MariaDB script is completed by applying it again).
      */
     public void apply(DataSource dataSource, int fromVersion, int toVersion) {
         try (Connection c = dataSource.getConnection()) {
@@ -104,7 +114,7 @@ public final class LeaseboxSchema {
         }
     }
 
-    /** Applies every migration (V1 to V5) to an empty schema. */
+    /** Applies every migration (V1 to V6) to an empty schema. */
     public void applyAll(DataSource dataSource) {
         apply(dataSource, 1, LATEST_VERSION);
     }
@@ -130,6 +140,7 @@ public final class LeaseboxSchema {
     /** As {@link #apply(DataSource, int, int)}, on the caller's connection (restored to its auto-commit mode). */
     public void apply(Connection c, int fromVersion, int toVersion) throws SQLException {
         boolean autoCommit = c.getAutoCommit();
+        SQLException failure = null;
         try {
             c.setAutoCommit(false);
             for (Migration m : migrations()) {
@@ -142,12 +153,29 @@ public final class LeaseboxSchema {
                     }
                     c.commit();
                 } catch (SQLException e) {
-                    c.rollback();
-                    throw new SQLException(m.fileName() + " failed: " + e.getMessage(), e.getSQLState(), e);
+                    SQLException failed = new SQLException(m.fileName() + " failed: " + e.getMessage()
+                            + (kind == DatabaseKind.MARIADB ? " (MariaDB commits each statement of a script on its"
+                            + " own: once the cause is fixed, apply again and the script is completed)" : ""),
+                            e.getSQLState(), e);
+                    try {
+                        c.rollback();
+                    } catch (SQLException rollback) {
+                        failed.addSuppressed(rollback);
+                    }
+                    failure = failed;
+                    throw failed;
                 }
             }
         } finally {
-            c.setAutoCommit(autoCommit);
+            try {
+                c.setAutoCommit(autoCommit);
+            } catch (SQLException restore) {
+                // A connection lost mid-apply cannot be restored: the script's failure is what to report.
+                if (failure == null) {
+                    throw restore;
+                }
+                failure.addSuppressed(restore);
+            }
         }
     }
 

@@ -25,6 +25,9 @@ import java.util.TreeSet;
  */
 final class MariaDbLeaseTable {
 
+    /** lease_key is VARCHAR(700): a longer key would be cut short by the grant's INSERT IGNORE. */
+    static final int MAX_KEY_CHARACTERS = 700;
+
     private final MariaDbDialect dialect;
 
     MariaDbLeaseTable(MariaDbDialect dialect) {
@@ -33,6 +36,14 @@ final class MariaDbLeaseTable {
 
     Map<String, Long> acquire(Connection c, List<String> keys, String owner, Instant expiresAt, long ttlMillis,
                               Instant now) throws SQLException {
+        for (String key : keys) {
+            int length = key.codePointCount(0, key.length());
+            if (length > MAX_KEY_CHARACTERS) {
+                throw new IllegalArgumentException("a lease key of " + length + " characters is longer than the "
+                        + MAX_KEY_CHARACTERS + " that lease_key holds on MariaDB (V3): use shorter keys (the key starts '"
+                        + key.substring(0, key.offsetByCodePoints(0, 40)) + "…')");
+            }
+        }
         TreeSet<String> ordered = new TreeSet<>(keys);
         return MariaDbTransactions.transaction(c, dialect.sql("read_committed"), () -> {
             Map<String, Long> granted = new HashMap<>();
@@ -129,8 +140,19 @@ final class MariaDbLeaseTable {
         });
     }
 
-    /** One atomic {@code SETVAL}: MariaDB moves an ascending sequence only forward. */
+    /**
+     * One atomic {@code SETVAL}: MariaDB moves an ascending sequence only forward. True only when the
+     * sequence was behind the floor (its next value at or below it): {@code SETVAL(seq, n)} also answers n
+     * when n is the last value handed out, which is no raise.
+     */
     boolean raiseFenceFloor(Connection c, long floor) throws SQLException {
+        try (PreparedStatement next = c.prepareStatement(dialect.sql("lease_fence_next"));
+             ResultSet rs = next.executeQuery()) {
+            rs.next();
+            if (rs.getLong(1) > floor) {
+                return false;
+            }
+        }
         try (PreparedStatement ps = c.prepareStatement(dialect.sql("lease_raise_fence_floor"))) {
             ps.setLong(1, floor);
             try (ResultSet rs = ps.executeQuery()) {

@@ -37,37 +37,74 @@ final class MariaDbTransactions {
         return transaction(c, null, work);
     }
 
-    /** As {@link #transaction(Connection, SqlAction)}; {@code begin} (or null) runs first in a transaction of its own. */
+    /**
+     * As {@link #transaction(Connection, SqlAction)}; {@code begin} (or null) runs first in a transaction of its own.
+     * A commit that fails (the connection lost while committing) is reported as {@code commit outcome
+     * unknown}: the server may have applied the transaction or not, and the rollback that follows on the
+     * dead connection says nothing about it (its failure is attached as suppressed).
+     */
     static <T> T transaction(Connection c, String begin, SqlAction<T> work) throws SQLException {
         if (!c.getAutoCommit()) {
             return work.run();
         }
         c.setAutoCommit(false);
+        Exception failure = null;
         try {
             for (int attempt = 1; ; attempt++) {
+                T result;
                 try {
                     if (begin != null) {
                         try (Statement st = c.createStatement()) {
                             st.execute(begin);
                         }
                     }
-                    T result = work.run();
-                    c.commit();
-                    return result;
+                    result = work.run();
                 } catch (SQLException e) {
-                    c.rollback();
+                    failure = e;
+                    rollback(c, e);
                     if (e.getErrorCode() != DEADLOCK || attempt == DEADLOCK_ATTEMPTS) {
                         throw e;
                     }
                     // InnoDB chose this transaction as a deadlock victim and rolled it back whole: nothing
                     // was written, and every statement is a conditional write, so running it again is safe.
+                    failure = null;
+                    continue;
                 } catch (RuntimeException e) {
-                    c.rollback();
+                    failure = e;
+                    rollback(c, e);
                     throw e;
                 }
+                try {
+                    c.commit();
+                } catch (SQLException e) {
+                    SQLException unknown = new SQLException("commit outcome unknown: the connection failed while "
+                            + "committing, so the transaction may or may not have been applied (" + e.getMessage() + ")",
+                            e.getSQLState(), e.getErrorCode(), e);
+                    failure = unknown;
+                    rollback(c, unknown);
+                    throw unknown;
+                }
+                return result;
             }
         } finally {
-            c.setAutoCommit(true);
+            try {
+                c.setAutoCommit(true);
+            } catch (SQLException restore) {
+                // A lost connection cannot be restored (the pool discards it): what failed before is the news.
+                if (failure == null) {
+                    throw restore;
+                }
+                failure.addSuppressed(restore);
+            }
+        }
+    }
+
+    /** Rolls back after {@code cause}; a rollback that fails too (a lost connection) is attached to it. */
+    private static void rollback(Connection c, Exception cause) {
+        try {
+            c.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
         }
     }
 

@@ -25,12 +25,18 @@ public final class SchemaVersion {
 
     /**
      * 0: no table; 1: the table without claim columns; 2: with them; 3: with lease slots too; 4: with the
-     * claim-style registry too; 5: with the claim-queue index too (V5 replaced the claim-candidate index).
+     * claim-style registry too; 5: with the claim-queue index too (V5 replaced the claim-candidate index);
+     * 6: with keys compared as bytes. On PostgreSQL and H2 each script runs in one transaction and V6 has
+     * nothing to do, so a V5 table is at V6. On MariaDB, whose DDL statements commit one by one, a script
+     * counts only when every object it creates exists ({@link MariaDbSchemaVersion}).
      */
     public static int applied(Connection connection, TableName table, DatabaseKind kind) throws SQLException {
+        if (kind == DatabaseKind.MARIADB) {
+            return MariaDbSchemaVersion.applied(connection, table);
+        }
         int columns = appliedColumns(connection, table, kind);
         if (columns == 3 && tableExists(connection, new TableName(table.schema(), table.table() + "_claim_styles"), kind)) {
-            return hasIndex(connection, table, table.table() + "_claim_queue") ? 5 : 4;
+            return hasIndex(connection, table, table.table() + "_claim_queue") ? LeaseboxSchema.LATEST_VERSION : 4;
         }
         return columns;
     }
@@ -58,11 +64,6 @@ public final class SchemaVersion {
 
     private static int appliedColumns(Connection connection, TableName table, DatabaseKind kind) throws SQLException {
         DatabaseMetaData metaData = connection.getMetaData();
-        if (kind == DatabaseKind.MARIADB) {
-            // MariaDB's databases are JDBC catalogs: the table's qualifier, else the connection's database.
-            String catalog = table.schema().isEmpty() ? connection.getCatalog() : table.schema();
-            return columnsVersion(metaData, catalog, null, table.table());
-        }
         for (String name : new String[]{table.table(), table.table().toUpperCase(Locale.ROOT)}) {
             String schema = table.schema().isEmpty() ? connection.getSchema() : table.schema();
             String schemaUpper = schema == null ? null : schema.toUpperCase(Locale.ROOT);

@@ -37,6 +37,14 @@ public final class MariaDbTestServer {
         return TestDataSources.pooled(jdbcUrl(), "", "", poolSize);
     }
 
+    /**
+     * As {@link #dataSource(int)}, every pooled connection running {@code connectionInitSql} first (e.g. a
+     * session {@code sql_mode}), as a service's pool may.
+     */
+    public static HikariDataSource dataSource(int poolSize, String connectionInitSql) {
+        return TestDataSources.pooled(jdbcUrl(), "", "", poolSize, connectionInitSql);
+    }
+
     /** The JDBC URL of {@link #jdbcUrl()} with {@code database} in place of its own: what a worker process is given. */
     public static String jdbcUrlFor(String database) {
         String base = jdbcUrl();

@@ -108,6 +108,28 @@ abstract class OrderedDrainScenarios {
         assertThat(status(rows, e.get("A1"))).isEqualTo(EmissionStatus.PENDING);
     }
 
+    @ParameterizedTest
+    @EnumSource(ClaimMode.class)
+    void aKeyWithATrailingSpaceIsAnotherKeyThatAFailingHeadDoesNotHoldBack(ClaimMode mode) {
+        JdbcOutboxStore rows = freshStore();
+        Map<String, OutboxEntry> e = new HashMap<>();
+        for (int i = 0; i < 3; i++) {
+            for (Map.Entry<String, String> named : Map.of("A", "A", "S", "A ").entrySet()) {
+                String name = named.getKey() + i;
+                e.put(name, rows.enqueue(OutboxMessage.of("t", name.getBytes(StandardCharsets.UTF_8))
+                        .withIdempotencyKey(name + "-" + System.nanoTime()).withPartitionKey(named.getValue())));
+            }
+        }
+        List<String> emitted = drain(DrainOptions.AttemptsExhausted.KEEP_RETRYING, mode, rows);
+
+        assertThat(emitted.stream().filter(n -> n.startsWith("S")))
+                .as("key 'A ' is not key 'A': its entries go out in order while A0 keeps failing")
+                .containsExactly("S0", "S1", "S2");
+        assertThat(emitted).doesNotContain("A1", "A2");
+        assertThat(status(rows, e.get("S2"))).isEqualTo(EmissionStatus.DELIVERED);
+        assertThat(status(rows, e.get("A1"))).isEqualTo(EmissionStatus.PENDING);
+    }
+
     private JdbcOutboxStore freshStore() {
         TableName table = new TableName(schema(), "ordered_" + System.nanoTime());
         new LeaseboxSchema(kind(), table, 16).applyAll(dataSource());

@@ -63,7 +63,7 @@ class PostgreSqlSchemaIT {
         LeaseboxSchema scripts = new LeaseboxSchema(DatabaseKind.POSTGRESQL, table);
         assertThat(scripts.migrations()).extracting(LeaseboxSchema.Migration::fileName)
                 .containsExactly("V1__create_leasebox_outbox.sql", "V2__add_claim_leases.sql", "V3__add_lease_slots.sql",
-                        "V4__add_claim_styles.sql", "V5__lean_claim_queue.sql");
+                        "V4__add_claim_styles.sql", "V5__lean_claim_queue.sql", "V6__keys_compare_as_bytes.sql");
         assertThat(scripts.migrations()).allSatisfy(m -> assertThat(m.sql()).doesNotContain("${"));
 
         scripts.apply(ds, 1, 1);

@@ -10,6 +10,12 @@ public final class TestDataSources {
     }
 
     public static HikariDataSource pooled(String jdbcUrl, String user, String password, int maxPoolSize) {
+        return pooled(jdbcUrl, user, password, maxPoolSize, null);
+    }
+
+    /** As above, every connection the pool opens running {@code connectionInitSql} (null: none) first. */
+    public static HikariDataSource pooled(String jdbcUrl, String user, String password, int maxPoolSize,
+                                          String connectionInitSql) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(jdbcUrl);
         if (!user.isEmpty()) {
@@ -22,6 +28,9 @@ public final class TestDataSources {
         config.setAutoCommit(true);
         config.setConnectionTimeout(5_000);
         config.setInitializationFailTimeout(1);
+        if (connectionInitSql != null) {
+            config.setConnectionInitSql(connectionInitSql);
+        }
         return new HikariDataSource(config);
     }
 }

@@ -1,0 +1,3 @@
+-- Keys compare byte for byte. On MariaDB this script changes the tables' collation to a NO PAD one;
+-- H2's VARCHAR equality already tells 'k' from 'k ' (only CHAR pads), so here it has nothing to do. It
+-- exists so that every database has the same versions.

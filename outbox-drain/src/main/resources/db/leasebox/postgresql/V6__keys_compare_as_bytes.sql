@@ -1,0 +1,3 @@
+-- Keys compare byte for byte. On MariaDB this script changes the tables' collation to a NO PAD one;
+-- PostgreSQL's text equality already tells 'k' from 'k ' (a deterministic collation breaks ties by
+-- bytes), so here it has nothing to do. It exists so that every database has the same versions.
