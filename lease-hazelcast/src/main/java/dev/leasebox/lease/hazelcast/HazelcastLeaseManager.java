@@ -126,7 +126,7 @@ public final class HazelcastLeaseManager implements LeaseManager, PeerRanking {
         this.names = new LockNames(config);
         this.listeners = new LeaseLossListeners(description);
         this.release = new LockRelease(owners, names, listeners, config.clock(), description);
-        this.acquisition = new LockAcquisition(instance, owners, names, release, config.clock(), description);
+        this.acquisition = new LockAcquisition(instance.getCPSubsystem()::getLock, owners, names, release, config.clock(), description);
         this.renewal = new LockRenewal(owners, names, release, listeners, config.clock());
         this.reconnection = new ClientReconnection(owners, listeners, this::renew, () -> closed, config.clock(),
                 config.operationTimeout(), description);
@@ -286,6 +286,11 @@ public final class HazelcastLeaseManager implements LeaseManager, PeerRanking {
         if (ownsInstance) {
             instance.getLifecycleService().shutdown();
         }
+    }
+
+    /** The acquisition path (for tests: its fault point). */
+    LockAcquisition acquisition() {
+        return acquisition;
     }
 
     /** The owner threads (for tests). */

@@ -1,6 +1,5 @@
 package dev.leasebox.lease.hazelcast;
 
-import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.lock.FencedLock;
 import com.hazelcast.spi.exception.DistributedObjectDestroyedException;
 import dev.leasebox.lease.Lease;
@@ -19,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * How a manager acquires keys: the request's locks are spread over the owner threads in rounds of at
@@ -30,7 +30,7 @@ final class LockAcquisition {
     /** The manager's logger: what operators already filter on. */
     private static final Logger LOG = LoggerFactory.getLogger(HazelcastLeaseManager.class);
 
-    private final HazelcastInstance instance;
+    private final Function<String, FencedLock> fetch;
     private final OwnerThreads owners;
     private final LockNames names;
     private final LockRelease release;
@@ -43,9 +43,13 @@ final class LockAcquisition {
      */
     private final AtomicLong highestFence = new AtomicLong();
 
-    LockAcquisition(HazelcastInstance instance, OwnerThreads owners, LockNames names, LockRelease release, Clock clock,
+    /** A fault injected by tests right after a tryLock took effect, before its fence is looked at: a reply lost. */
+    private volatile TryLockFault afterTryLock = (name, fence) -> { };
+
+    /** {@code fetch}: the FencedLock proxy of a lock name (a round trip to the cluster). */
+    LockAcquisition(Function<String, FencedLock> fetch, OwnerThreads owners, LockNames names, LockRelease release, Clock clock,
                     String description) {
-        this.instance = instance;
+        this.fetch = fetch;
         this.owners = owners;
         this.names = names;
         this.release = release;
@@ -94,15 +98,26 @@ final class LockAcquisition {
         return granted;
     }
 
+    /** A fault point after a tryLock returned: throwing from it makes the call's outcome unknown to this manager. */
+    @FunctionalInterface
+    interface TryLockFault {
+        void after(String lockName, long fence);
+    }
+
+    /** Injects {@code fault} after every tryLock (for tests). */
+    void afterTryLock(TryLockFault fault) {
+        this.afterTryLock = fault;
+    }
+
     /** The keys of one request assigned to one lock in one round: all of them are granted with it, or none. */
-    private record Assignment(String lockName, List<String> keys) {
+    record Assignment(String lockName, List<String> keys) {
     }
 
     /**
      * One {@code tryLock} per assignment, on its owner thread, except for a lock this manager holds
      * already (for a lease not lapsed): that one grants nothing, with no round trip.
      */
-    private List<Lease> lockAll(OwnerThread owner, List<Assignment> assignments, LeaseRequest request, Instant sent) {
+    List<Lease> lockAll(OwnerThread owner, List<Assignment> assignments, LeaseRequest request, Instant sent) {
         List<Lease> granted = new ArrayList<>();
         for (Assignment assignment : assignments) {
             String name = assignment.lockName();
@@ -119,9 +134,10 @@ final class LockAcquisition {
             FencedLock lock;
             long fence;
             try {
-                lock = owner.lock(name, instance.getCPSubsystem()::getLock);
+                lock = owner.lock(name, fetch);
                 long highestBefore = highestFence.get();
                 fence = tryLock(lock);
+                afterTryLock.after(name, fence);
                 if (fence != FencedLock.INVALID_FENCE && fence <= highestBefore) {
                     fence = refuseRepeatedFence(owner, name, lock, fence, highestBefore);
                 }

@@ -39,18 +39,21 @@ final class LockRenewal {
         // filled by several owner threads at once
         List<Lease> lost = new CopyOnWriteArrayList<>();
         List<Lease> sessionLost = new CopyOnWriteArrayList<>();
-        List<Lease> renewed = owners.run("renew", leases, names::of, (owner, batch) -> {
-            Map<String, List<Lease>> byLock = new LinkedHashMap<>();
-            batch.forEach(lease -> byLock.computeIfAbsent(names.of(lease.key()), n -> new ArrayList<>()).add(lease));
-            List<Lease> kept = new ArrayList<>();
-            for (Map.Entry<String, List<Lease>> entry : byLock.entrySet()) {
-                renewUnder(owner, entry.getKey(), entry.getValue(), sent, kept, lost, sessionLost);
-            }
-            return kept;
-        });
+        List<Lease> renewed = owners.run("renew", leases, names::of, (owner, batch) -> renewOn(owner, batch, sent, lost, sessionLost));
         listeners.report(lost, LeaseLoss.Cause.RENEWAL_REFUSED, "renewal found the lock expired, released or held by another grant");
         listeners.report(sessionLost, LeaseLoss.Cause.SESSION_EXPIRED, "the CP session of this instance expired and the cluster freed its locks");
         return renewed;
+    }
+
+    /** Renews {@code batch}, all hashed to {@code owner}; returns the renewed. Owner thread only. */
+    List<Lease> renewOn(OwnerThread owner, List<Lease> batch, Instant sent, List<Lease> lost, List<Lease> sessionLost) {
+        Map<String, List<Lease>> byLock = new LinkedHashMap<>();
+        batch.forEach(lease -> byLock.computeIfAbsent(names.of(lease.key()), n -> new ArrayList<>()).add(lease));
+        List<Lease> kept = new ArrayList<>();
+        for (Map.Entry<String, List<Lease>> entry : byLock.entrySet()) {
+            renewUnder(owner, entry.getKey(), entry.getValue(), sent, kept, lost, sessionLost);
+        }
+        return kept;
     }
 
     /**
