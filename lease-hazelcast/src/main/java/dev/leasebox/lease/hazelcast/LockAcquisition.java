@@ -34,6 +34,7 @@ final class LockAcquisition {
     private final OwnerThreads owners;
     private final LockNames names;
     private final LockRelease release;
+    private final LeaseDeadlines deadlines;
     private final Clock clock;
     private final String description;
     /**
@@ -47,12 +48,13 @@ final class LockAcquisition {
     private volatile TryLockFault afterTryLock = (name, fence) -> { };
 
     /** {@code fetch}: the FencedLock proxy of a lock name (a round trip to the cluster). */
-    LockAcquisition(Function<String, FencedLock> fetch, OwnerThreads owners, LockNames names, LockRelease release, Clock clock,
-                    String description) {
+    LockAcquisition(Function<String, FencedLock> fetch, OwnerThreads owners, LockNames names, LockRelease release,
+                    LeaseDeadlines deadlines, Clock clock, String description) {
         this.fetch = fetch;
         this.owners = owners;
         this.names = names;
         this.release = release;
+        this.deadlines = deadlines;
         this.clock = clock;
         this.description = description;
     }
@@ -131,7 +133,7 @@ final class LockAcquisition {
             if (owner.leaked.containsKey(name)) {
                 continue;
             }
-            FencedLock lock;
+            FencedLock lock = null;
             long fence;
             try {
                 lock = owner.lock(name, fetch);
@@ -139,13 +141,21 @@ final class LockAcquisition {
                 fence = tryLock(lock);
                 afterTryLock.after(name, fence);
                 if (fence != FencedLock.INVALID_FENCE && fence <= highestBefore) {
-                    fence = refuseRepeatedFence(owner, name, lock, fence, highestBefore);
+                    fence = refuse(owner, name, lock, fence, lockCount(lock), highestBefore);
+                } else if (fence != FencedLock.INVALID_FENCE && owner.unsure.remove(name)) {
+                    int count = lockCount(lock);
+                    if (count > 1) {
+                        fence = refuse(owner, name, lock, fence, count, highestBefore);
+                    }
                 }
                 if (fence != FencedLock.INVALID_FENCE) {
                     highestFence.accumulateAndGet(fence, Math::max);
                 }
             } catch (RuntimeException e) {
                 owner.forget(name);
+                if (lock != null) {
+                    keepPossiblyAcquired(owner, name, lock, e);
+                }
                 if (granted.isEmpty()) {
                     throw e;
                 }
@@ -159,6 +169,7 @@ final class LockAcquisition {
             for (String key : assignment.keys()) {
                 Lease lease = request.grant(key, fence, sent);
                 held.add(lease, sent.plus(request.ttl()));
+                deadlines.track(lease, sent.plus(request.ttl()));
                 granted.add(lease);
             }
             owner.held.put(name, held);
@@ -167,20 +178,39 @@ final class LockAcquisition {
     }
 
     /**
+     * A call on {@code lock} after its {@code tryLock} was sent failed ({@code failure}): whether the
+     * tryLock took effect is unknown (a reply lost past the invocation timeout, a heartbeat timeout, a
+     * leader change), so the lock is treated as held by this thread: kept as leaked, never granted
+     * meanwhile, and unlocked in the background until the cluster answers that this thread no longer
+     * holds it. The next grant of its name is checked for a re-entry. Owner thread only.
+     */
+    private void keepPossiblyAcquired(OwnerThread owner, String name, FencedLock lock, RuntimeException failure) {
+        owner.unsure.add(name);
+        owner.leaked.computeIfAbsent(name, n -> new LeakedLock(n, lock, -1, 1, clock.instant()));
+        LOG.warn("tryLock of {} on {} failed and may have taken effect ({}): the lock is treated as held by this manager, not granted, "
+                + "and unlocked in the background until the cluster says this manager no longer holds it; other managers get it then",
+                name, description, failure.toString());
+    }
+
+    /** The lock's hold count; 2 when it cannot be read, so that an unknown count is never taken for a first acquisition. */
+    private static int lockCount(FencedLock lock) {
+        try {
+            return lock.getLockCount();
+        } catch (RuntimeException e) {
+            return 2;
+        }
+    }
+
+    /**
      * A {@code tryLock} answered {@code fence}, no higher than a fence this manager was handed before
-     * it was sent: a new acquisition would have a higher one, so this thread held the lock already and
-     * re-entered it (an unlock that failed unnoticed), or the CP Subsystem was reset and its Raft
+     * it was sent, or re-entered a lock whose earlier acquisition had an unknown outcome (its hold
+     * count {@code count} above one): a new acquisition would have a higher fence and count one, so
+     * this thread held the lock already and re-entered it, or the CP Subsystem was reset and its Raft
      * indexes start again. Either way the fence may have been handed out before: the acquisition is
      * undone and nothing is granted. A re-entered lock is kept as leaked, to be unlocked until free.
      * Returns INVALID_FENCE. Owner thread only.
      */
-    private long refuseRepeatedFence(OwnerThread owner, String name, FencedLock lock, long fence, long highestBefore) {
-        int count;
-        try {
-            count = lock.getLockCount();
-        } catch (RuntimeException e) {
-            count = 2; // unknown: assume re-entered, so the retries unlock until the cluster says it is free
-        }
+    private long refuse(OwnerThread owner, String name, FencedLock lock, long fence, int count, long highestBefore) {
         if (count > 1) {
             LOG.warn("tryLock of {} on {} re-entered a lock this manager still held (lock count {}, fence {}, an earlier grant's): "
                     + "not granted; it is unlocked in the background until free", name, description, count, fence);
@@ -189,7 +219,7 @@ final class LockAcquisition {
                     + "its fences repeat; not granted (restart the workers of this cluster, and check the store's fence high-water marks)",
                     name, description, fence, highestBefore);
         }
-        LeakedLock leaked = new LeakedLock(name, lock, fence, count, clock.instant());
+        LeakedLock leaked = new LeakedLock(name, lock, fence, Math.max(count, 1), clock.instant());
         leaked.retryNow(clock.instant());
         owner.leaked.put(name, leaked);
         release.retryLeaked(owner, leaked);
