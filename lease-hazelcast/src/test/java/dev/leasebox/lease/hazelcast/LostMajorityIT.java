@@ -92,7 +92,9 @@ class LostMajorityIT {
         for (int port : cluster.ports.subList(1, 3)) {
             com.hazelcast.config.Config config = cluster.memberConfig(port);
             config.setInstanceName(config.getInstanceName() + "-new"); // the terminated member's name may still be registered
-            Thread starter = new Thread(() -> started.add(com.hazelcast.core.Hazelcast.newHazelcastInstance(config)));
+            // its port too, until the terminated member's socket is closed
+            Thread starter = new Thread(() -> await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                    .until(() -> started.add(com.hazelcast.core.Hazelcast.newHazelcastInstance(config))));
             starters.add(starter);
             starter.start();
         }
