@@ -38,10 +38,11 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>When a lease is lost</h2>
  * <ul>
- *   <li><b>Its ttl passes without a renewal.</b> This manager drops it on its owner thread, unlocks
- *       its lock once no other lease holds it, and tells its listeners
- *       ({@link LeaseLoss.Cause#DEADLINE_PASSED}); a live but stuck caller never keeps a key past its
- *       ttl.</li>
+ *   <li><b>Its ttl passes without a renewal.</b> An expiry timer on a thread of its own, which reads
+ *       only local deadlines and so is never held up by a CP call, tells the listeners when it is
+ *       due ({@link LeaseLoss.Cause#DEADLINE_PASSED}); the owner thread drops the lease and unlocks
+ *       its lock once no other lease holds it and the cluster answers. A live but stuck caller never
+ *       keeps a key past its ttl, and a lease reported lapsed is never renewed afterwards.</li>
  *   <li><b>The CP session expires.</b> Every lock of this instance is freed by the cluster when its CP
  *       session misses heartbeats for the session TTL: the JVM died, froze, or was cut off. A crashed
  *       holder's keys become grantable {@code session TTL} after its last heartbeat, whatever the
@@ -51,8 +52,11 @@ import java.util.concurrent.TimeUnit;
  *   <li><b>A client loses its connection.</b> Listeners hear {@code connectionSuspended}; after
  *       reconnection every held lock is checked and the lost ones are reported.</li>
  *   <li><b>The CP group loses its majority.</b> Calls fail with {@link LeaseManagerException}; leases
- *       are kept until their ttl.</li>
+ *       are kept until their ttl, whose passing is reported on time although the owner threads wait
+ *       on the cluster.</li>
  * </ul>
+ * A loss found by any path is reported, including by a renewal that runs on its owner thread after
+ * its caller stopped waiting.
  *
  * <h2>When an unlock fails</h2>
  * An unlock that fails other than by finding the lock not held (the cluster unreachable past the
@@ -67,6 +71,11 @@ import java.util.concurrent.TimeUnit;
  *       when a client reconnects, until an unlock succeeds or the cluster answers that the thread
  *       holds it no more (the session ended, or the first unlock took effect late): other managers
  *       get its keys then, without waiting for the session to expire. Each failure is logged at WARN.</li>
+ *   <li>A {@code tryLock} that fails after it may have taken effect (its reply lost past the invocation
+ *       timeout, a heartbeat timeout, a leader change) is treated the same way: the lock is kept as
+ *       leaked, possibly held, and unlocked until the cluster says this thread no longer holds it.
+ *       The next grant of that lock is checked with its hold count: one above one is a re-entry and
+ *       grants nothing.</li>
  *   <li>A fence is never handed out for two grants: a {@code tryLock} whose fence is not above every
  *       fence this manager was handed before it was sent did not acquire the lock anew (it re-entered
  *       one this thread still held, or the CP Subsystem was reset); it is undone and grants nothing.</li>
@@ -105,6 +114,7 @@ public final class HazelcastLeaseManager implements LeaseManager, PeerRanking {
     private final HazelcastPeers peers;
     private final LockNames names;
     private final LeaseLossListeners listeners;
+    private final LeaseDeadlines deadlines;
     private final LockRelease release;
     private final LockAcquisition acquisition;
     private final LockRenewal renewal;
@@ -125,9 +135,11 @@ public final class HazelcastLeaseManager implements LeaseManager, PeerRanking {
         this.peers = config.peerRanks() ? new HazelcastPeers(instance, config.lockNamePrefix() + PEERS_MAP) : null;
         this.names = new LockNames(config);
         this.listeners = new LeaseLossListeners(description);
-        this.release = new LockRelease(owners, names, listeners, config.clock(), description);
-        this.acquisition = new LockAcquisition(instance, owners, names, release, config.clock(), description);
-        this.renewal = new LockRenewal(owners, names, release, listeners, config.clock());
+        this.deadlines = new LeaseDeadlines(config.clock(), listeners, description);
+        this.release = new LockRelease(owners, names, deadlines, config.clock(), description);
+        this.acquisition = new LockAcquisition(instance.getCPSubsystem()::getLock, owners, names, release, deadlines, config.clock(),
+                description);
+        this.renewal = new LockRenewal(owners, names, release, deadlines, listeners, config.clock());
         this.reconnection = new ClientReconnection(owners, listeners, this::renew, () -> closed, config.clock(),
                 config.operationTimeout(), description);
     }
@@ -179,6 +191,7 @@ public final class HazelcastLeaseManager implements LeaseManager, PeerRanking {
     }
 
     private void startWatching() {
+        deadlines.start(config.reapInterval());
         for (OwnerThread owner : owners.all()) {
             owner.every(config.reapInterval(), () -> release.reapExpired(owner));
         }
@@ -277,7 +290,9 @@ public final class HazelcastLeaseManager implements LeaseManager, PeerRanking {
                 LOG.debug("lifecycle listener already gone on {}", description);
             }
         }
+        deadlines.stop();
         int left = release.unlockAll(config.operationTimeout());
+        deadlines.clear();
         if (left > 0) {
             LOG.warn("{} lock(s) of {} could not be unlocked at close: they stay held until this instance's CP session ends{}", left, description,
                     ownsInstance ? " (the instance is shut down now)" : " (shut the instance down to end it)");
@@ -286,6 +301,11 @@ public final class HazelcastLeaseManager implements LeaseManager, PeerRanking {
         if (ownsInstance) {
             instance.getLifecycleService().shutdown();
         }
+    }
+
+    /** The acquisition path (for tests: its fault point). */
+    LockAcquisition acquisition() {
+        return acquisition;
     }
 
     /** The owner threads (for tests). */
@@ -312,6 +332,7 @@ public final class HazelcastLeaseManager implements LeaseManager, PeerRanking {
         if (peers != null) {
             peers.close();
         }
+        deadlines.stop();
         owners.shutdownNow();
         listeners.shutdown();
     }

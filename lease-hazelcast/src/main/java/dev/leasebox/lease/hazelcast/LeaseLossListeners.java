@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -23,15 +24,21 @@ final class LeaseLossListeners {
     private static final Logger LOG = LoggerFactory.getLogger(HazelcastLeaseManager.class);
 
     private final List<LeaseLossListener> listeners = new CopyOnWriteArrayList<>();
-    private final ExecutorService notifier = Executors.newSingleThreadExecutor(r -> {
-        Thread thread = new Thread(r, "leasebox-hazelcast-listeners");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final Executor notifier;
     private final String description;
 
     LeaseLossListeners(String description) {
+        this(description, Executors.newSingleThreadExecutor(r -> {
+            Thread thread = new Thread(r, "leasebox-hazelcast-listeners");
+            thread.setDaemon(true);
+            return thread;
+        }));
+    }
+
+    /** Listeners told on {@code notifier} (for tests: the calling thread). */
+    LeaseLossListeners(String description, Executor notifier) {
         this.description = description;
+        this.notifier = notifier;
     }
 
     void add(LeaseLossListener listener) {
@@ -69,6 +76,8 @@ final class LeaseLossListeners {
     }
 
     void shutdown() {
-        notifier.shutdown();
+        if (notifier instanceof ExecutorService service) {
+            service.shutdown();
+        }
     }
 }

@@ -3,7 +3,6 @@ package dev.leasebox.lease.hazelcast;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.spi.exception.DistributedObjectDestroyedException;
 import dev.leasebox.lease.Lease;
-import dev.leasebox.lease.LeaseLoss;
 import dev.leasebox.lease.LeaseManagerException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,14 +30,14 @@ final class LockRelease {
 
     private final OwnerThreads owners;
     private final LockNames names;
-    private final LeaseLossListeners listeners;
+    private final LeaseDeadlines deadlines;
     private final Clock clock;
     private final String description;
 
-    LockRelease(OwnerThreads owners, LockNames names, LeaseLossListeners listeners, Clock clock, String description) {
+    LockRelease(OwnerThreads owners, LockNames names, LeaseDeadlines deadlines, Clock clock, String description) {
         this.owners = owners;
         this.names = names;
-        this.listeners = listeners;
+        this.deadlines = deadlines;
         this.clock = clock;
         this.description = description;
     }
@@ -56,11 +55,15 @@ final class LockRelease {
                     continue;
                 }
                 current.remove(lease.key());
+                // a lease whose lapse the expiry timer reported meanwhile is not counted released
+                boolean unreported = deadlines.untrack(lease);
                 if (!current.isEmpty()) {
-                    released.add(lease);
+                    if (unreported) {
+                        released.add(lease);
+                    }
                     continue;
                 }
-                if (!unlockOrKeep(owner, current)) {
+                if (!unlockOrKeep(owner, current) || !unreported) {
                     continue;
                 }
                 released.add(lease);
@@ -86,6 +89,7 @@ final class LockRelease {
                         continue;
                     }
                     held.remove(lease.key());
+                    deadlines.untrack(lease);
                     if (held.isEmpty()) {
                         unlockOrKeep(owner, held);
                     }
@@ -98,15 +102,17 @@ final class LockRelease {
     }
 
     /**
-     * Drops the leases of {@code held} whose ttl has passed, reporting them, and unlocks it when none
-     * is left; true when it did (the lock is gone). Owner thread only.
+     * Drops the leases of {@code held} whose ttl has passed, reporting those the expiry timer has not
+     * reported yet, and unlocks it when none is left; true when it did (the lock is gone). Owner
+     * thread only.
      */
     boolean expireDue(OwnerThread owner, HeldLock held) {
         List<Lease> lapsed = held.removeExpired(clock.instant());
         if (lapsed.isEmpty()) {
             return false;
         }
-        listeners.report(lapsed, LeaseLoss.Cause.DEADLINE_PASSED, "not renewed within its ttl; " + description + " let it lapse");
+        lapsed.removeIf(lease -> !deadlines.untrack(lease));
+        deadlines.report(lapsed);
         if (!held.isEmpty()) {
             return false;
         }
@@ -114,7 +120,10 @@ final class LockRelease {
         return true;
     }
 
-    /** The reaper, run on each owner thread every reap interval: lapses what is due, retries leaked unlocks that are due. */
+    /**
+     * The reaper, run on each owner thread every reap interval: unlocks what lapsed, retries leaked
+     * unlocks that are due. Reporting a lapse does not wait for it: the expiry timer does that.
+     */
     void reapExpired(OwnerThread owner) {
         for (HeldLock held : List.copyOf(owner.held.values())) {
             try {

@@ -3,6 +3,8 @@ package dev.leasebox.lease.hazelcast;
 import com.hazelcast.cp.lock.FencedLock;
 
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -34,6 +36,12 @@ final class OwnerThread {
      * an unlock frees them; never granted meanwhile. Confined to {@link #executor}'s thread.
      */
     final Map<String, LeakedLock> leaked = new HashMap<>();
+    /**
+     * Lock names whose last {@code tryLock} on this thread failed with an unknown outcome: the next
+     * grant of one is checked with the lock's hold count, so a re-entry is never taken for a new
+     * acquisition. Confined to {@link #executor}'s thread.
+     */
+    final Set<String> unsure = new HashSet<>();
     /** FencedLock proxies by lock name, in access order; confined to {@link #executor}'s thread. */
     private final Map<String, FencedLock> proxies;
 

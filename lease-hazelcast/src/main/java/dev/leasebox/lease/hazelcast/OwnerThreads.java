@@ -104,7 +104,7 @@ final class OwnerThreads {
             case "acquire" -> "locks granted late are unlocked at their ttl";
             case "release", "releaseAndDestroy" -> "an unlock that completes late still frees its lock; one that fails leaves the "
                     + "lock held, not granted again, until an unlock retried in the background frees it for every manager";
-            case "renew" -> "leases not renewed lapse at their ttl";
+            case "renew" -> "leases not renewed lapse at their ttl; a loss the renewal finds when it runs is still reported";
             default -> "its locks are unlocked when their leases lapse";
         };
     }
