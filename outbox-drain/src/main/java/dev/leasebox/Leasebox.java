@@ -341,12 +341,15 @@ public final class Leasebox implements AutoCloseable {
                 if (claims instanceof AutoCloseable closeable && claims != jdbc) {
                     resources.add(closeable);
                 }
+                OutboxClaimStore engineClaims = claims;
                 if (joinRegistry) {
-                    resources.add(ClaimStyleRegistry.join(dataSource, jdbc, options.owner(), claimPath(mode).claimStyle(),
-                            ClaimStyleRegistry.validityFor(options.leaseDuration()), onRegistryConflict));
+                    ClaimStyleRegistry registry = ClaimStyleRegistry.join(dataSource, jdbc, options.owner(),
+                            claimPath(mode).claimStyle(), ClaimStyleRegistry.validityFor(options.leaseDuration()), onRegistryConflict);
+                    resources.add(registry);
+                    engineClaims = new RegisteredClaims(claims, registry);
                 }
-                OutboxDrain.Builder engine = OutboxDrain.builder().store(decorateClaimStore.apply(claims)).provider(provider).options(options)
-                        .clock(clock);
+                OutboxDrain.Builder engine = OutboxDrain.builder().store(decorateClaimStore.apply(engineClaims)).provider(provider)
+                        .options(options).clock(clock);
                 Optional.ofNullable(listener).ifPresent(engine::listener);
                 return new Leasebox(engine.build(), claims, resources, claimPath(mode).describe());
             } catch (RuntimeException e) {

@@ -37,7 +37,10 @@ import java.util.function.BooleanSupplier;
  * is abandoned: its result is not written, not even as a release. Every write is token-checked by
  * the store; a refusal is counted and reported, never retried and never thrown. While the store
  * reports claims at risk, no emission starts: the batch's unemitted claims are handed back and no new
- * batch is claimed until the store reports them safe again.
+ * batch is claimed until the store reports them safe again. A loss the store reports while the claim
+ * call that returns the claim is still running, or before the batch is set up, reaches the batch too:
+ * losses reported during a claim call are kept for it and applied to its batch once the batch is
+ * watched, so no emission or completion decision misses one.
  */
 final class ClaimingCycle implements DrainCycle {
 
@@ -53,6 +56,8 @@ final class ClaimingCycle implements DrainCycle {
     private final BooleanSupplier stopRequested;
     private final BooleanSupplier halted;
     private final Set<ClaimedBatch> active = ConcurrentHashMap.newKeySet();
+    /** Losses reported while claim calls run, one record per call, kept until the call's batch is active. */
+    private final Set<LossesWhileClaiming> claiming = ConcurrentHashMap.newKeySet();
     private final AtomicReference<Optional<String>> atRisk = new AtomicReference<>(Optional.empty());
 
     ClaimingCycle(OutboxClaimStore store, DrainOptions options, Clock clock, Emitter emitter, CompletionPolicy policy,
@@ -75,17 +80,27 @@ final class ClaimingCycle implements DrainCycle {
         if (stopRequested.getAsBoolean() || atRisk.get().isPresent()) {
             return CycleResult.EMPTY;
         }
-        List<OutboxClaim> claims = store.claim(ClaimSelection.ELIGIBLE,
-                new ClaimRequest(options.owner(), options.batchSize(), options.leaseDuration()));
-        if (claims.isEmpty()) {
-            return CycleResult.EMPTY;
-        }
-        listener.batchClaimed(claims.size());
-        listener.claimed(claims);
-        ClaimedBatch batch = new ClaimedBatch(claims, options.claimSafetyMargin(), listener);
-        active.add(batch);
-        Optional<ScheduledFuture<?>> renewal = scheduleRenewal(batch);
+        LossesWhileClaiming lossesWhileClaiming = new LossesWhileClaiming();
+        claiming.add(lossesWhileClaiming);
+        List<OutboxClaim> claims;
+        ClaimedBatch batch;
         try {
+            claims = store.claim(ClaimSelection.ELIGIBLE,
+                    new ClaimRequest(options.owner(), options.batchSize(), options.leaseDuration()));
+            if (claims.isEmpty()) {
+                return CycleResult.EMPTY;
+            }
+            batch = new ClaimedBatch(claims, options.claimSafetyMargin(), listener);
+            active.add(batch); // before the record is dropped: a loss reported in between finds one or the other
+        } finally {
+            claiming.remove(lossesWhileClaiming);
+        }
+        Optional<ScheduledFuture<?>> renewal = Optional.empty();
+        try {
+            listener.batchClaimed(claims.size());
+            listener.claimed(claims);
+            lossesWhileClaiming.applyTo(batch);
+            renewal = scheduleRenewal(batch);
             CycleTally tally = new CycleTally(claims.size());
             Map<Long, ProviderOutcome> emitted = new LinkedHashMap<>();
             Map<Long, String> toRelease = new LinkedHashMap<>();
@@ -226,12 +241,33 @@ final class ClaimingCycle implements DrainCycle {
         }
     }
 
-    /** Receives the store's loss reports; must not block (it runs on the store's or coordinator's thread). */
+    /** The losses reported while one claim call ran, by entry id, for its batch once it is active. */
+    private static final class LossesWhileClaiming {
+        private final Map<Long, String> causes = new ConcurrentHashMap<>();
+
+        void record(Set<Long> entryIds, String cause) {
+            entryIds.forEach(id -> causes.putIfAbsent(id, cause));
+        }
+
+        void applyTo(ClaimedBatch batch) {
+            causes.forEach((id, cause) -> batch.markLost(Set.of(id), cause));
+        }
+    }
+
+    /**
+     * Receives the store's loss reports; must not block (it runs on the store's or coordinator's thread).
+     * A loss is recorded for the claim calls in progress before the active batches are marked; a claim call
+     * adds its batch to the active ones before it reads its record: one of the two sees the other.
+     */
     private final class LossWatcher implements ClaimLossListener {
         @Override
         public void claimsLost(Set<Long> entryIds, String cause) {
+            String why = "lease lost: " + cause;
+            for (LossesWhileClaiming pending : claiming) {
+                pending.record(entryIds, why);
+            }
             for (ClaimedBatch batch : active) {
-                batch.markLost(entryIds, "lease lost: " + cause);
+                batch.markLost(entryIds, why);
             }
         }
 

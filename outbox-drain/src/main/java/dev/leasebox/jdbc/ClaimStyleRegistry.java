@@ -1,5 +1,6 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.lease.MonotonicClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -8,7 +9,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -32,6 +35,13 @@ import java.util.function.Consumer;
  * worker's registration had lapsed, e.g. the database was unreachable for longer than the validity) tells
  * {@code onConflict}, which should stop the drain. Liveness is judged by the database's clock.
  * {@link #close} leaves the registry.
+ *
+ * <p>{@link #confirm()} says whether the worker may start a claim: yes while its last registration is
+ * younger than two thirds of the validity by a monotonic clock (measured from before the statement was
+ * sent, so the database's expiry lies at least a third of the validity later); otherwise it registers again
+ * on the caller's thread first. A worker whose registration lapsed therefore learns of a conflicting worker
+ * that joined meanwhile before its next claim, not at its next scheduled renewal; after a conflict it
+ * never confirms again.
  */
 public final class ClaimStyleRegistry implements AutoCloseable {
 
@@ -91,6 +101,9 @@ public final class ClaimStyleRegistry implements AutoCloseable {
     private final Consumer<String> onConflict;
     private final AtomicBoolean conflicted = new AtomicBoolean();
     private final ScheduledExecutorService renewer;
+    private final Clock local = MonotonicClock.system();
+    /** Until when, by {@link #local}, the last registration is certainly live (with a third of the validity to spare). */
+    private volatile Instant confirmedUntil = Instant.MIN;
 
     private ClaimStyleRegistry(DataSource dataSource, SqlDialect dialect, String owner, ClaimStyle style, Duration validity,
                                Consumer<String> onConflict) {
@@ -133,7 +146,7 @@ public final class ClaimStyleRegistry implements AutoCloseable {
             throw new IllegalArgumentException("a claim-style registration must be valid for at least 1s, was " + validity);
         }
         ClaimStyleRegistry registry = new ClaimStyleRegistry(dataSource, rows.dialect(), owner, style, validity, onConflict);
-        List<Registration> others = registry.register();
+        List<Registration> others = registry.registerAndConfirm();
         if (!others.isEmpty()) {
             registry.renewer.shutdownNow();
             throw new JdbcOutboxException(registry.refusal(others));
@@ -217,14 +230,62 @@ public final class ClaimStyleRegistry implements AutoCloseable {
         return List.of();
     }
 
-    private void renew() {
-        try {
-            List<Registration> others = register();
-            if (!others.isEmpty() && conflicted.compareAndSet(false, true)) {
-                String line = refusal(others) + " (this worker's registration had lapsed)";
-                log.error(line);
-                onConflict.accept(line);
+    /**
+     * Whether this worker may start a claim now: true while its registration is confirmed live (see the class
+     * comment); otherwise it registers again first, and answers false when that finds a live worker of
+     * another style ({@code onConflict} is told) or fails (the next call tries again).
+     */
+    public boolean confirm() {
+        if (!conflicted.get() && local.instant().isBefore(confirmedUntil)) {
+            return true;
+        }
+        synchronized (this) {
+            if (conflicted.get()) {
+                return false;
             }
+            if (local.instant().isBefore(confirmedUntil)) {
+                return true;
+            }
+            try {
+                return registeredWithoutConflict();
+            } catch (RuntimeException e) {
+                log.warn("Worker {}: its claim-style registration on {} is not confirmed and registering again failed; "
+                        + "no claim starts until it succeeds: {}", owner, dialect.table(), e.getMessage());
+                return false;
+            }
+        }
+    }
+
+    /** Registers, remembering until when the registration is certainly live; returns the conflicting live ones. */
+    private List<Registration> registerAndConfirm() {
+        Instant sent = local.instant();
+        List<Registration> others = register();
+        if (others.isEmpty()) {
+            confirmedUntil = sent.plus(validity.minus(validity.dividedBy(3)));
+        }
+        return others;
+    }
+
+    /** Registers again; on a conflict tells {@code onConflict} (once) and returns false. Runs under this object's lock. */
+    private boolean registeredWithoutConflict() {
+        List<Registration> others = registerAndConfirm();
+        if (others.isEmpty()) {
+            return true;
+        }
+        if (conflicted.compareAndSet(false, true)) {
+            String line = refusal(others) + " (this worker's registration had lapsed)";
+            log.error(line);
+            onConflict.accept(line);
+        }
+        return false;
+    }
+
+    private synchronized void renew() {
+        if (conflicted.get()) {
+            return;
+        }
+        try {
+            registeredWithoutConflict();
         } catch (RuntimeException e) {
             log.warn("Worker {}: renewing its claim-style registration on {} failed, will retry in {}ms: {}", owner,
                     dialect.table(), Math.max(validity.toMillis() / 3, 100), e.getMessage());

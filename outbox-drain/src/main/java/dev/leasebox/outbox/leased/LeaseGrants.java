@@ -26,7 +26,10 @@ import java.util.Map;
  * mode's database round trip (recorded: the grants written as the rows' claims; lean: the granted rows
  * read), then, for fences the rows refused as not above their high-water mark, the manager's fence floor
  * raised and those keys tried once more. Granted leases that do not become claims are released; those
- * that do are put in {@code held}.
+ * that do are put in {@code held}. A grant whose loss was reported while the call ran (in either round
+ * trip) is handed out to nobody: it is put in {@code held} first and then checked against the call's
+ * reported losses, which the loss forwarder records before it reads {@code held}
+ * ({@link ClaimsInProgress}); a recorded claim of it stays on its row until the row's claim expires.
  */
 final class LeaseGrants {
 
@@ -52,7 +55,7 @@ final class LeaseGrants {
      * those keys are tried once more. Nothing is written.
      */
     List<OutboxClaim> lean(ClaimSelection selection, ClaimRequest request, LeaseRequest leaseRequest,
-                                          boolean mayRaiseFloor) {
+                           ClaimsInProgress.Call call, boolean mayRaiseFloor) {
         List<Lease> granted = leases.acquire(leaseRequest);
         if (granted.isEmpty()) {
             return List.of();
@@ -72,6 +75,7 @@ final class LeaseGrants {
         }
         List<OutboxClaim> claims = new ArrayList<>(eligible.size());
         List<Lease> refused = new ArrayList<>();
+        List<Long> lost = new ArrayList<>();
         List<String> retryKeys = new ArrayList<>();
         long highWater = 0;
         for (Map.Entry<Long, Lease> grant : byEntry.entrySet()) {
@@ -84,18 +88,20 @@ final class LeaseGrants {
                 refused.add(lease);
                 retryKeys.add(lease.key());
                 highWater = Math.max(highWater, entry.fenceHighWater());
+            } else if (!hold(id, lease, call)) {
+                lost.add(id);
             } else {
                 Instant expiresAt = lease.grantedAt().plus(lease.ttl());
                 int attempt = entry.claimAttemptCount() + 1;
                 OutboxEntry asClaimed = entry.toBuilder()
                         .claim(lease.owner(), lease.fence(), lease.grantedAt(), expiresAt, attempt).build();
                 claims.add(new OutboxClaim(asClaimed, lease.owner(), lease.fence(), lease.grantedAt(), expiresAt, attempt));
-                held.put(id, lease);
             }
         }
+        reportLostWhileClaiming(lost);
         releases.quietly(refused);
         if (!retryKeys.isEmpty() && raiseFloorForRetry(highWater, retryKeys.size(), mayRaiseFloor)) {
-            claims.addAll(lean(selection, request, retryRequest(request, retryKeys), false));
+            claims.addAll(lean(selection, request, retryRequest(request, retryKeys), call, false));
         }
         claims.sort(Comparator.comparingLong(OutboxClaim::entryId));
         return claims;
@@ -127,8 +133,30 @@ final class LeaseGrants {
         return true;
     }
 
+    /**
+     * Puts {@code lease} in {@code held} unless its loss was reported while {@code call} ran; says whether it
+     * did. The order (put, then look at the call's losses) pairs with the forwarder's (record the loss, then
+     * look at {@code held}): one of the two always sees the other.
+     */
+    private boolean hold(long id, Lease lease, ClaimsInProgress.Call call) {
+        held.put(id, lease);
+        if (call.wasLost(lease)) {
+            held.remove(id, lease);
+            return false;
+        }
+        return true;
+    }
+
+    private void reportLostWhileClaiming(List<Long> ids) {
+        if (!ids.isEmpty()) {
+            log.warn("{} reported the leases on entries {} lost while they were being claimed; they are not handed out "
+                    + "(a recorded claim stays on its row until it expires, then the row is claimable again)",
+                    leases.describe(), ids);
+        }
+    }
+
     List<OutboxClaim> recorded(ClaimSelection selection, ClaimRequest request, LeaseRequest leaseRequest,
-                                               boolean mayRaiseFloor) {
+                               ClaimsInProgress.Call call, boolean mayRaiseFloor) {
         List<Lease> granted = leases.acquire(leaseRequest);
         if (granted.isEmpty()) {
             return List.of();
@@ -143,11 +171,18 @@ final class LeaseGrants {
                     lease.grantedAt().plus(lease.ttl())));
         }
         ClaimRecording recording = store.recordClaims(selection, grants);
+        List<OutboxClaim> claims = new ArrayList<>(recording.recorded().size());
+        List<Long> lost = new ArrayList<>();
         for (OutboxClaim claim : recording.recorded()) {
-            held.put(claim.entryId(), byEntry.get(claim.entryId()));
+            if (hold(claim.entryId(), byEntry.get(claim.entryId()), call)) {
+                claims.add(claim);
+            } else {
+                lost.add(claim.entryId());
+            }
         }
+        reportLostWhileClaiming(lost);
         if (recording.refused().isEmpty()) {
-            return recording.recorded();
+            return claims;
         }
         List<Lease> refusedLeases = new ArrayList<>();
         List<String> retryKeys = new ArrayList<>();
@@ -161,10 +196,9 @@ final class LeaseGrants {
         }
         releases.quietly(refusedLeases);
         if (retryKeys.isEmpty() || !raiseFloorForRetry(highWater, retryKeys.size(), mayRaiseFloor)) {
-            return recording.recorded();
+            return claims;
         }
-        List<OutboxClaim> all = new ArrayList<>(recording.recorded());
-        all.addAll(recorded(selection, request, retryRequest(request, retryKeys), false));
-        return all;
+        claims.addAll(recorded(selection, request, retryRequest(request, retryKeys), call, false));
+        return claims;
     }
 }

@@ -24,7 +24,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +57,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * coordinator's counter went back after data loss), the store raises the manager's fence floor to that
  * mark and tries those keys once more in the same call. The floor is raised at open to the outbox's
  * highest recorded fence as well. Lease losses reported by the manager are forwarded to
- * {@link ClaimLossListener}s as the entry ids concerned.
+ * {@link ClaimLossListener}s as the entry ids concerned; a loss reported while the claim call that made
+ * the grant is still running (in its coordinator or database round trip) makes that call leave the row
+ * out of its claims, so no loss reported after a grant goes unheard ({@link ClaimsInProgress}).
  *
  * <p>The claim asks for {@code k} times as many keys as its batch ({@link Builder#candidateOverAsk},
  * default 2) and lets the coordinator grant at most a batch of them ({@link LeaseRequest#limitedTo}):
@@ -90,8 +91,8 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
     private final ReleaseAfterCompletion release;
     private final int overAsk;
     private final Map<Long, Lease> held = new ConcurrentHashMap<>();
-    /** Candidate ids of claims in progress (between the candidate read and the grant), of every loop. */
-    private final Set<Long> asking = ConcurrentHashMap.newKeySet();
+    /** Claims in progress (from the candidate read until their grants are held), of every loop. */
+    private final ClaimsInProgress inProgress = new ClaimsInProgress();
     private final LeaseReleases releases;
     private final LeaseGrants grants;
     private final LeanCompletion leanCompletion;
@@ -107,7 +108,7 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
         this.releases = new LeaseReleases(b.leases, b.releaseInBackground);
         this.grants = new LeaseGrants(b.store, b.leases, held, releases);
         this.leanCompletion = new LeanCompletion(b.store, held);
-        leases.addLeaseLossListener(new ClaimLossForwarder(held, listeners));
+        leases.addLeaseLossListener(new ClaimLossForwarder(held, inProgress, listeners));
     }
 
 
@@ -161,7 +162,7 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
         CandidateStripe stripe = leases.as(PeerRanking.class).flatMap(PeerRanking::peerRank)
                 .map(rank -> CandidateStripe.of(rank, RowBlockLeases.of(leases))).orElse(CandidateStripe.ALL);
         Instant now = clock.instant();
-        Set<Long> busy = new HashSet<>(asking);
+        Set<Long> busy = inProgress.asking();
         busy.addAll(releases.pending());
         held.forEach((id, lease) -> {
             if (lease.isLocallyValid(now)) {
@@ -173,16 +174,13 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
         if (candidates.isEmpty()) {
             return List.of();
         }
-        asking.addAll(candidates);
-        try {
+        try (ClaimsInProgress.Call call = inProgress.open(candidates)) {
             List<String> keys = candidates.stream().map(LeasedOutboxClaimStore::leaseKey).toList();
             LeaseRequest leaseRequest = new LeaseRequest(keys, request.owner(), request.leaseDuration())
                     .limitedTo(request.batchSize());
             return mode == ClaimMode.LEAN
-                    ? grants.lean(selection, request, leaseRequest, true)
-                    : grants.recorded(selection, request, leaseRequest, true);
-        } finally {
-            asking.removeAll(candidates);
+                    ? grants.lean(selection, request, leaseRequest, call, true)
+                    : grants.recorded(selection, request, leaseRequest, call, true);
         }
     }
 
