@@ -50,17 +50,49 @@ abstract class LeanPartitionClaimsScenarios extends PartitionLeasesScenarios {
         assertThat(untouched.fenceHighWater()).isZero();
         assertThat(lean.claim(ClaimSelection.ELIGIBLE, request("w", 10))).as("in flight: not read again").isEmpty();
 
-        // a retry under the same grant completes again
+        // a retry is never handed out under the fence its first emission carried: the slot is granted again
         assertThat(lean.complete(claim, new Completion.Failed(EmissionError.retryable("x", "503"),
                 Optional.of(clock.instant()))).isCompleted()).isTrue();
+        assertThat(lean.claim(ClaimSelection.ELIGIBLE, request("w", 10))).as("not again under the same grant").isEmpty();
+        lean.keeper().tick();
         OutboxClaim retry = lean.claim(ClaimSelection.ELIGIBLE, request("w", 10)).get(0);
+        assertThat(retry.token()).isGreaterThan(fence);
         assertThat(lean.renewClaims(List.of(retry), TTL)).hasSize(1);
         assertThat(lean.complete(retry, new Completion.Delivered(new EmissionResult(clock.instant(), "ok"))).isCompleted())
                 .isTrue();
         OutboxEntry done = rows.find(e.id()).orElseThrow();
         assertThat(done.status()).isEqualTo(dev.leasebox.outbox.EmissionStatus.DELIVERED);
-        assertThat(done.fenceHighWater()).isEqualTo(fence);
+        assertThat(done.fenceHighWater()).isEqualTo(retry.token());
         assertThat(done.attemptCount()).isEqualTo(2);
+    }
+
+    @Test
+    void aLeanRowRetriedUnderOneSlotLeaseIsNeverHandedOutTwiceUnderOneFence() {
+        // one worker, its slot leases never lapse; every emission reaches the downstream, whose
+        // acknowledgement is lost: each ends as a retryable failure, due at once
+        InMemoryLeaseManager manager = new InMemoryLeaseManager(clock);
+        PartitionedOutboxClaimStore lean = PartitionedOutboxClaimStore.open(rows, slots, manager,
+                new JdbcWorkerGroup(dataSource(), rows, clock), "w", TTL, Duration.ofSeconds(10), false, ClaimMode.LEAN, clock);
+        closing.add(lean);
+        for (int i = 0; i < 20; i++) {
+            enqueue("retry-" + i, 0);
+        }
+        java.util.Set<String> emitted = new java.util.HashSet<>();
+        List<String> repeated = new ArrayList<>();
+        for (int round = 0; round < 8; round++) {
+            lean.keeper().tick();
+            List<OutboxClaim> batch = lean.claim(ClaimSelection.ELIGIBLE, request("w", 100));
+            for (OutboxClaim c : batch) {
+                if (!emitted.add(c.entryId() + " under " + c.token())) {
+                    repeated.add(c.entryId() + " under " + c.token());
+                }
+            }
+            lean.completeAll(batch.stream().map(c -> new dev.leasebox.outbox.ClaimCompletion(c, new Completion.Failed(
+                    EmissionError.retryable("ack-lost", "accepted, acknowledgement lost"), Optional.of(clock.instant()))))
+                    .toList());
+        }
+        assertThat(repeated).as("entries emitted twice under one fence").isEmpty();
+        assertThat(emitted).as("every entry was retried").hasSizeGreaterThan(40);
     }
 
     private void setHighWater(long id, long mark) throws Exception {
@@ -206,10 +238,13 @@ abstract class LeanPartitionClaimsScenarios extends PartitionLeasesScenarios {
         lean.keeper().tick(); // the slot lease stays held by the same grant throughout
         clock.advance(Duration.ofSeconds(15)); // the claim's deadline is more than a ttl past
 
+        assertThat(lean.claim(ClaimSelection.ELIGIBLE, request("w", 10)))
+                .as("never again under the grant the abandoned emission carried").isEmpty();
+        lean.keeper().tick();
         List<OutboxClaim> again = lean.claim(ClaimSelection.ELIGIBLE, request("w", 10));
         assertThat(again).extracting(OutboxClaim::entryId).as("the head is read again, not stuck in flight (ordered: "
                 + "its key would be stuck too)").containsExactly(head.id());
-        assertThat(again.get(0).token()).as("the same grant: the same token").isEqualTo(claim.token());
+        assertThat(again.get(0).token()).as("a newer grant: a higher token").isGreaterThan(claim.token());
         assertThat(lean.complete(again.get(0), new Completion.Delivered(new EmissionResult(clock.instant(), "ok")))
                 .isCompleted()).isTrue();
         assertThat(lean.complete(claim, new Completion.Delivered(new EmissionResult(clock.instant(), "ok")))

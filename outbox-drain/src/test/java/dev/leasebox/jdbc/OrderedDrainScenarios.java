@@ -72,6 +72,7 @@ abstract class OrderedDrainScenarios {
                     .build();
             for (int cycle = 0; cycle < 12; cycle++) {
                 drain.runOnce();
+                store.keeper().tick(); // a lean retry waits for its slot's next grant
                 clock.advance(Duration.ofMillis(20)); // every retry is due again
             }
             drain.close();

@@ -33,17 +33,25 @@ import java.util.concurrent.ConcurrentHashMap;
  * mode. A worker that holds no slot yet (just started, or rebalancing) claims nothing.
  *
  * <p>With {@link ClaimMode#LEAN}, nothing is written before the emission: rows of held slots
- * are read, emitted under the slot grant's fence (never a row whose fence high-water mark is above that
- * fence: such a row was marked by another writer, no completion under the grant could land, and the slot is
- * granted again above the mark, see {@link SlotLeaseKeeper#regrant}; a mark equal to the fence is this
- * grant's own earlier completion, a retry), and completed by a statement that checks the
- * slot's recorded grant (see {@link SlotOutboxStore}); renewing a lean claim is checking that its slot
- * is still held with the same fence (no round trip). The worker keeps its rows in flight out of its
- * next reads, and keeps their slots (see {@link SlotLeaseKeeper#setSlotsInUse(java.util.function.IntPredicate,
- * Object)}: the keeper's release decision and a claim's read exclude each other). A row in flight whose
- * claim deadline (as last handed out by {@link #claim} or {@link #renewClaims}) passed more than a lease
- * ttl ago is no longer in flight: the drain gave up on it at that deadline and writes nothing for it, so it
- * is read again (under the same grant, with the same token) rather than held back forever.
+ * are read, emitted under the slot grant's fence, and completed by a statement that checks the slot's
+ * recorded grant (see {@link SlotOutboxStore}); renewing a lean claim is checking that its slot is still
+ * held with the same fence (no round trip). The worker keeps its rows in flight out of its next reads, and
+ * keeps their slots (see {@link SlotLeaseKeeper#setSlotsInUse(java.util.function.IntPredicate, Object)}: the
+ * keeper's release decision and a claim's read exclude each other).
+ *
+ * <p>A lean token is the grant's fence itself, and <b>one grant hands a row out at most once</b>: every
+ * emission of a row carries a token above all earlier ones (the architecture's invariant 2), with no counter
+ * that a newer grant's fence would have to exceed. A row whose fence high-water mark is at or above the grant's
+ * fence is not handed out under it (the grant already completed it once, a retry; or another writer marked it
+ * higher), and a row handed out under a grant whose emission ended without a recorded completion (abandoned,
+ * lost, refused, or its completion failed) stays out of reads under that grant. In both cases the slot is
+ * granted again under a higher fence ({@link SlotLeaseKeeper#regrant}): it leaves the valid grants at once, and
+ * is released and acquired again as soon as none of its rows is in flight. A suspended coordinator connection
+ * pauses new claims but never shortens a row's exclusion: a renewal during the suspension neither extends nor
+ * drops the row, which stays in flight until its emission ends. A row in flight whose claim deadline (as last
+ * handed out by {@link #claim} or {@link #renewClaims}) passed more than a lease ttl ago is no longer in flight:
+ * the drain gave up on it at that deadline and writes nothing for it, so it is read again, under the slot's
+ * next grant, rather than held back forever.
  *
  * <p>With {@code ordered}, an entry is claimed (and so emitted) only after every earlier entry with
  * the same partition key is terminal: one key's entries are emitted one at a time, in id order, and
@@ -63,8 +71,8 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
     /** Lean mode: how long after its claim's deadline a row abandoned by the drain stays out of reads. */
     private final Duration abandonedAfter;
 
-    /** A lean claim in flight: its slot, and the deadline its claim was last given. */
-    private record InFlight(int slot, Instant deadline) {
+    /** A lean claim in flight: its slot, the fence it was handed out under, and the deadline its claim was last given. */
+    private record InFlight(int slot, long fence, Instant deadline) {
     }
     /**
      * Lean mode: one read at a time per worker, so that two claim loops do not read the same rows
@@ -105,14 +113,23 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
         Objects.requireNonNull(mode, "mode");
         SlotLeaseKeeper keeper = new SlotLeaseKeeper(slots, manager, group, owner, leaseTtl, tickInterval,
                 rows::highestFenceHighWater, clock);
-        PartitionedOutboxClaimStore store = new PartitionedOutboxClaimStore(rows, slots, keeper, ordered, mode, leaseTtl, clock);
+        PartitionedOutboxClaimStore store = over(rows, slots, keeper, ordered, mode, leaseTtl, clock);
         if (mode == ClaimMode.LEAN) {
-            keeper.setSlotsInUse(store::hasRowsInFlight, store.leanReads);
             log.warn("Lean partition claims through {}: rows in flight carry no claim, so only the slot lease excludes "
                     + "other workers; if the coordinator loses its data, rows in flight are emitted twice at once "
                     + "(recorded claims do not allow it; see ClaimMode)", manager.describe());
         }
         keeper.start();
+        return store;
+    }
+
+    /** The store over a keeper that is not started yet (the caller ticks it); lean mode wires the keeper's in-use check. */
+    static PartitionedOutboxClaimStore over(OutboxClaimStore rows, SlotOutboxStore slots, SlotLeaseKeeper keeper,
+                                            boolean ordered, ClaimMode mode, Duration leaseTtl, Clock clock) {
+        PartitionedOutboxClaimStore store = new PartitionedOutboxClaimStore(rows, slots, keeper, ordered, mode, leaseTtl, clock);
+        if (mode == ClaimMode.LEAN) {
+            keeper.setSlotsInUse(store::hasRowsInFlight, store.leanReads);
+        }
         return store;
     }
 
@@ -131,31 +148,55 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
         // From the grants to the rows marked in flight, under the monitor the keeper decides releases under:
         // no slot is released between being chosen here and its rows being in flight.
         synchronized (leanReads) {
+            Instant now = clock.instant();
+            inFlight.forEach((id, f) -> {
+                if (abandoned(f, now)) {
+                    retire(id, f); // before the grants are read: the abandoned row's slot is no longer offered
+                }
+            });
             List<SlotGrant> grants = keeper.validGrants();
             if (grants.isEmpty()) {
                 return List.of();
             }
             Map<Integer, SlotGrant> bySlot = new java.util.HashMap<>();
             grants.forEach(g -> bySlot.put(g.slot(), g));
-            Instant now = clock.instant();
-            inFlight.values().removeIf(f -> abandoned(f, now));
             for (SlotOutboxStore.SlottedEntry e : slots.selectInSlots(selection, request.batchSize(), grants, ordered,
                     List.copyOf(inFlight.keySet()))) {
                 SlotGrant g = bySlot.get(e.slot());
-                if (g != null && e.entry().fenceHighWater() > g.fence()) {
+                if (g == null) {
+                    continue; // not one of these slots
+                }
+                if (e.entry().fenceHighWater() > g.fence()) {
                     // marked by a newer fence of another writer: no completion under this grant could land
                     keeper.regrant(g, e.entry().fenceHighWater());
                     continue;
                 }
-                Instant deadline = g == null ? null : g.lease().localDeadline();
-                if (g == null || inFlight.putIfAbsent(e.entry().id(), new InFlight(e.slot(), deadline)) != null) {
-                    continue; // not one of these slots, or already in flight in another claim loop
+                if (e.entry().fenceHighWater() == g.fence()) {
+                    // completed once under this grant (a retry): its next emission needs a higher token
+                    keeper.regrant(g.slot(), g.fence());
+                    continue;
+                }
+                Instant deadline = g.lease().localDeadline();
+                if (inFlight.putIfAbsent(e.entry().id(), new InFlight(e.slot(), g.fence(), deadline)) != null) {
+                    continue; // already in flight in another claim loop
                 }
                 claims.add(new OutboxClaim(e.entry(), request.owner(), g.fence(), now, deadline,
                         e.entry().claimAttemptCount()));
             }
         }
         return claims;
+    }
+
+    /**
+     * Ends a row's time in flight when its emission ended without a recorded completion: the slot is granted
+     * again first, so that no read under the row's grant can find it between the two steps (the monitor
+     * orders this against {@link #claim}'s reads). The row's next emission then carries a higher fence.
+     */
+    private void retire(long id, InFlight f) {
+        synchronized (leanReads) {
+            keeper.regrant(f.slot(), f.fence());
+            inFlight.remove(id, f);
+        }
     }
 
     /** Whether the drain has certainly given up on this row: its claim's deadline is a lease ttl past. */
@@ -193,20 +234,34 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
                 knownAt.add(i);
             }
         }
+        List<CompletionOutcome> written;
         try {
-            List<CompletionOutcome> written = slots.completeInSlots(known);
-            for (int k = 0; k < written.size(); k++) {
-                outcomes[knownAt.get(k)] = written.get(k);
-                if (written.get(k) instanceof CompletionOutcome.Reclaimed r) {
-                    SlotOutboxStore.SlotCompletion sc = known.get(k);
-                    keeper.validGrant(sc.slot()).filter(g -> g.fence() == sc.claim().token())
-                            .ifPresent(g -> keeper.regrant(g, r.current().fenceHighWater()));
-                }
+            written = slots.completeInSlots(known);
+        } catch (RuntimeException e) {
+            known.forEach(sc -> retireClaim(sc.claim())); // written or not: unknown, so never again under these grants
+            throw e;
+        }
+        for (int k = 0; k < written.size(); k++) {
+            outcomes[knownAt.get(k)] = written.get(k);
+            SlotOutboxStore.SlotCompletion sc = known.get(k);
+            if (written.get(k) instanceof CompletionOutcome.Reclaimed r) {
+                keeper.validGrant(sc.slot()).filter(g -> g.fence() == sc.claim().token())
+                        .ifPresent(g -> keeper.regrant(g, r.current().fenceHighWater()));
             }
-        } finally {
-            known.forEach(sc -> inFlight.remove(sc.claim().entryId()));
+            if (written.get(k).isCompleted()) {
+                inFlight.remove(sc.claim().entryId()); // the row's mark is now this fence: no read hands it out under it
+            } else {
+                retireClaim(sc.claim());
+            }
         }
         return List.of(outcomes);
+    }
+
+    private void retireClaim(OutboxClaim claim) {
+        InFlight f = inFlight.get(claim.entryId());
+        if (f != null) {
+            retire(claim.entryId(), f);
+        }
     }
 
     @Override
@@ -217,13 +272,19 @@ public final class PartitionedOutboxClaimStore extends ForwardingOutboxClaimStor
         List<OutboxClaim> held = new ArrayList<>();
         for (OutboxClaim c : claims) {
             InFlight f = inFlight.get(c.entryId());
-            Optional<SlotGrant> g = f == null ? Optional.empty() : keeper.validGrant(f.slot());
-            if (g.isPresent() && g.get().fence() == c.token()) {
-                Instant deadline = g.get().lease().localDeadline();
-                inFlight.replace(c.entryId(), f, new InFlight(f.slot(), deadline));
-                held.add(c.withExpiresAt(deadline));
+            if (f == null || f.fence() != c.token()) {
+                continue; // no longer this worker's emission (completed, abandoned or lost before)
+            }
+            Optional<SlotGrant> g = keeper.heldGrant(f.slot()).filter(h -> h.fence() == f.fence());
+            if (g.isEmpty()) {
+                retire(c.entryId(), f); // lost: the drain will not finalize it
+            } else if (keeper.suspended()) {
+                // neither confirmed nor lost: the claim keeps its deadline, the row its exclusion
+                held.add(c);
             } else {
-                inFlight.remove(c.entryId()); // lost: the drain will not finalize it
+                Instant deadline = g.get().lease().localDeadline();
+                inFlight.replace(c.entryId(), f, new InFlight(f.slot(), f.fence(), deadline));
+                held.add(c.withExpiresAt(deadline));
             }
         }
         return held;

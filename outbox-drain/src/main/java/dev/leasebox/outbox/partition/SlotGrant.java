@@ -6,9 +6,10 @@ import java.util.Objects;
 
 /**
  * A slot held under a lease. The lease's fence is the grant's fence: rows claimed under this grant
- * get the token {@code max(fence, row's fence_high_water + 1)}, so tokens strictly grow per row even
- * when one grant claims a row twice (a retry), and every token of a newer grant of the slot is at
- * least its larger fence.
+ * (recorded claims) get the token {@code max(fence, row's fence_high_water + 1)}, so tokens strictly grow
+ * per row even when one grant claims a row twice (a retry), and every token of a newer grant of the slot
+ * is at least its larger fence. Lean claims carry exactly the fence, and a grant hands each row out at
+ * most once (see {@link PartitionedOutboxClaimStore}).
  *
  * @param slot  the slot, in {@code 0..slotCount-1}
  * @param lease the slot's lease, key {@link #leaseKey(int)}

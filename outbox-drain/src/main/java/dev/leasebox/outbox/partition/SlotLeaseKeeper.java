@@ -43,7 +43,9 @@ import java.util.stream.Collectors;
  * manager's floor at start above every slot's and every row's mark, and a claim path that meets a row
  * marked above its grant asks for the slot to be granted again ({@link #regrant}): the slot leaves
  * {@link #validGrants} at once, and on the next tick, once none of its rows is in flight, it is released,
- * the floor raised above the row's mark, and the slot acquired again under a higher fence. Lost leases
+ * the floor raised above the row's mark, and the slot acquired again under a higher fence. Lean claims ask
+ * the same, with no mark, for a slot whose grant has spent its fence on a row ({@link #regrant(int, long)});
+ * a re-grant request runs a tick at once rather than waiting for the next one. Lost leases
  * (reported by the manager or absent from a renewal) leave the held set at once; while the manager
  * reports its connection suspended, {@link #validGrants} is empty.
  */
@@ -71,7 +73,9 @@ public final class SlotLeaseKeeper implements AutoCloseable {
     private volatile Object claimGate = new Object();
     private volatile List<String> members = List.of();
     private volatile boolean closed;
-    private ScheduledExecutorService ticker;
+    private volatile ScheduledExecutorService ticker;
+    /** Whether a tick asked for by a re-grant is queued and not started yet. */
+    private final java.util.concurrent.atomic.AtomicBoolean tickQueued = new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
      * @param highestRowFence reads the outbox's highest row fence ({@code fence_high_water}); the floor is
@@ -175,6 +179,23 @@ public final class SlotLeaseKeeper implements AutoCloseable {
         return valid;
     }
 
+    /**
+     * The grant of {@code slot} if it is held now under a locally valid lease, whether or not the connection is
+     * suspended: a suspension does not end a grant, it only leaves it unconfirmed.
+     */
+    public java.util.Optional<SlotGrant> heldGrant(int slot) {
+        SlotGrant g = held.get(slot);
+        if (g == null || closed || !g.lease().isLocallyValid(clock.instant())) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(g);
+    }
+
+    /** Whether the manager reports its connection suspended now (grants are held but cannot be confirmed). */
+    public boolean suspended() {
+        return suspended;
+    }
+
     /** The grant of {@code slot} if it is held now under a locally valid lease (and not suspended). */
     public java.util.Optional<SlotGrant> validGrant(int slot) {
         SlotGrant g = held.get(slot);
@@ -195,6 +216,36 @@ public final class SlotLeaseKeeper implements AutoCloseable {
         SlotGrant current = held.get(grant.slot());
         if (current != null && current.fence() == grant.fence() && rowHighWater >= grant.fence()) {
             regrants.merge(grant.slot(), rowHighWater, Math::max);
+            tickSoon();
+        }
+    }
+
+    /**
+     * Asks for {@code slot} to be granted again because its grant under {@code fence} has spent that fence on a
+     * row (handed it out once: a lean claim never hands a row out twice under one fence). Any later grant has a
+     * higher fence, so no floor is raised. The slot leaves {@link #validGrants} at once; it is released once none
+     * of its rows is in flight and acquired again. Does nothing when {@code fence} is no longer the slot's grant.
+     */
+    public void regrant(int slot, long fence) {
+        SlotGrant current = held.get(slot);
+        if (current != null && current.fence() == fence) {
+            regrants.merge(slot, 0L, Math::max);
+            tickSoon();
+        }
+    }
+
+    /** Queues one tick on the ticker (at most one waiting), so a re-grant does not wait for the next interval. */
+    private void tickSoon() {
+        ScheduledExecutorService t = ticker;
+        if (t != null && tickQueued.compareAndSet(false, true)) {
+            try {
+                t.execute(() -> {
+                    tickQueued.set(false);
+                    tickQuietly();
+                });
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                tickQueued.set(false); // closing: nothing more to grant
+            }
         }
     }
 
@@ -301,7 +352,7 @@ public final class SlotLeaseKeeper implements AutoCloseable {
         for (int slot : target) {
             if (!held.containsKey(slot)) {
                 wanted.add(SlotGrant.leaseKey(slot));
-                Long mark = regrants.remove(slot);
+                Long mark = regrants.remove(slot); // 0: a spent fence, which any new grant exceeds anyway
                 regrantFloor = Math.max(regrantFloor, mark == null ? 0 : mark);
             }
         }

@@ -26,8 +26,8 @@ import java.util.List;
  *   <li>Lean claims ({@link #selectInSlots}, {@link #completeInSlots}) write nothing before the
  *       emission: the slot lease is the claim. A lean completion is written only while its grant is
  *       the slot's newest recorded one (checked in the completing statement and ordered against
- *       registrations, as for claims), the row's fence high-water mark is not above the grant's
- *       fence, the row is claim-completable and carries no unexpired recorded claim; it raises the
+ *       registrations, as for claims), the row's fence high-water mark is below the grant's
+ *       fence (one grant completes a row at most once), the row is claim-completable and carries no unexpired recorded claim; it raises the
  *       mark to the fence.</li>
  *   <li>With {@code ordered}, a row is claimed only when no earlier row (lower id) with the same
  *       partition key is still non-terminal (anything but DELIVERED and DEAD_LETTERED); rows without

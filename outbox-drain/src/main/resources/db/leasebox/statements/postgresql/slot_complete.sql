@@ -1,9 +1,10 @@
 -- Lean partition claims, the completion of a batch in one statement. A row changes only while the
 -- presenting grant is its slot's newest recorded one ("held": same slot, same fence, share-locked for
 -- this statement, so a newer grant's registration waits for it and every later completion under the
--- older grant is refused), the row's fence_high_water is not above the grant's fence (a retry under
--- the same grant completes again; a newer grant's completion has raised it), the row is
--- claim-completable, and no unexpired recorded claim is on it. fence_high_water becomes the fence.
+-- older grant is refused), the row's fence_high_water is below the grant's fence (one grant completes a
+-- row at most once: its next emission carries a newer grant's fence; a newer grant's completion has
+-- raised it), the row is claim-completable, and no unexpired recorded claim is on it. fence_high_water
+-- becomes the fence.
 -- Plan: rows are found by primary key only (the row conditions in a CASE, the ids once more as
 -- "t.id = ANY"), so only the batch's rows are touched whatever the statistics say (see record_claims.sql).
 -- Parameters (arrays): id, slot, token (the grant's fence), status (null keeps), attempt_count (null:
@@ -34,7 +35,7 @@ SET status             = COALESCE(c.status, t.status),
 FROM c JOIN held AS h ON h.slot = c.slot AND h.fence = c.token
 WHERE t.id = c.id
   AND CASE WHEN t.lease_slot = c.slot
-             AND t.fence_high_water <= c.token
+             AND t.fence_high_water < c.token
              AND t.status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
              AND (t.claim_expires_at IS NULL OR t.claim_expires_at <= COALESCE(?::timestamptz, now()))
            THEN TRUE ELSE FALSE END
