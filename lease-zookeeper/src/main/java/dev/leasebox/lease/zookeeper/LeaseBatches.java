@@ -32,7 +32,8 @@ final class LeaseBatches {
         this.timeout = timeout;
         this.where = where;
         this.acquisition = new LeaseAcquisition(paths, acl, wallClock, localClock, maxClockSkew, timeout, where, held, () -> pause);
-        this.heldWrites = new HeldLeaseWrites(wallClock, localClock, where, held, lossReporter, () -> pause);
+        this.heldWrites = new HeldLeaseWrites(wallClock, localClock, where, held, lossReporter, () -> pause,
+                HeldLeaseWrites.LOCK_STRIPES);
     }
 
     /** Tests only: where a takeover or renewal stops before its writes are sent. */
