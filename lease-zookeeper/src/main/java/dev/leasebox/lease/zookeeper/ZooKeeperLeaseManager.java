@@ -59,7 +59,9 @@ import java.util.Set;
  *       however many times that node was renewed, nor a node its holder renewed meanwhile.</li>
  *   <li><b>Renewal</b> is one multi: check that the lease's incarnation node exists, setData at the
  *       version this manager last wrote. It never writes a node this manager did not create with that
- *       grant. The Stat it returns must still carry the fence's czxid and this session.</li>
+ *       grant. The Stat it returns must still carry the fence's czxid and this session. Renewals and
+ *       releases of one key run one at a time in this manager, so its own concurrent renewals (the drain
+ *       renews from its renewal thread and its claim loops) never race each other's version check.</li>
  *   <li><b>Release</b> is one multi: delete the incarnation node and the lease node at the version
  *       held.</li>
  * </ul>
@@ -78,8 +80,12 @@ import java.util.Set;
  *       request's safety margin, measured on a monotonic clock ({@link ZooKeeperLeaseConfig#localClock()},
  *       {@link System#nanoTime()} by default) so that wall-clock steps neither stretch nor shorten it; a
  *       renewal after it is not sent and is reported with {@link LeaseLoss.Cause#DEADLINE_PASSED}.</li>
- *   <li><b>Renewal refused.</b> A renewal whose node is gone, was taken over, or was written since is
- *       reported with {@link LeaseLoss.Cause#RENEWAL_REFUSED}.</li>
+ *   <li><b>Renewal refused.</b> A renewal whose node is gone or was taken over is reported with
+ *       {@link LeaseLoss.Cause#RENEWAL_REFUSED}. A refused write is read back first: a node that still
+ *       stands with the fence's czxid, this session as its owner and the grant's incarnation token is
+ *       still this grant's (an earlier write of this manager whose reply timed out moved its version),
+ *       and the write is sent once more at the version read; only a node gone, taken over, or refused
+ *       again is reported.</li>
  * </ul>
  *
  * <h2>The skew bound</h2>

@@ -59,6 +59,44 @@ public abstract class LeaseManagerContract extends LeaseGrantContract {
         }
     }
 
+    /**
+     * The drain renews one lease from several threads at once (its renewal thread and its claim loops): every
+     * such renewal comes back renewed, none reports the lease lost, and the lease is still held and releasable.
+     */
+    @Test
+    void theHoldersOwnConcurrentRenewalsAreAllRenewedAndReportNothing() throws Exception {
+        LeaseManager a = manager();
+        LeaseManager b = manager();
+        List<LeaseLoss> losses = new CopyOnWriteArrayList<>();
+        a.addLeaseLossListener(losses::add);
+        String key = key("renewed-at-once");
+        Lease lease = acquireFree(a, key, owner(), longLeaseTtl());
+        int callers = 3;
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(callers);
+        try {
+            for (int round = 0; round < 10; round++) {
+                java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(callers);
+                List<java.util.concurrent.Future<List<Lease>>> renewals = new ArrayList<>();
+                for (int i = 0; i < callers; i++) {
+                    renewals.add(threads.submit(() -> {
+                        start.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                        return a.renew(List.of(lease));
+                    }));
+                }
+                for (java.util.concurrent.Future<List<Lease>> renewal : renewals) {
+                    assertThat(renewal.get(30, java.util.concurrent.TimeUnit.SECONDS)).as("round %d: a concurrent renewal", round)
+                            .singleElement().matches(lease::sameGrant);
+                }
+                assertThat(losses).as("round %d: losses reported", round).isEmpty();
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(b.acquire(request(List.of(key), owner(), longLeaseTtl()))).as("another manager while it is held").isEmpty();
+        assertThat(a.release(List.of(lease))).as("the lease still releases").hasSize(1);
+        assertThat(b.acquire(request(List.of(key), owner(), longLeaseTtl()))).as("another manager after the release").hasSize(1);
+    }
+
     @Test
     void anUnrenewedLeaseExpiresAndTheKeyBecomesGrantable() {
         LeaseManager a = manager();

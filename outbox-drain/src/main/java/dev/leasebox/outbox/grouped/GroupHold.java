@@ -44,9 +44,16 @@ final class GroupHold {
         return lease.fence();
     }
 
-    /** The delegate renewed the group lease under the same fence. */
+    /**
+     * The delegate renewed the group lease under the same fence. Of two renewals whose replies cross, the
+     * later deadline stands: each is conservative for its own write, and the coordinator keeps the later
+     * one (a later write, or a write applied later from its own clock), so a stale reply never shortens the
+     * group under rows already handed the later deadline.
+     */
     void renewed(Lease renewed) {
-        this.lease = renewed;
+        if (renewed.localDeadline().isAfter(lease.localDeadline())) {
+            this.lease = renewed;
+        }
     }
 
     boolean grantedBefore(String rowKey) {

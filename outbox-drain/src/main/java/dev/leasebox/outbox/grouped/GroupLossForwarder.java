@@ -29,6 +29,9 @@ final class GroupLossForwarder implements LeaseLossListener {
                 if (hold != null && hold.fence() == lease.fence()) {
                     manager.holds().remove(lease.key());
                     lost.addAll(hold.removeAll());
+                } else if (manager.asking().contains(lease.key())) {
+                    // the acquire asking for it may be holding this very grant, not yet recorded
+                    manager.lostWhileAsking().put(lease.key(), lease.fence());
                 }
             }
         }

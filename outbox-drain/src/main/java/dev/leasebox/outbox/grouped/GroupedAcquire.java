@@ -90,6 +90,7 @@ final class GroupedAcquire {
             return keepGranted(e);
         }
         List<Lease> lost = new ArrayList<>();
+        List<Lease> givenUp = new ArrayList<>();
         synchronized (manager) {
             for (Map.Entry<String, Lease> entry : stale.entrySet()) {
                 GroupHold hold = manager.holds().get(entry.getKey());
@@ -100,6 +101,7 @@ final class GroupedAcquire {
                 if (group == null) {
                     manager.holds().remove(entry.getKey());
                     lost.addAll(hold.removeAll());
+                    givenUp.add(hold.lease());
                     continue;
                 }
                 hold.renewed(group);
@@ -107,6 +109,7 @@ final class GroupedAcquire {
             }
         }
         manager.report(lost, LeaseLoss.Cause.RENEWAL_REFUSED, "the renewal of the rows' group lease was refused");
+        manager.releaseGroups(givenUp);
         return true;
     }
 
@@ -135,6 +138,7 @@ final class GroupedAcquire {
         } catch (LeaseManagerException e) {
             synchronized (manager) {
                 manager.asking().removeAll(round);
+                manager.lostWhileAsking().keySet().removeAll(round);
             }
             return keepGranted(e);
         }
@@ -145,7 +149,9 @@ final class GroupedAcquire {
             manager.asking().removeAll(round);
             for (String key : round) {
                 Lease group = byGroup.get(key);
-                if (group == null) {
+                Long lostMeanwhile = manager.lostWhileAsking().remove(key);
+                if (group == null || lostMeanwhile != null && lostMeanwhile == group.fence()) {
+                    // not granted, or reported lost before it could be recorded: nothing is granted under it
                     continue;
                 }
                 GroupHold hold = new GroupHold(key, group);

@@ -82,6 +82,11 @@ public final class GroupedLeaseManager implements LeaseManager, RowBlockLeases, 
     private final Map<String, GroupHold> holds = new HashMap<>();
     /** Group keys an acquire is asking the delegate for right now. */
     private final Set<String> asking = new HashSet<>();
+    /**
+     * The fence of a group lease the delegate reported lost while an acquire was asking for that group, by
+     * group key: the acquire's grant, if it carries that fence, is never recorded nor granted from.
+     */
+    private final Map<String, Long> lostWhileAsking = new HashMap<>();
     private final List<LeaseLossListener> listeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService reaper;
     private volatile boolean closed;
@@ -209,7 +214,11 @@ public final class GroupedLeaseManager implements LeaseManager, RowBlockLeases, 
         }
     }
 
-    /** Releases group leases; a failure leaves them to lapse at their ttl (their rows are gone from this manager already). */
+    /**
+     * Releases group leases this manager gave up; a failure leaves them to lapse at their ttl (their rows are
+     * gone from this manager already). Every path that drops a group it did not hear lost from the delegate
+     * comes here, so a group is never silently kept on the coordinator while its rows are reported lost.
+     */
     void releaseGroups(List<Lease> groups) {
         if (groups.isEmpty()) {
             return;
@@ -237,6 +246,10 @@ public final class GroupedLeaseManager implements LeaseManager, RowBlockLeases, 
 
     Set<String> asking() {
         return asking;
+    }
+
+    Map<String, Long> lostWhileAsking() {
+        return lostWhileAsking;
     }
 
     /** Whether a group whose rows were all handed back stays held: as for a released row of it. */

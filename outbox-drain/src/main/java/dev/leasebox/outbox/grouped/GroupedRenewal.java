@@ -82,6 +82,7 @@ final class GroupedRenewal {
     private List<Lease> applyRenewals(Map<String, Lease> renewedGroups) {
         List<Lease> renewed = new ArrayList<>();
         List<Lease> lost = new ArrayList<>();
+        List<Lease> givenUp = new ArrayList<>();
         synchronized (manager) {
             for (Map.Entry<String, List<Lease>> entry : rowsByGroup.entrySet()) {
                 GroupHold hold = manager.holds().get(entry.getKey());
@@ -91,6 +92,7 @@ final class GroupedRenewal {
                     if (same) {
                         manager.holds().remove(entry.getKey());
                         lost.addAll(hold.removeAll());
+                        givenUp.add(hold.lease());
                     } else {
                         lost.addAll(entry.getValue());
                     }
@@ -105,6 +107,7 @@ final class GroupedRenewal {
             }
         }
         manager.report(lost, LeaseLoss.Cause.RENEWAL_REFUSED, "the renewal of the rows' group lease was refused");
+        manager.releaseGroups(givenUp);
         return renewed;
     }
 }
