@@ -12,8 +12,10 @@ import dev.leasebox.outbox.OutboxClaim;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 
 /**
  * Writes a worker's history, one JSON line per event (Jepsen's discipline: invocations before they
@@ -29,7 +31,13 @@ final class HistoryRecorder implements DrainListener {
     private final String owner;
     private final CommonClock common;
     private final Clock local;
-    private final Map<Long, Long> fenceHeld = new ConcurrentHashMap<>();
+    /**
+     * The fences this worker holds per entry, oldest first. The drain names lost and abandoned claims by entry
+     * only; an entry can be held twice at once (a loop reclaimed it after the lease of another loop's batch
+     * lapsed), and the older grant is the one whose loss and abandonment come first, so they are recorded
+     * under the oldest fence held.
+     */
+    private final Map<Long, NavigableSet<Long>> fencesHeld = new ConcurrentHashMap<>();
 
     HistoryRecorder(JsonLinesFile file, String owner, CommonClock common, Clock local) {
         this.file = file;
@@ -70,7 +78,7 @@ final class HistoryRecorder implements DrainListener {
      * last renewed, on the common clock (see {@link HistoryEvent#leaseSince()}).
      */
     void claimRecorded(OutboxClaim claim, long askedAt, long leaseSince) {
-        fenceHeld.put(claim.entryId(), claim.token());
+        fencesHeld.computeIfAbsent(claim.entryId(), id -> new ConcurrentSkipListSet<>()).add(claim.token());
         record(HistoryEvent.CLAIM, claim.entryId(), claim.token(), claim.claimedAt().toEpochMilli(),
                 claim.expiresAt().toEpochMilli(), CLAIM_ATTEMPT + claim.claimAttemptCount(), askedAt, leaseSince);
     }
@@ -91,7 +99,7 @@ final class HistoryRecorder implements DrainListener {
     }
 
     void completionOutcome(OutboxClaim claim, Completion completion, CompletionOutcome outcome) {
-        fenceHeld.remove(claim.entryId(), claim.token());
+        release(claim.entryId(), claim.token());
         if (outcome.isCompleted()) {
             record(HistoryEvent.COMPLETED, claim.entryId(), claim.token(), 0, 0, kindOf(completion));
         } else {
@@ -127,15 +135,31 @@ final class HistoryRecorder implements DrainListener {
     @Override
     public void claimsLost(Set<Long> entryIds, String cause) {
         for (Long id : entryIds) {
-            record(HistoryEvent.LOST, id, fenceHeld.getOrDefault(id, 0L), 0, 0, cause);
+            record(HistoryEvent.LOST, id, oldestHeld(id), 0, 0, cause);
         }
     }
 
     @Override
     public void claimsAbandoned(Set<Long> entryIds, String reason) {
         for (Long id : entryIds) {
-            record(HistoryEvent.ABANDONED, id, fenceHeld.getOrDefault(id, 0L), 0, 0, reason);
+            long fence = oldestHeld(id);
+            record(HistoryEvent.ABANDONED, id, fence, 0, 0, reason);
+            release(id, fence); // nothing more is written under an abandoned claim
         }
+    }
+
+    /** The oldest fence this worker holds for {@code entry}, or 0 when it holds none. */
+    long oldestHeld(long entry) {
+        NavigableSet<Long> fences = fencesHeld.get(entry);
+        Long oldest = fences == null ? null : fences.ceiling(Long.MIN_VALUE);
+        return oldest == null ? 0L : oldest;
+    }
+
+    private void release(long entry, long fence) {
+        fencesHeld.computeIfPresent(entry, (id, fences) -> {
+            fences.remove(fence);
+            return fences.isEmpty() ? null : fences;
+        });
     }
 
     static String kindOf(Completion completion) {
