@@ -79,6 +79,44 @@ final class CpCluster implements AutoCloseable {
         return EmbeddedCpMembers.memberConfig(clusterName, port, memberPorts, cpMemberCount);
     }
 
+    /**
+     * Starts {@code count} new members on fresh ports that join the members still running, in
+     * parallel; the new members become CP members only by a reset of the CP Subsystem. Fresh ports,
+     * because a terminated member's port may stay bound for a while.
+     */
+    List<HazelcastInstance> startReplacements(int count) throws InterruptedException {
+        List<Integer> running = members.stream()
+                .map(member -> member.getCluster().getLocalMember().getAddress().getPort()).toList();
+        List<Integer> fresh = LoopbackPorts.free(count);
+        List<Integer> joinPorts = new ArrayList<>(running);
+        joinPorts.addAll(fresh);
+        List<Thread> starters = new ArrayList<>();
+        List<HazelcastInstance> started = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<RuntimeException> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int port : fresh) {
+            Config config = memberConfig(clusterName, port, joinPorts, cpMemberCount);
+            config.getCPSubsystemConfig().setSessionTimeToLiveSeconds(sessionTtlSeconds);
+            Thread starter = new Thread(() -> {
+                try {
+                    started.add(Hazelcast.newHazelcastInstance(config));
+                } catch (RuntimeException e) {
+                    failures.add(e);
+                }
+            });
+            starters.add(starter);
+            starter.start();
+        }
+        for (Thread starter : starters) {
+            starter.join();
+        }
+        members.addAll(started);
+        ports.addAll(fresh);
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException(failures.size() + " of " + count + " new members did not start", failures.get(0));
+        }
+        return List.copyOf(started);
+    }
+
     /** "127.0.0.1:port" of every member. */
     List<String> addresses() {
         return ports.stream().map(port -> "127.0.0.1:" + port).toList();

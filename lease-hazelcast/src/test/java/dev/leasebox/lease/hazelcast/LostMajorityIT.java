@@ -87,21 +87,7 @@ class LostMajorityIT {
         cluster.members.get(2).getLifecycleService().terminate();
         cluster.members.subList(1, 3).clear();
 
-        List<Thread> starters = new java.util.ArrayList<>();
-        List<HazelcastInstance> started = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-        for (int port : cluster.ports.subList(1, 3)) {
-            com.hazelcast.config.Config config = cluster.memberConfig(port);
-            config.setInstanceName(config.getInstanceName() + "-new"); // the terminated member's name may still be registered
-            // its port too, until the terminated member's socket is closed
-            Thread starter = new Thread(() -> await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
-                    .until(() -> started.add(com.hazelcast.core.Hazelcast.newHazelcastInstance(config))));
-            starters.add(starter);
-            starter.start();
-        }
-        for (Thread starter : starters) {
-            starter.join(120_000);
-        }
-        cluster.members.addAll(started);
+        List<HazelcastInstance> started = cluster.startReplacements(2);
         assertThat(started).as("new members started").hasSize(2);
         survivor.getCPSubsystem().getCPSubsystemManagementService().reset().toCompletableFuture().get(2, java.util.concurrent.TimeUnit.MINUTES);
 
