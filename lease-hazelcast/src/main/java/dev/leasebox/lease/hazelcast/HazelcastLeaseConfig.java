@@ -296,44 +296,6 @@ public final class HazelcastLeaseConfig {
         }
 
         /**
-         * Refused: rows are no longer grouped by this backend. The drain groups them for any backend
-         * ({@code dev.leasebox.outbox.grouped.LeaseGrouping}, its {@code groups}); the backend option
-         * {@code rowLockSlots=N} of the CLI, bench and chaos workers sets it there.
-         *
-         * @deprecated moved to {@code dev.leasebox.outbox.grouped.LeaseGrouping}
-         */
-        @Deprecated
-        public Builder rowLockSlots(int slots) {
-            throw moved("rowLockSlots", "groups");
-        }
-
-        /**
-         * Refused: see {@link #rowLockSlots(int)}; replaced by {@code LeaseGrouping}'s {@code block}.
-         *
-         * @deprecated moved to {@code dev.leasebox.outbox.grouped.LeaseGrouping}
-         */
-        @Deprecated
-        public Builder rowLockBlock(int rows) {
-            throw moved("rowLockBlock", "block");
-        }
-
-        /**
-         * Refused: see {@link #rowLockSlots(int)}; replaced by {@code LeaseGrouping}'s {@code linger}.
-         *
-         * @deprecated moved to {@code dev.leasebox.outbox.grouped.LeaseGrouping}
-         */
-        @Deprecated
-        public Builder rowLockLinger(Duration linger) {
-            throw moved("rowLockLinger", "linger");
-        }
-
-        static UnsupportedOperationException moved(String option, String component) {
-            return new UnsupportedOperationException(option + " moved out of the Hazelcast backend, which now leases a FencedLock per key: "
-                    + "rows are grouped by the drain for any backend (dev.leasebox.outbox.grouped.LeaseGrouping." + component
-                    + ", backend option " + option + "=…)");
-        }
-
-        /**
          * Whether the manager reports its rank among the live managers of its lock name prefix
          * (default on), so that workers ask for different rows first (candidate stripes): each
          * manager renews an entry in the IMap {@code <prefix>%peers} every second and reads its keys.

@@ -197,20 +197,6 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
         }
     }
 
-    /** The row-grouping settings left this backend: the builder refuses them, naming what replaces them. */
-    @Test
-    @SuppressWarnings("deprecation")
-    void theFormerRowLockSettingsAreRefusedNamingTheDrainsGrouping() {
-        assertThatThrownBy(() -> HazelcastLeaseConfig.existingInstance().rowLockSlots(8))
-                .isInstanceOf(UnsupportedOperationException.class)
-                .hasMessageContaining("rowLockSlots moved out of the Hazelcast backend")
-                .hasMessageContaining("dev.leasebox.outbox.grouped.LeaseGrouping.groups");
-        assertThatThrownBy(() -> HazelcastLeaseConfig.existingInstance().rowLockBlock(4))
-                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("LeaseGrouping.block");
-        assertThatThrownBy(() -> HazelcastLeaseConfig.existingInstance().rowLockLinger(Duration.ZERO))
-                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("LeaseGrouping.linger");
-    }
-
     @Test
     void liveManagersOfOnePrefixHoldDistinctPeerRanksAndRerankWhenOneCloses() {
         String prefix = uniquePrefix();
