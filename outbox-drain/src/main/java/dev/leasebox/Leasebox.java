@@ -2,6 +2,7 @@ package dev.leasebox;
 
 import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.DrainOptions;
+import dev.leasebox.drain.ErrorClassifier;
 import dev.leasebox.drain.OutboxDrain;
 import dev.leasebox.drain.OutboxProvider;
 import dev.leasebox.jdbc.ClaimStyleRegistry;
@@ -12,12 +13,18 @@ import dev.leasebox.jdbc.JdbcWorkerGroup;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.MonotonicClock;
+import dev.leasebox.lease.spi.GroupRowsByDefault;
 import dev.leasebox.outbox.FencedOutboxStore;
 import dev.leasebox.outbox.OutboxClaimStore;
+import dev.leasebox.outbox.grouped.GroupedLeaseManager;
+import dev.leasebox.outbox.grouped.LeaseGrouping;
 import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
 import java.time.Clock;
@@ -51,6 +58,8 @@ import java.util.function.UnaryOperator;
  * and the provider belong to the caller.
  */
 public final class Leasebox implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Leasebox.class);
 
     /** What one lease covers. */
     public enum Granularity {
@@ -120,6 +129,7 @@ public final class Leasebox implements AutoCloseable {
         private final DataSource dataSource;
         private TableName table = TableName.DEFAULT;
         private LeaseManager leases;
+        private LeaseGrouping rowGrouping; // null: the manager's default
         private String coordinatorName;
         private String coordinatorAddress;
         private String coordinatorNamespace;
@@ -135,6 +145,7 @@ public final class Leasebox implements AutoCloseable {
         private DrainOptions options = DrainOptions.defaults();
         private Clock clock = MonotonicClock.system();
         private DrainListener listener;
+        private ErrorClassifier errorClassifier = ErrorClassifier.allRetryable();
         private UnaryOperator<LeaseManager> decorateInTableLeases = UnaryOperator.identity();
         private UnaryOperator<OutboxClaimStore> decorateClaimStore = UnaryOperator.identity();
         private UnaryOperator<FencedOutboxStore> decorateFencedStore = UnaryOperator.identity();
@@ -160,9 +171,26 @@ public final class Leasebox implements AutoCloseable {
         /**
          * Leases rows (or slots) from {@code manager} instead of claiming them in the database. The
          * manager stays the caller's: the drain does not close it.
+         *
+         * <p>Row leases from a manager for which a lease per row is costly (Hazelcast, ZooKeeper: it
+         * implements {@link GroupRowsByDefault}) are grouped under shared leases as
+         * {@link LeaseGrouping#DEFAULT} says, as the CLI and the starter group them; {@link #rowGrouping}
+         * sets another grouping or {@link LeaseGrouping#NONE}, a lease per row.
          */
         public Builder leases(LeaseManager manager) {
             this.leases = Objects.requireNonNull(manager, "manager");
+            return this;
+        }
+
+        /**
+         * Row leases through {@link #leases}: how rows share leases, {@link LeaseGrouping#NONE} for a lease
+         * per row. Default: {@link LeaseGrouping#DEFAULT} for a manager that implements
+         * {@link GroupRowsByDefault}, {@link LeaseGrouping#NONE} for the others. Every worker of one
+         * namespace must use the same grouping. A manager that already groups rows (a
+         * {@link GroupedLeaseManager}) is used as it is, and must group as this says.
+         */
+        public Builder rowGrouping(LeaseGrouping grouping) {
+            this.rowGrouping = Objects.requireNonNull(grouping, "grouping");
             return this;
         }
 
@@ -255,6 +283,16 @@ public final class Leasebox implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Which exceptions thrown by the provider are permanent: the entry is then dead-lettered at once
+         * instead of retried (default: none, {@link ErrorClassifier#allRetryable()}). For example
+         * {@code ErrorClassifier.permanentFor(IllegalArgumentException.class)}.
+         */
+        public Builder errorClassifier(ErrorClassifier classifier) {
+            this.errorClassifier = Objects.requireNonNull(classifier, "classifier");
+            return this;
+        }
+
         /** Told of every cycle, claim, emission and completion (metrics, logs). */
         public Builder listener(DrainListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
@@ -331,8 +369,16 @@ public final class Leasebox implements AutoCloseable {
             if (!partition && (ordered || expectedSlots != null)) {
                 throw new IllegalStateException("ordered and expectSlots need .granularity(Leasebox.Granularity.PARTITION)");
             }
+            if (rowGrouping != null && (partition || leases == null)) {
+                throw new IllegalStateException("rowGrouping is for row leases through .leases(…); partition leases and the "
+                        + "database backend lease no rows");
+            }
             List<AutoCloseable> resources = new ArrayList<>();
+            LeaseManager callersLeases = leases;
             try {
+                if (!partition && leases != null) {
+                    leases = groupedAsSet(leases, resources);
+                }
                 JdbcOutboxStore.Builder store = JdbcOutboxStore.builder(dataSource).table(table).localClock(clock)
                         .useClaimLeases(true).candidateSpread(leases == null ? 1 : candidateSpread);
                 configureStore.accept(store);
@@ -349,7 +395,7 @@ public final class Leasebox implements AutoCloseable {
                     engineClaims = new RegisteredClaims(claims, registry);
                 }
                 OutboxDrain.Builder engine = OutboxDrain.builder().store(decorateClaimStore.apply(engineClaims)).provider(provider)
-                        .options(options).clock(clock);
+                        .options(options).clock(clock).errorClassifier(errorClassifier);
                 Optional.ofNullable(listener).ifPresent(engine::listener);
                 return new Leasebox(engine.build(), claims, resources, claimPath(mode).describe());
             } catch (RuntimeException e) {
@@ -361,7 +407,34 @@ public final class Leasebox implements AutoCloseable {
                     }
                 }
                 throw e;
+            } finally {
+                leases = callersLeases; // a builder may build again, from the caller's manager
             }
+        }
+
+        /**
+         * {@code manager} with its rows grouped as {@link #rowGrouping} (or the manager's default) says. A
+         * grouping layer opened here is the drain's: closed with it, leaving {@code manager} open.
+         */
+        private LeaseManager groupedAsSet(LeaseManager manager, List<AutoCloseable> resources) {
+            Optional<GroupedLeaseManager> grouped = manager.as(GroupedLeaseManager.class);
+            if (grouped.isPresent()) {
+                if (rowGrouping != null && !rowGrouping.equals(grouped.get().grouping())) {
+                    throw new IllegalStateException("rowGrouping(" + rowGrouping + ") differs from the grouping of the lease "
+                            + "manager given to .leases(…), which already groups rows (" + grouped.get().grouping() + ")");
+                }
+                return manager;
+            }
+            Optional<GroupRowsByDefault> costly = manager.as(GroupRowsByDefault.class);
+            LeaseGrouping grouping = rowGrouping != null ? rowGrouping : costly.isPresent() ? LeaseGrouping.DEFAULT : LeaseGrouping.NONE;
+            if (!grouping.grouped()) {
+                costly.filter(c -> rowGrouping != null).ifPresent(c -> log.info("Leasing a row at a time through {} as set "
+                        + "(rowGrouping NONE), although {}", manager.describe(), c.whyGroupRows()));
+                return manager;
+            }
+            GroupedLeaseManager groupedHere = GroupedLeaseManager.builder(manager, grouping).clock(clock).leaveDelegateOpen().open();
+            resources.add(groupedHere);
+            return groupedHere;
         }
 
         private OutboxClaimStore openRows(JdbcOutboxStore jdbc, ClaimMode mode) {

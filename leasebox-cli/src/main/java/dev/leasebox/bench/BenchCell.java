@@ -213,7 +213,8 @@ final class BenchCell {
                     new LeaseBackendSettings(c.address(), namespace, settings.leaseTtl(), c.clientOptions()), clock);
             if (!settings.partition()) {
                 manager = new ReleasingLeaseManager(manager, settings.release(), meters.phases());
-                builder.claimMode(settings.claimMode()).releaseAfterCompletion(settings.releaseAfterCompletion())
+                builder.rowGrouping(LeaseGrouping.forBackend(backend, c.clientOptions()))
+                        .claimMode(settings.claimMode()).releaseAfterCompletion(settings.releaseAfterCompletion())
                         .releaseInBackground(settings.release() == ReleasingLeaseManager.Mode.ASYNC)
                         .decorateFencedStore(store -> new TimedFencedStore(store, meters.phases()));
             }

@@ -73,7 +73,7 @@ public final class FailoverWorker {
         if (!backend.equals(BenchReport.DATABASE)) {
             builder.leases(FailoverTrace.tracing(LeaseGrouping.open(backend,
                     new LeaseBackendSettings(args[3], args[4], ttl, options), clock), trace))
-                    .coordinator(backend, args[3], args[4]);
+                    .coordinator(backend, args[3], args[4]).rowGrouping(LeaseGrouping.forBackend(backend, options));
         }
         Leasebox drain = builder.build();
         drain.start();

@@ -94,6 +94,11 @@ final class BackendOptions {
         LeaseBackends.named(backend);
     }
 
+    /** How the chosen external backend's rows share leases, as its {@code --backend-option}s say. */
+    LeaseGrouping rowGrouping() {
+        return LeaseGrouping.forBackend(backend, backendOptions);
+    }
+
     /** The lease manager for the chosen external backend, metered; empty for {@code database}. */
     Optional<MeteredLeaseManager> openManager(Duration leaseTtl, MeterRegistry registry) {
         if (isDatabase()) {

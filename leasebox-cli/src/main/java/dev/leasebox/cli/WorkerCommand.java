@@ -207,7 +207,7 @@ final class WorkerCommand implements Callable<Integer> {
         }
         granularity.configure(builder);
         if (!granularity.isPartition() && manager.isPresent()) {
-            builder.claimMode(claimPath.claimMode()).releaseAfterCompletion(claimPath.releaseAfterCompletion())
+            builder.rowGrouping(backend.rowGrouping()).claimMode(claimPath.claimMode()).releaseAfterCompletion(claimPath.releaseAfterCompletion())
                     .releaseInBackground(claimPath.releaseInBackground());
         }
         return builder.build();

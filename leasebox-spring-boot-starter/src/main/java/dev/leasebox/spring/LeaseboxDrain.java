@@ -116,6 +116,9 @@ public class LeaseboxDrain implements SmartLifecycle {
             }
             opened.add(manager);
             builder.coordinator(name, settings.address(), settings.namespace());
+            if (settings.granularity() == Leasebox.Granularity.ROW) {
+                builder.rowGrouping(LeaseGrouping.forBackend(name, settings.backendSettings().options()));
+            }
         }
         if (manager != null) {
             coordinator = manager;

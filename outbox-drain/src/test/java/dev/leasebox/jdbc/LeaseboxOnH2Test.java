@@ -3,9 +3,16 @@ package dev.leasebox.jdbc;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.Leasebox;
 import dev.leasebox.drain.DrainOptions;
+import dev.leasebox.drain.ErrorClassifier;
 import dev.leasebox.drain.OutboxProvider;
 import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.lease.ForwardingLeaseManager;
+import dev.leasebox.lease.Lease;
+import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
+import dev.leasebox.lease.spi.GroupRowsByDefault;
+import dev.leasebox.outbox.grouped.GroupedLeaseManager;
+import dev.leasebox.outbox.grouped.LeaseGrouping;
 import dev.leasebox.outbox.OutboxMessage;
 import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
@@ -15,6 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -124,5 +132,94 @@ class LeaseboxOnH2Test {
         new LeaseboxSchema(DatabaseKind.H2, older).apply(ds, 1, 2);
         assertThat(new LeaseboxSchema(DatabaseKind.H2, older).migrate(ds)).isEqualTo(2);
         assertThat(SchemaVersion.applied(ds, older)).isEqualTo(LeaseboxSchema.LATEST_VERSION);
+    }
+
+    /** A coordinator for which a lease per row is costly, as Hazelcast and ZooKeeper are: records the keys asked for. */
+    private static final class CostlyPerRow extends ForwardingLeaseManager implements GroupRowsByDefault {
+        final Set<String> keysAsked = ConcurrentHashMap.newKeySet();
+        volatile boolean closed;
+
+        CostlyPerRow() {
+            super(new InMemoryLeaseManager(Clock.systemUTC()));
+        }
+
+        @Override
+        public List<Lease> acquire(LeaseRequest request) {
+            keysAsked.addAll(request.keys());
+            return super.acquire(request);
+        }
+
+        @Override
+        public String whyGroupRows() {
+            return "a test coordinator";
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+            super.close();
+        }
+    }
+
+    @Test
+    void aManagerForWhichALeasePerRowIsCostlyHasItsRowsGroupedAndStaysTheCallers() {
+        try (CostlyPerRow leases = new CostlyPerRow()) {
+            try (Leasebox drain = Leasebox.drain(ds).table(table).leases(leases).provider(provider).build()) {
+                drain.engine().drainUntilIdle(20);
+                assertThat(drain.describe()).contains("rows grouped (4096 row groups of 128 rows");
+            }
+            assertThat(delivered).hasSize(30);
+            assertThat(leases.keysAsked).as("the coordinator was asked for group keys only").isNotEmpty()
+                    .allMatch(key -> key.startsWith(GroupedLeaseManager.GROUP_PREFIX));
+            assertThat(leases.closed).as("closing the drain closes the grouping it opened, not the caller's manager").isFalse();
+        }
+    }
+
+    @Test
+    void rowGroupingNoneLeasesEveryRowOnItsOwnAndOtherManagersAreNotGrouped() {
+        try (CostlyPerRow costly = new CostlyPerRow();
+             Leasebox drain = Leasebox.drain(ds).table(table).leases(costly).rowGrouping(LeaseGrouping.NONE).provider(provider).build()) {
+            drain.engine().drainUntilIdle(20);
+            assertThat(costly.keysAsked).hasSize(30).noneMatch(key -> key.startsWith(GroupedLeaseManager.GROUP_PREFIX));
+        }
+        try (InMemoryLeaseManager cheap = new InMemoryLeaseManager(Clock.systemUTC());
+             Leasebox drain = Leasebox.drain(ds).table(table).leases(cheap).provider(provider).build()) {
+            assertThat(drain.describe()).doesNotContain("rows grouped");
+        }
+    }
+
+    @Test
+    void aRowGroupingThatContradictsTheGivenGroupedManagerOrHasNoRowsToGroupIsRefused() {
+        try (InMemoryLeaseManager inner = new InMemoryLeaseManager(Clock.systemUTC());
+             GroupedLeaseManager grouped = GroupedLeaseManager.builder(inner, LeaseGrouping.DEFAULT).open()) {
+            assertThatThrownBy(() -> Leasebox.drain(ds).table(table).leases(grouped).rowGrouping(LeaseGrouping.NONE)
+                    .provider(provider).build()).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("already groups rows");
+            try (Leasebox drain = Leasebox.drain(ds).table(table).leases(grouped).rowGrouping(LeaseGrouping.DEFAULT)
+                    .provider(provider).build()) {
+                assertThat(drain.describe()).contains("rows grouped");
+            }
+        }
+        assertThatThrownBy(() -> Leasebox.drain(ds).table(table).rowGrouping(LeaseGrouping.DEFAULT).provider(provider).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("rowGrouping is for row leases");
+    }
+
+    @Test
+    void aProviderErrorTheClassifierCallsPermanentDeadLettersTheEntryAtOnce() throws Exception {
+        OutboxProvider refusing = envelope -> {
+            throw new IllegalArgumentException("malformed payload");
+        };
+        try (Leasebox drain = Leasebox.drain(ds).table(table).provider(refusing)
+                .errorClassifier(ErrorClassifier.permanentFor(IllegalArgumentException.class))
+                .options(DrainOptions.builder().maxAttempts(5).build()).build()) {
+            drain.engine().drainUntilIdle(20);
+        }
+        try (var connection = ds.getConnection(); var statement = connection.createStatement();
+             var rows = statement.executeQuery("SELECT status, attempt_count, COUNT(*) FROM " + table.qualified()
+                     + " GROUP BY status, attempt_count")) {
+            assertThat(rows.next()).isTrue();
+            assertThat(rows.getString(1) + " after " + rows.getInt(2) + ": " + rows.getInt(3)).isEqualTo("DEAD_LETTERED after 1: 30");
+            assertThat(rows.next()).isFalse();
+        }
     }
 }

@@ -250,7 +250,8 @@ public final class ChaosWorkerMain implements Callable<Integer> {
             builder.leases(manager.get()).coordinator(backend, address, namespace);
             if (!granularity.isPartition()) {
                 // as leasebox worker passes them; the builder refuses non-terminal where leases do not lapse
-                builder.claimMode(rowMode).releaseAfterCompletion(ReleaseAfterCompletion.parse(releaseAfterCompletion))
+                builder.rowGrouping(LeaseGrouping.forBackend(backend, backendOptions))
+                        .claimMode(rowMode).releaseAfterCompletion(ReleaseAfterCompletion.parse(releaseAfterCompletion))
                         .releaseInBackground(releaseInBackground);
             }
         }

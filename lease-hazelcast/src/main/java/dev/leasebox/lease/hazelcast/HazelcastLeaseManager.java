@@ -7,6 +7,7 @@ import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseLoss;
 import dev.leasebox.lease.LeaseLossListener;
 import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.spi.GroupRowsByDefault;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.PeerRank;
@@ -99,7 +100,7 @@ import java.util.concurrent.TimeUnit;
  * {@link #releaseAndDestroy(Collection)} frees the lock of a key that will never be leased again; a
  * destroyed name can never be locked again, and a later attempt is simply not granted.
  */
-public final class HazelcastLeaseManager implements LeaseManager, PeerRanking {
+public final class HazelcastLeaseManager implements LeaseManager, PeerRanking, GroupRowsByDefault {
 
     private static final Logger LOG = LoggerFactory.getLogger(HazelcastLeaseManager.class);
     /** After the lock name prefix: the IMap of live managers, for {@link #peerRank()}. */
@@ -266,6 +267,12 @@ public final class HazelcastLeaseManager implements LeaseManager, PeerRanking {
     /** The CP session timing this manager validated against (for diagnostics and tests). */
     public Duration maxLeaseTtl() {
         return timing.maxLeaseTtl();
+    }
+
+    /** The CP group keeps every lock it ever created: a lock per row grows without bound (decision 0025). */
+    @Override
+    public String whyGroupRows() {
+        return "Hazelcast's CP group keeps every FencedLock it ever created, so a lock per row grows its memory without bound";
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseLoss;
 import dev.leasebox.lease.LeaseLossListener;
 import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.spi.GroupRowsByDefault;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.PeerRank;
@@ -116,7 +117,7 @@ import java.util.Set;
  * still refuses such stale claims (safety holds), but claims of those rows stop making progress
  * until zxids catch up. Workers register in {@code /<namespace>/members} (Curator {@link GroupMember}).
  */
-public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking {
+public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking, GroupRowsByDefault {
 
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperLeaseManager.class);
 
@@ -248,6 +249,12 @@ public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking {
     /** How many leases this manager currently believes it holds. */
     public int heldCount() {
         return held.size();
+    }
+
+    /** Every lease is a replicated write of two znodes (decision 0031). */
+    @Override
+    public String whyGroupRows() {
+        return "every ZooKeeper lease is two replicated znode writes, so a lease per row costs a quorum write per row";
     }
 
     @Override

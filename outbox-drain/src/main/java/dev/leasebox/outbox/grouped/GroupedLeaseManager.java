@@ -78,6 +78,7 @@ public final class GroupedLeaseManager implements LeaseManager, RowBlockLeases, 
 
     private final LeaseManager delegate;
     private final LeaseGrouping grouping;
+    private final boolean closesDelegate;
     private final Clock clock;
     private final Map<String, GroupHold> holds = new HashMap<>();
     /** Group keys an acquire is asking the delegate for right now. */
@@ -94,6 +95,7 @@ public final class GroupedLeaseManager implements LeaseManager, RowBlockLeases, 
     private GroupedLeaseManager(Builder b) {
         this.delegate = b.delegate;
         this.grouping = b.grouping;
+        this.closesDelegate = b.closesDelegate;
         this.clock = b.clock;
         delegate.addLeaseLossListener(new GroupLossForwarder(this));
         if (b.reapInterval.isZero()) {
@@ -339,7 +341,9 @@ public final class GroupedLeaseManager implements LeaseManager, RowBlockLeases, 
         } catch (RuntimeException e) {
             LOG.debug("releasing row groups at close failed: {}", e.toString());
         }
-        delegate.close();
+        if (closesDelegate) {
+            delegate.close();
+        }
     }
 
     private void ensureOpen() {
@@ -354,6 +358,7 @@ public final class GroupedLeaseManager implements LeaseManager, RowBlockLeases, 
         private final LeaseGrouping grouping;
         private Clock clock = MonotonicClock.system();
         private Duration reapInterval;
+        private boolean closesDelegate = true;
 
         private Builder(LeaseManager delegate, LeaseGrouping grouping) {
             this.delegate = Objects.requireNonNull(delegate, "delegate");
@@ -377,6 +382,12 @@ public final class GroupedLeaseManager implements LeaseManager, RowBlockLeases, 
                 throw new IllegalArgumentException("reapInterval must not be negative, was " + interval);
             }
             this.reapInterval = interval;
+            return this;
+        }
+
+        /** {@link GroupedLeaseManager#close()} releases its groups but leaves the delegate open (it stays its owner's). */
+        public Builder leaveDelegateOpen() {
+            this.closesDelegate = false;
             return this;
         }
 
