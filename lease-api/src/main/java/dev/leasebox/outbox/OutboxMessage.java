@@ -1,5 +1,6 @@
 package dev.leasebox.outbox;
 
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -40,6 +41,14 @@ public final class OutboxMessage {
     /** A message of {@code type} carrying {@code payload}, with a fresh UUID idempotency key. */
     public static OutboxMessage of(String type, byte[] payload) {
         return new OutboxMessage(type, payload, Map.of(), UUID.randomUUID().toString(), null);
+    }
+
+    /**
+     * A message of {@code type} carrying {@code payload} as UTF-8 text (JSON, for example), with a fresh
+     * UUID idempotency key; the provider reads it back with {@code Envelope.payloadText()}.
+     */
+    public static OutboxMessage of(String type, String payload) {
+        return of(type, Objects.requireNonNull(payload, "payload").getBytes(StandardCharsets.UTF_8));
     }
 
     public OutboxMessage withIdempotencyKey(String key) {

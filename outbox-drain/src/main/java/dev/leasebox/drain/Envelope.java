@@ -3,6 +3,7 @@ package dev.leasebox.drain;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
@@ -74,6 +75,11 @@ public final class Envelope {
     /** A copy of the payload bytes. */
     public byte[] payload() {
         return payload.clone();
+    }
+
+    /** The payload as UTF-8 text: what {@code OutboxMessage.of(type, String)} wrote (JSON, for example). */
+    public String payloadText() {
+        return new String(payload, StandardCharsets.UTF_8);
     }
 
     public Map<String, String> headers() {
