@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -167,5 +168,47 @@ abstract class OperationsCommandsScenarios {
         assertThat(CliRun.of("redrive", "--jdbc-url", url, "--all").exitCode()).isZero();
         assertThat(CliRun.of("status", "--jdbc-url", url, "--json").out()).contains("\"PENDING\":3")
                 .containsPattern("\"oldest_pending_age_seconds\":\\d+,").contains("\"recent_dead_letters\":[]");
+    }
+
+    @Test
+    void applyListsWhatItWillDoADryRunChangesNothingAndTheDropStatementsRemoveEverything() throws SQLException {
+        String fresh = "dry_" + Long.toHexString(System.nanoTime());
+        CliRun dry = CliRun.of("schema", "--apply", "--dry-run", "--jdbc-url", url, "--table", fresh);
+        assertThat(dry.exitCode()).as(dry.err()).isZero();
+        assertThat(dry.out()).contains("Outbox table " + fresh + " does not exist yet; --apply would apply:")
+                .contains("  V1__create_leasebox_outbox.sql").contains("  V6__keys_compare_as_bytes.sql")
+                .contains("CREATE TABLE " + fresh + " (").endsWith("Dry run: nothing was changed.\n");
+        assertThat(exists(fresh)).as("the dry run created nothing").isFalse();
+        assertThat(CliRun.of("schema", "--apply", "--dry-run", "--jdbc-url", url).out()).contains("is up to date");
+
+        CliRun drop = CliRun.of("schema", "--drop", "--dialect", dialect(), "--table", "leasebox_outbox");
+        assertThat(drop.exitCode()).as(drop.err()).isZero();
+        List<String> statements = drop.out().lines().filter(line -> !line.startsWith("--")).toList();
+        assertThat(statements).hasSize(7).allMatch(line -> line.startsWith("DROP "));
+        try (Connection c = DriverManager.getConnection(url); var statement = c.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql.substring(0, sql.length() - 1));
+            }
+        }
+        for (String table : List.of("leasebox_outbox", "leasebox_outbox_workers", "leasebox_outbox_leases",
+                "leasebox_outbox_lease_slots", "leasebox_outbox_claim_styles")) {
+            assertThat(exists(table)).as(table + " dropped").isFalse();
+        }
+        CliRun again = CliRun.of("schema", "--apply", "--jdbc-url", url);
+        assertThat(again.exitCode()).as("V1 and V2 create the sequences again, which the drop removed: " + again.err()).isZero();
+        assertThat(again.out()).contains("Outbox table leasebox_outbox does not exist yet; applying:");
+    }
+
+    private String dialect() {
+        return url.startsWith("jdbc:h2:") ? "h2" : url.startsWith("jdbc:mariadb:") ? "mariadb" : "postgresql";
+    }
+
+    private boolean exists(String table) {
+        try (Connection c = DriverManager.getConnection(url); var statement = c.createStatement()) {
+            statement.executeQuery("SELECT 1 FROM " + table + " WHERE 1 = 0").close();
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
     }
 }

@@ -59,6 +59,12 @@ public final class LeaseboxSchema {
     /** The newest migration's version. */
     public static final int LATEST_VERSION = 6;
 
+    /** The tables the migrations create beside the outbox table, by the suffix of their names. */
+    public static final List<String> COMPANION_TABLES = List.of("_workers", "_leases", "_lease_slots", "_claim_styles");
+
+    /** The sequences the migrations create beside the outbox table, by the suffix of their names. */
+    public static final List<String> COMPANION_SEQUENCES = List.of("_claim_token_seq", "_lease_fence_seq");
+
     /** Lease slots created by V3 unless another count is given. */
     public static final int DEFAULT_SLOT_COUNT = 256;
 
@@ -96,8 +102,31 @@ public final class LeaseboxSchema {
 
     private Migration migration(int version, String file) {
         String path = resourcePath(kind, file);
-        return new Migration(version, path,
-                table.substituteInto(SqlDialect.resource(path)).replace("${slot_count}", Integer.toString(slotCount)));
+        return new Migration(version, path, substituted(SqlDialect.resource(path)));
+    }
+
+    /**
+     * The script with its placeholders substituted in the statements; comment lines keep them, since
+     * they explain the placeholders themselves ("${table} is the validated table name").
+     */
+    private String substituted(String script) {
+        StringBuilder sql = new StringBuilder(script.length() + 64);
+        script.lines().forEach(line -> sql.append(line.stripLeading().startsWith("--") ? line
+                : table.substituteInto(line).replace("${slot_count}", Integer.toString(slotCount))).append('\n'));
+        return sql.toString();
+    }
+
+    /**
+     * The statements that drop the outbox table and every table and sequence the migrations create
+     * beside it ({@link #COMPANION_TABLES}, {@link #COMPANION_SEQUENCES}), companions first. Never run by
+     * Leasebox: for an operator removing an outbox, after its last worker stopped.
+     */
+    public List<String> dropStatements() {
+        List<String> statements = new ArrayList<>();
+        COMPANION_TABLES.forEach(suffix -> statements.add("DROP TABLE IF EXISTS " + table.substituteInto("${table}" + suffix) + ";"));
+        statements.add("DROP TABLE IF EXISTS " + table.qualified() + ";");
+        COMPANION_SEQUENCES.forEach(suffix -> statements.add("DROP SEQUENCE IF EXISTS " + table.substituteInto("${table}" + suffix) + ";"));
+        return statements;
     }
 
     /**
