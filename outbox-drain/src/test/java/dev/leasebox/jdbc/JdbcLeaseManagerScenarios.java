@@ -162,6 +162,26 @@ abstract class JdbcLeaseManagerScenarios {
         other.close();
     }
 
+    /**
+     * Two renewals of one lease in flight at once: the one computed earlier (an earlier "now", so an
+     * earlier expiry) lands last. It must not shorten the lease the later one promised its holder.
+     */
+    @Test
+    void aRenewalThatLandsLateNeverShortensTheLease() {
+        Lease lease = manager.acquire(new LeaseRequest(List.of("slot-late"), "w1", TTL)).get(0);
+        Instant start = clock.instant();
+        clock.set(start.plusSeconds(10));
+        assertThat(manager.renew(List.of(lease))).hasSize(1);              // expires at start + 10 s + ttl
+        clock.set(start.plusSeconds(5));
+        assertThat(manager.renew(List.of(lease))).hasSize(1);              // the stale one: start + 5 s + ttl
+
+        clock.set(start.plusSeconds(10).plus(TTL).minusSeconds(1));
+        try (JdbcLeaseManager other = JdbcLeaseManager.builder(dataSource()).table(table).clock(clock).open()) {
+            assertThat(other.acquire(new LeaseRequest(List.of("slot-late"), "w2", TTL)))
+                    .as("the key 1 s before the later renewal's expiry").isEmpty();
+        }
+    }
+
     @Test
     void renewalTellsTheListenersOfEveryLeaseItCouldNotRenewOnce() {
         List<Lease> held = manager.acquire(new LeaseRequest(keys("loss", 3), "w1", Duration.ofSeconds(2)));

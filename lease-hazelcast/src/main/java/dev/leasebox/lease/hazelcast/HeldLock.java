@@ -58,10 +58,12 @@ final class HeldLock {
         return held != null && held.lease().sameGrant(lease) && !held.expired(now);
     }
 
-    /** Moves the deadline of a lease {@link #holds} confirmed. */
+    /** Moves the deadline of a lease {@link #holds} confirmed; never earlier than it is. */
     void extend(Lease lease, Instant expiresAt) {
         HeldLease held = leases.get(lease.key());
-        leases.put(lease.key(), new HeldLease(held.lease(), expiresAt));
+        if (expiresAt.isAfter(held.expiresAt())) {
+            leases.put(lease.key(), new HeldLease(held.lease(), expiresAt));
+        }
     }
 
     /** Drops {@code key}'s lease. */

@@ -52,8 +52,9 @@ final class LeaseDeadlines {
     }
 
     /**
-     * Moves the deadline of {@code lease} to {@code deadline}; false when it is no longer tracked (its
-     * lapse was reported, or is due now and will be): then it must not be renewed.
+     * Moves the deadline of {@code lease} to {@code deadline}, never earlier than it is (of two renewals
+     * in flight at once, the one sent earlier may be applied last); false when it is no longer tracked
+     * (its lapse was reported, or is due now and will be): then it must not be renewed.
      */
     boolean extend(Lease lease, Instant deadline) {
         boolean[] moved = {false};
@@ -63,7 +64,7 @@ final class LeaseDeadlines {
                 return tracked;
             }
             moved[0] = true;
-            return new Tracked(tracked.lease(), deadline);
+            return deadline.isAfter(tracked.deadline()) ? new Tracked(tracked.lease(), deadline) : tracked;
         });
         return moved[0];
     }

@@ -1,6 +1,7 @@
 -- Renews a batch of leases in one statement: each lease whose row still carries its owner and fence
 -- and has not expired by the caller's "now" gets its own new expiry. Leases expired, released or
--- re-granted are left untouched and absent from RETURNING.
+-- re-granted are left untouched and absent from RETURNING. A renewal never shortens a lease: of two in
+-- flight at once, the one computed earlier may land last (GREATEST keeps the later expiry).
 -- The CTE locks the matching rows in lease_key order (ORDER BY ... FOR UPDATE locks after sorting),
 -- the same order acquire and release use, so concurrent calls never deadlock; under READ COMMITTED
 -- the lock re-checks the conditions on the row's newest version.
@@ -20,7 +21,7 @@ WITH held AS (
     FOR UPDATE OF l
 )
 UPDATE ${table}_leases AS l
-SET expires_at = held.new_expires_at
+SET expires_at = GREATEST(l.expires_at, held.new_expires_at)
 FROM held
 WHERE l.lease_key = held.lease_key
   AND l.owner = held.owner
