@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * What a table-backed store offers so that an external {@link dev.leasebox.lease.LeaseManager}
- * can be layered on it ({@link LeasedOutboxClaimStore}): the row keeps the claim and the fence,
+ * can be layered on it ({@code LeasedOutboxClaimStore}): the row keeps the claim and the fence,
  * the coordinator decides who may write it.
  *
  * <p>Guarantees: {@link #recordClaims} writes a claim only when the grant's token is strictly above
@@ -50,7 +50,7 @@ public interface FencedOutboxStore extends OutboxStore {
     List<CompletionOutcome> completeAll(List<ClaimCompletion> completions);
 
     /**
-     * The lean claim mode's completion ({@link ClaimMode#LEAN}): writes each completion, in one round
+     * The lean claim mode's completion ({@code ClaimMode.LEAN}): writes each completion, in one round
      * trip, only where the row is claim-completable (PENDING, DEFERRED, RETRYABLE_FAILURE) and the
      * presented claim's token (its lease's fence) is strictly above the row's {@code fence_high_water},
      * and no unexpired recorded claim is on the row (a recorded worker of another fleet holds it: refused as

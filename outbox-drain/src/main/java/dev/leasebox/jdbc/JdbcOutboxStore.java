@@ -27,7 +27,7 @@ import java.util.Set;
 
 /**
  * The outbox in a PostgreSQL, MariaDB or H2 table, on any {@link DataSource} (HikariCP in real use, see
- * {@link JdbcDataSources}). It is both the {@code database} claim backend ({@link OutboxClaimStore}:
+ * the CLI's {@code JdbcDataSources}). It is both the {@code database} claim backend ({@link OutboxClaimStore}:
  * the lease lives in the row, tokens from the table's sequence, no coordinator) and a
  * {@link FencedOutboxStore} under which an external lease manager is layered.
  *
