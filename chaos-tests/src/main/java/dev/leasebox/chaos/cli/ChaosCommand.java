@@ -38,10 +38,17 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--backend", paramLabel = "NAME", description = "database, redis, zookeeper or hazelcast (with --suite: only this one).")
     String backend;
 
-    @Option(names = "--scenario", paramLabel = "NAME", description = "worker-kill, worker-pause, coordinator-restart, "
-            + "partition, provider-faults, clock-skew, clock-step, db-connections-kill, db-restart, coordinator-failover, "
-            + "kafka-broker-restart or row-to-partition.")
+    @Option(names = "--scenario", paramLabel = "NAME", completionCandidates = ScenarioNames.class,
+            description = "One of: ${COMPLETION-CANDIDATES}.")
     String scenario;
+
+    /** Every scenario's name, for the help: the list cannot drift from the scenarios. */
+    static final class ScenarioNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return Scenario.names().iterator();
+        }
+    }
 
     @Option(names = "--suite", description = "The CI suite (each scenario on the backends where it reaches different "
             + "code, and the lean variants), on every available backend (or on --backend).")
