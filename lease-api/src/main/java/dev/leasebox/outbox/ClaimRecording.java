@@ -1,18 +1,29 @@
 package dev.leasebox.outbox;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * What {@link FencedOutboxStore#recordClaims} did with a batch of grants.
  *
- * @param recorded the claims now on their rows
- * @param refused  the grants that did not become claims, with the reason
+ * @param recorded   the claims now on their rows
+ * @param refused    the grants that did not become claims, with the reason
+ * @param takenOver  the entry ids of those recorded claims that took their row over from an earlier claim
+ *                   still on it, expired and never completed (its holder died, stalled past its lease or lost
+ *                   it): each is another holder's lease loss, seen by the worker that took the row. Empty
+ *                   where the store cannot tell.
  */
-public record ClaimRecording(List<OutboxClaim> recorded, List<Refusal> refused) {
+public record ClaimRecording(List<OutboxClaim> recorded, List<Refusal> refused, Set<Long> takenOver) {
 
     public ClaimRecording {
         recorded = List.copyOf(recorded);
         refused = List.copyOf(refused);
+        takenOver = Set.copyOf(takenOver);
+    }
+
+    /** A recording that says nothing of takeovers. */
+    public ClaimRecording(List<OutboxClaim> recorded, List<Refusal> refused) {
+        this(recorded, refused, Set.of());
     }
 
     /** Why a grant did not become a claim. */

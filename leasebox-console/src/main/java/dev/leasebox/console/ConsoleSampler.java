@@ -16,15 +16,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * Reads the outbox table every {@code interval} on a daemon thread and keeps the last {@code keep}
  * samples in memory: the trend, throughput and loss charts are drawn from them, so they start empty
  * when the console starts and cover {@code interval x keep} at most. Reads only; one connection at a
- * time.
+ * time. With {@link #takeoversFrom} each sample also takes the workers' own count of claims taken over.
  */
 public final class ConsoleSampler implements AutoCloseable {
 
@@ -39,6 +41,7 @@ public final class ConsoleSampler implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private long previousNanos;
     private volatile String problem;
+    private volatile LongSupplier takeovers;
     private boolean started;
 
     private ConsoleSampler(DataSource dataSource, TableName table, Duration interval, int keep, Clock clock) {
@@ -69,6 +72,19 @@ public final class ConsoleSampler implements AutoCloseable {
     /** A sampler that reads nothing until {@link #startSampling()} (an application starts it once its tables exist). */
     public static ConsoleSampler create(DataSource dataSource, TableName table, Duration interval, int keep) {
         return new ConsoleSampler(dataSource, table, interval, keep, Clock.systemUTC());
+    }
+
+    /**
+     * Shows on the page, beside what the table says, the claims the workers took over from claims that had
+     * expired unfinished, as the workers count them where they happen: {@code takenOverTotal} is read at
+     * every sample, e.g. {@code metrics::takenOverTotal} of the {@link dev.leasebox.metrics.DrainMetrics} of
+     * the drains this process runs (summed, for several). The table alone cannot give that count: a lapsed
+     * claim is on its row only between its expiry and the next claim, often less than a sampling interval
+     * (decision 0040). Without it the page names the meter that holds the count instead.
+     */
+    public ConsoleSampler takeoversFrom(LongSupplier takenOverTotal) {
+        this.takeovers = Objects.requireNonNull(takenOverTotal, "takenOverTotal");
+        return this;
     }
 
     /** Reads a sample now and then every interval, on the sampler's thread; a second call does nothing. */
@@ -115,8 +131,10 @@ public final class ConsoleSampler implements AutoCloseable {
             delivered = Math.max(0, counts.get("DELIVERED") - last.count("DELIVERED")) / seconds;
             deadLettered = Math.max(0, counts.get("DEAD_LETTERED") - last.count("DEAD_LETTERED")) / seconds;
         }
+        LongSupplier takenOver = takeovers;
         Sample sample = new Sample(now, counts, readings.oldestPendingCreatedAt(), readings.claimsByOwner(now),
-                readings.slotsByHolder(now), readings.recentDeadLetters(), delivered, deadLettered, tally);
+                readings.slotsByHolder(now), readings.recentDeadLetters(), delivered, deadLettered, tally,
+                takenOver == null ? OptionalLong.empty() : OptionalLong.of(takenOver.getAsLong()));
         previousNanos = nanos;
         samples.addLast(sample);
         while (samples.size() > keep) {

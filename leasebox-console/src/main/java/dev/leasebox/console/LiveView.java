@@ -32,7 +32,9 @@ final class LiveView {
         deadLetters(html, now, token);
         html.append("<p class=\"note\">Read at ").append(now.observedAt()).append(" (UTC). The charts and the loss and ")
                 .append("reclaim counts cover the ").append(history.size()).append(history.size() == 1 ? " sample" : " samples")
-                .append(" kept in memory since this console started.</p>");
+                .append(" kept in memory since this console started")
+                .append(now.takenOver().isPresent() ? "; claims taken over are the workers' own count, since they started."
+                        : ".").append("</p>");
         return html.toString();
     }
 
@@ -47,6 +49,8 @@ final class LiveView {
         card(html, "live-claims", Charts.number(now.claims().live()), "live recorded claims");
         card(html, "losses", Charts.number(sum(history, s -> s.claims().losses())), "lease losses seen");
         card(html, "reclaims", Charts.number(sum(history, s -> s.claims().reclaims())), "reclaims seen");
+        card(html, "taken-over", now.takenOver().isPresent() ? Charts.number(now.takenOver().getAsLong()) : "n/a",
+                now.takenOver().isPresent() ? "claims taken over" : "claims taken over: see the workers' metrics");
         html.append("</div>");
     }
 
@@ -108,16 +112,37 @@ final class LiveView {
     }
 
     private static void losses(StringBuilder html, List<Sample> history, Duration interval) {
+        List<Charts.Series> series = new java.util.ArrayList<>(List.of(
+                new Charts.Series("losses", "#c53030", values(history, s -> s.claims().losses())),
+                new Charts.Series("reclaims", "#dd6b20", values(history, s -> s.claims().reclaims())),
+                new Charts.Series("claims past expiry", "#718096", values(history, s -> s.claims().expired()))));
+        boolean counted = history.get(history.size() - 1).takenOver().isPresent();
+        if (counted) {
+            series.add(new Charts.Series("taken over", "#805ad5", takenOverGrowth(history)));
+        }
         html.append("<section id=\"losses-section\"><h2>Lease losses and reclaims</h2>")
-                .append(Charts.lines("losses-chart", List.of(
-                        new Charts.Series("losses", "#c53030", values(history, s -> s.claims().losses())),
-                        new Charts.Series("reclaims", "#dd6b20", values(history, s -> s.claims().reclaims())),
-                        new Charts.Series("claims past expiry", "#718096", values(history, s -> s.claims().expired())))))
+                .append(Charts.lines("losses-chart", series))
                 .append("<p class=\"note\">A <b>loss</b> is a claim seen on its row after its expiry: its holder neither ")
                 .append("completed nor extended it in time. A <b>reclaim</b> is a row seen under a new claim token in the ")
                 .append("next sample with no emission attempt recorded in between. Both are read from the table every ")
                 .append(interval.toMillis()).append(" ms; what starts and ends between two samples is not seen, so they ")
-                .append("are lower bounds.</p></section>");
+                .append("are lower bounds. A claim <b>taken over</b> is a row a worker claimed while an earlier claim on ")
+                .append("it had expired unfinished (its holder died, stalled or lost its lease, and may have emitted it): ")
+                .append("the worker counts it as it claims, in <code>leasebox_claims_total{event=\"taken_over\"}</code>, ")
+                .append(counted ? "and this console shows the count of the workers it was given."
+                        : "which this console, reading only the table, does not see.")
+                .append(" Recorded claims only: lean claims leave nothing on the row to tell it by.</p></section>");
+    }
+
+    /** Claims taken over since the sample before, per sample (a worker restarted in between counts none). */
+    private static List<Double> takenOverGrowth(List<Sample> history) {
+        List<Double> growth = new java.util.ArrayList<>(history.size());
+        for (int i = 0; i < history.size(); i++) {
+            java.util.OptionalLong now = history.get(i).takenOver();
+            java.util.OptionalLong before = i == 0 ? java.util.OptionalLong.empty() : history.get(i - 1).takenOver();
+            growth.add(now.isPresent() && before.isPresent() ? Math.max(0, now.getAsLong() - before.getAsLong()) : 0.0);
+        }
+        return growth;
     }
 
     private static void deadLetters(StringBuilder html, Sample now, String token) {

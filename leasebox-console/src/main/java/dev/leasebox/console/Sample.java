@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * What the console read from the outbox table at {@code observedAt}, and what it made of the change since
@@ -19,11 +20,13 @@ import java.util.Optional;
  * @param deliveredPerSecond  DELIVERED count growth since the previous sample, per second (0 on the first)
  * @param deadLetteredPerSecond DEAD_LETTERED count growth since the previous sample, per second
  * @param claims              what the open recorded claims showed: live, expired, losses and reclaims seen
+ * @param takenOver           the workers' own count of claims taken over, when the console was given it
+ *                            ({@link ConsoleSampler#takeoversFrom})
  */
 record Sample(Instant observedAt, Map<String, Long> counts, Optional<Instant> oldestPending,
               List<OutboxTableStatus.OwnerClaims> owners, Optional<List<OutboxTableStatus.SlotHolder>> slots,
               List<OutboxTableStatus.DeadLetter> deadLetters, double deliveredPerSecond, double deadLetteredPerSecond,
-              ClaimTracker.Tally claims) {
+              ClaimTracker.Tally claims, OptionalLong takenOver) {
 
     /** The statuses still to deliver: PENDING, DEFERRED and RETRYABLE_FAILURE. */
     static final List<String> WAITING = List.of("PENDING", "DEFERRED", "RETRYABLE_FAILURE");

@@ -76,6 +76,19 @@ class ConsoleH2Test {
     }
 
     @Test
+    void claimsTakenOverShowTheWorkersCountWhenGivenItAndNameTheMeterOtherwise() {
+        assertThat(get("/live").body()).contains("id=\"taken-over\">n/a<")
+                .contains("claims taken over: see the workers&#39; metrics").contains("leasebox_claims_total");
+        long[] counted = {0};
+        sampler.takeoversFrom(() -> counted[0]);
+        sampler.sampleNow();
+        counted[0] = 1_234;
+        sampler.sampleNow();
+        assertThat(get("/live").body()).contains("id=\"taken-over\">1,234<").contains(">claims taken over<")
+                .contains("&#9632;</span> taken over").contains("(top of the chart: 1,234)");
+    }
+
+    @Test
     void routesAnswerWithTheirMethodAndTheMountPoint() {
         assertThat(get("").status()).isEqualTo(303);
         assertThat(get("").headers()).containsEntry("Location", "/leasebox/");

@@ -3,6 +3,8 @@ package dev.leasebox.console;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxProvider;
 import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.metrics.DrainMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,7 +19,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.UnaryOperator;
 
 import static dev.leasebox.console.HeadlessChromium.number;
 import static dev.leasebox.console.HeadlessChromium.text;
@@ -26,8 +27,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A worker freezes holding a claim: the page shows the claim under its owner, then past its expiry (a lease
- * loss), then taken by the healthy worker under a new token (a reclaim), and the entry delivered. The page
- * with that history is saved as target/console.png (docs/console.png is a copy).
+ * loss), then taken by the healthy worker under a new token (a reclaim, and one claim taken over by the healthy
+ * worker's own count), and the entry delivered. The page with that history is saved as target/console.png
+ * (docs/console.png is a copy).
  */
 class ConsoleLeaseLossIT {
 
@@ -53,6 +55,8 @@ class ConsoleLeaseLossIT {
     @Test
     void aFrozenWorkersClaimShowsAsALossThenAReclaim() throws Exception {
         ChromeDriver browser = HeadlessChromium.start();
+        DrainMetrics healthyMetrics = new DrainMetrics(new SimpleMeterRegistry());
+        outbox.countTakeovers(healthyMetrics::takenOverTotal);
         try {
             browser.get(outbox.url());
             outbox.startDrain(DrainOptions.builder().owner("worker-frozen").leaseDuration(Duration.ofSeconds(1))
@@ -64,9 +68,12 @@ class ConsoleLeaseLossIT {
             await().atMost(PATIENCE).until(() -> number(browser, "losses") == 1);
             assertThat(text(browser, "claims-by-owner")).containsPattern("worker-frozen\\s+0\\s+1");
 
-            outbox.startDrain(DrainOptions.builder().owner("worker-healthy").concurrency(2).batchSize(10),
-                    gated(healthyMayFinish, "slow"), UnaryOperator.identity());
+            outbox.startDrain(b -> b.listener(healthyMetrics).provider(gated(healthyMayFinish, "slow"))
+                    .options(DrainOptions.builder().owner("worker-healthy").concurrency(2).batchSize(10)
+                            .idlePolling(Duration.ofMillis(20), Duration.ofMillis(100)).build()));
             await().atMost(PATIENCE).until(() -> number(browser, "reclaims") == 1);
+            // the healthy worker counted the expired claim it claimed over as it claimed it
+            await().atMost(PATIENCE).until(() -> number(browser, "taken-over") == 1);
             assertThat(text(browser, "claims-by-owner")).containsPattern("worker-healthy\\s+1\\s+0")
                     .doesNotContain("worker-frozen");
 
@@ -82,6 +89,7 @@ class ConsoleLeaseLossIT {
             await().atMost(PATIENCE).until(() -> number(browser, "delivered-total") == 121);
             assertThat(number(browser, "losses")).isEqualTo(1);
             assertThat(number(browser, "reclaims")).isEqualTo(1);
+            assertThat(number(browser, "taken-over")).isEqualTo(1);
             // both holders emitted the entry whose lease expired under the first; every other entry went once
             assertThat(emissions).containsEntry("slow-1", 2);
             assertThat(emissions).hasSize(123);

@@ -59,6 +59,19 @@ final class LiveOutbox implements AutoCloseable {
         return drain;
     }
 
+    /** A drain of this outbox as {@code configure} sets it up, built, started and closed with the outbox. */
+    Leasebox startDrain(UnaryOperator<Leasebox.Builder> configure) {
+        Leasebox drain = configure.apply(Leasebox.drain(dataSource).table(table)).build();
+        drains.add(drain);
+        drain.start();
+        return drain;
+    }
+
+    /** The page shows the claims taken over as {@code total} counts them (the workers' own count). */
+    void countTakeovers(java.util.function.LongSupplier total) {
+        sampler.takeoversFrom(total);
+    }
+
     /** Entries {@code type-(from+1)} to {@code type-(from+count)}. */
     void enqueue(String type, int from, int count) {
         IntStream.range(from, from + count).forEach(i -> writer.enqueue(dataSource, OutboxMessage.of(type,

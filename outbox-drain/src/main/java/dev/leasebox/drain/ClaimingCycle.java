@@ -272,6 +272,14 @@ final class ClaimingCycle implements DrainCycle {
         }
 
         @Override
+        public void claimsTakenOver(Set<Long> entryIds) {
+            log.info("Owner {}: took over {} {} whose earlier claim expired unfinished (its holder died, stalled or "
+                    + "lost its lease; the receiver may see them twice)", options.owner(), entryIds.size(),
+                    entryIds.size() == 1 ? "entry" : "entries");
+            listener.claimsTakenOver(entryIds);
+        }
+
+        @Override
         public void claimsAtRisk(String cause) {
             atRisk.set(Optional.of(cause));
             log.warn("Owner {}: claims at risk ({}); no new emissions until they are safe again", options.owner(), cause);

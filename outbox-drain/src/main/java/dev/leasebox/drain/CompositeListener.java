@@ -53,6 +53,11 @@ final class CompositeListener implements DrainListener {
     }
 
     @Override
+    public void claimsTakenOver(Set<Long> entryIds) {
+        listeners.forEach(l -> l.claimsTakenOver(entryIds));
+    }
+
+    @Override
     public void claimsAbandoned(Set<Long> entryIds, String reason) {
         listeners.forEach(l -> l.claimsAbandoned(entryIds, reason));
     }

@@ -62,6 +62,17 @@ public interface DrainListener {
     default void claimsLost(Set<Long> entryIds, String cause) {
     }
 
+    /**
+     * This worker's claims just took these rows over from earlier claims still on them, expired and never
+     * completed: their holder died, stalled past its lease, or lost it, and may have emitted them already (the
+     * receiver can see a duplicate). Each is a lease loss, counted by the worker that takes the row, however
+     * short the time the lapsed claim stood. Told for recorded claims (the {@code database} backend on
+     * PostgreSQL and MariaDB, recorded row leases); lean claims leave nothing on the row to tell it by
+     * (decision 0040). Called on the claiming thread, during the claim, before {@link #batchClaimed}.
+     */
+    default void claimsTakenOver(Set<Long> entryIds) {
+    }
+
     /** These claims were abandoned: nothing is written for them, and they are reclaimed after expiry. */
     default void claimsAbandoned(Set<Long> entryIds, String reason) {
     }

@@ -67,6 +67,11 @@ final class SafeListener implements DrainListener {
     }
 
     @Override
+    public void claimsTakenOver(Set<Long> entryIds) {
+        guard("claimsTakenOver", () -> delegate.claimsTakenOver(entryIds));
+    }
+
+    @Override
     public void claimsAbandoned(Set<Long> entryIds, String reason) {
         guard("claimsAbandoned", () -> delegate.claimsAbandoned(entryIds, reason));
     }

@@ -5,6 +5,7 @@ import dev.leasebox.outbox.CandidateStripe;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -38,12 +39,15 @@ final class ClaimCandidates {
     private final SqlDialect dialect;
     private final int candidateSpread;
     private final QueueHead head;
+    private final LapsedCandidates lapsed;
 
-    ClaimCandidates(OutboxConnections sql, SqlDialect dialect, int candidateSpread, QueueHead head) {
+    ClaimCandidates(OutboxConnections sql, SqlDialect dialect, int candidateSpread, QueueHead head,
+                    LapsedCandidates lapsed) {
         this.sql = sql;
         this.dialect = dialect;
         this.candidateSpread = candidateSpread;
         this.head = head;
+        this.lapsed = lapsed;
     }
 
     /** The ids to ask leases for; {@code now} as {@link JdbcOutboxStore#judgedNow()} gives it. */
@@ -61,14 +65,22 @@ final class ClaimCandidates {
                 c -> dialect.selectEligibleIds(c, query.selection(), now, from, window));
         head.found(query.selection(), from, rows.isEmpty() ? null : rows.get(0).id());
         List<CandidateSample.Candidate> candidates = new ArrayList<>(rows.size());
+        Set<Long> lapsedIds = new HashSet<>();
         for (CandidateSample.Candidate row : rows) {
             if (!excluded.contains(row.id())) {
                 candidates.add(new CandidateSample.Candidate(row.id(), row.lapsed(), stripe.contains(row.id())));
+                if (row.lapsed()) {
+                    lapsedIds.add(row.id());
+                }
             }
         }
-        return stripe.isStriped()
+        List<Long> chosen = stripe.isStriped()
                 ? CandidateSample.chooseStriped(candidates, sample, stripe.block(), ThreadLocalRandom.current())
                 : CandidateSample.chooseIds(candidates, sample, ThreadLocalRandom.current());
+        if (!lapsedIds.isEmpty()) {
+            lapsed.offered(chosen.stream().filter(lapsedIds::contains).toList());
+        }
+        return chosen;
     }
 
     private int candidateWindow(int limit) {

@@ -17,18 +17,21 @@ import java.util.Set;
 /**
  * {@link JdbcOutboxStore#recordClaims}: writes granted claims in one statement, then, only when some
  * grant was refused, reads those rows once to say why (missing, fence not above the high-water mark,
- * or not eligible).
+ * or not eligible). The recorded claims on rows the candidate read found lapsed are reported as taken
+ * over ({@link LapsedCandidates}).
  */
 final class ClaimRecorder {
 
     private final OutboxConnections sql;
     private final SqlDialect dialect;
     private final boolean durable;
+    private final LapsedCandidates lapsed;
 
-    ClaimRecorder(OutboxConnections sql, SqlDialect dialect, boolean durable) {
+    ClaimRecorder(OutboxConnections sql, SqlDialect dialect, boolean durable, LapsedCandidates lapsed) {
         this.sql = sql;
         this.dialect = dialect;
         this.durable = durable;
+        this.lapsed = lapsed;
     }
 
     ClaimRecording record(ClaimSelection selection, Instant now, List<ClaimGrant> grants) {
@@ -46,11 +49,16 @@ final class ClaimRecorder {
             recorded.add(EntryRows.claimOf(e));
         }
         recorded.sort(Comparator.comparingLong(OutboxClaim::entryId));
+        Set<Long> takenOver = lapsed.takenOver(claimedIds);
         List<ClaimGrant> refusedGrants = grants.stream().filter(g -> !claimedIds.contains(g.entryId())).toList();
         if (refusedGrants.isEmpty()) {
-            return new ClaimRecording(recorded, List.of());
+            return new ClaimRecording(recorded, List.of(), takenOver);
         }
-        return new ClaimRecording(recorded, refusals(refusedGrants));
+        List<ClaimRecording.Refusal> refused = refusals(refusedGrants);
+        // a fence refused as not above the mark is tried again once the floor is raised: keep its flag for that
+        lapsed.forget(refused.stream().filter(r -> r.reason() != ClaimRecording.Reason.FENCE_NOT_ABOVE_HIGH_WATER)
+                .map(r -> r.grant().entryId()).toList());
+        return new ClaimRecording(recorded, refused, takenOver);
     }
 
     private static void requireOneGrantPerEntry(List<ClaimGrant> grants) {

@@ -59,10 +59,12 @@ public final class H2Dialect extends SqlDialect {
     }
 
     @Override
-    List<OutboxEntry> claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
-                                      Instant expiresAt, long leaseMillis, long from, int limit) throws SQLException {
+    ClaimedRows claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
+                                Instant expiresAt, long leaseMillis, long from, int limit) throws SQLException {
         synchronized (claimLock(c)) {
-            return claimSerialized(c, selection, owner, now, expiresAt, leaseMillis, from, limit);
+            // FINAL TABLE returns the rows as written only: which ones carried an expired claim is not told here
+            return new ClaimedRows(claimSerialized(c, selection, owner, now, expiresAt, leaseMillis, from, limit),
+                    java.util.Set.of());
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.leasebox.jdbc;
 
 import dev.leasebox.outbox.ClaimCompletion;
+import dev.leasebox.outbox.ClaimLossListener;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.Completion;
@@ -103,6 +104,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
     private final ClaimCandidates claimCandidates;
     private final ClaimRecorder claimRecorder;
     private final CompletionOutcomes completionOutcomes;
+    private final List<ClaimLossListener> lossListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private JdbcOutboxStore(Builder b, SqlDialect dialect) {
         this.dataSource = b.dataSource;
@@ -112,8 +114,9 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         this.claimLeases = b.useClaimLeases;
         this.sql = new OutboxConnections(b.dataSource, dialect);
         this.queueHead = new QueueHead(b.clock, b.queueHeadRescan);
-        this.claimCandidates = new ClaimCandidates(sql, dialect, b.candidateSpread, queueHead);
-        this.claimRecorder = new ClaimRecorder(sql, dialect, b.durableClaimRecords);
+        LapsedCandidates lapsed = new LapsedCandidates();
+        this.claimCandidates = new ClaimCandidates(sql, dialect, b.candidateSpread, queueHead, lapsed);
+        this.claimRecorder = new ClaimRecorder(sql, dialect, b.durableClaimRecords, lapsed);
         this.completionOutcomes = new CompletionOutcomes(sql);
     }
 
@@ -186,12 +189,26 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
         Instant expiresAt = databaseJudges ? null : localDeadline;
         long leaseMillis = request.leaseDuration().toMillis();
         long from = queueHead.from(selection);
-        List<OutboxEntry> claimed = sql.run("claim " + selection + " entries", c ->
+        SqlDialect.ClaimedRows claimed = sql.run("claim " + selection + " entries", c ->
                 dialect.claimInDatabase(c, selection, request.owner(), now, expiresAt, leaseMillis, from,
                         request.batchSize()));
-        queueHead.found(selection, from, claimed.stream().map(OutboxEntry::id).min(Long::compare).orElse(null));
-        return claimed.stream().sorted(Comparator.comparingLong(OutboxEntry::id)).map(EntryRows::claimOf)
+        queueHead.found(selection, from, claimed.rows().stream().map(OutboxEntry::id).min(Long::compare).orElse(null));
+        if (!claimed.takenOver().isEmpty()) {
+            Set<Long> takenOver = Set.copyOf(claimed.takenOver());
+            lossListeners.forEach(l -> l.claimsTakenOver(takenOver));
+        }
+        return claimed.rows().stream().sorted(Comparator.comparingLong(OutboxEntry::id)).map(EntryRows::claimOf)
                 .map(claim -> claim.withExpiresAt(localDeadline)).toList();
+    }
+
+    /**
+     * The {@code database} backend tells {@code listener} which rows its claims took over from claims that had
+     * expired unfinished ({@link ClaimLossListener#claimsTakenOver}; PostgreSQL and MariaDB, read in the claim's
+     * own statements). Its claims rest on no external lease, so nothing else is ever reported.
+     */
+    @Override
+    public void addClaimLossListener(ClaimLossListener listener) {
+        lossListeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
     /**

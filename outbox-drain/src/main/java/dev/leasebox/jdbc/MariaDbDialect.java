@@ -187,16 +187,17 @@ public final class MariaDbDialect extends SqlDialect {
     // ---- claims --------------------------------------------------------------------------------------
 
     @Override
-    List<OutboxEntry> claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
-                                      Instant expiresAt, long leaseMillis, long from, int limit) throws SQLException {
+    ClaimedRows claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
+                                Instant expiresAt, long leaseMillis, long from, int limit) throws SQLException {
         int window = Math.max(limit, limit * CANDIDATE_SPREAD + CANDIDATE_SLACK);
         List<Long> candidates = selectEligibleIds(c, selection, now, from, window).stream()
                 .map(CandidateSample.Candidate::id).toList();
         if (candidates.isEmpty()) {
-            return List.of();
+            return new ClaimedRows(List.of(), Set.of());
         }
         return MariaDbTransactions.transaction(c, sql("read_committed"), () -> {
             List<Long> locked = new ArrayList<>();
+            Set<Long> takenOver = new HashSet<>();
             try (PreparedStatement ps = c.prepareStatement(withIds("claim_lock", candidates.size()))) {
                 int i = MariaDbTransactions.bindLongs(ps, 1, candidates);
                 i = EntryRows.bindSelection(ps, i, selection);
@@ -206,11 +207,15 @@ public final class MariaDbDialect extends SqlDialect {
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         locked.add(rs.getLong(1));
+                        rs.getLong(2);
+                        if (!rs.wasNull()) {
+                            takenOver.add(rs.getLong(1)); // the locked row still carries an expired claim
+                        }
                     }
                 }
             }
             if (locked.isEmpty()) {
-                return List.of();
+                return new ClaimedRows(List.of(), Set.of());
             }
             try (PreparedStatement ps = c.prepareStatement(withIds("claim_in_database", locked.size()))) {
                 ps.setString(1, owner);
@@ -220,7 +225,7 @@ public final class MariaDbDialect extends SqlDialect {
                 MariaDbTransactions.bindLongs(ps, 5, locked);
                 ps.executeUpdate();
             }
-            return findByIds(c, locked);
+            return new ClaimedRows(findByIds(c, locked), takenOver);
         });
     }
 

@@ -54,11 +54,32 @@ public final class PostgreSqlDialect extends SqlDialect {
     }
 
     @Override
-    List<OutboxEntry> claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
-                                      Instant expiresAt, long leaseMillis, long from, int limit) throws SQLException {
+    ClaimedRows claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
+                                Instant expiresAt, long leaseMillis, long from, int limit) throws SQLException {
         return QueueScan.query(c, pinnedClaimStatements.computeIfAbsent(limit, b -> QueueScan.pinned(claimSql(b))),
                 ps -> bindClaimInDatabase(ps, selection, owner, now, expiresAt, leaseMillis, from),
-                rs -> EntryRows.readAll(rs, true));
+                PostgreSqlDialect::readClaimed);
+    }
+
+    /** claim_in_database.sql's rows, and those whose previous_token says they were taken over. */
+    private static ClaimedRows readClaimed(ResultSet rs) throws SQLException {
+        List<OutboxEntry> rows = new ArrayList<>();
+        Set<Long> takenOver = new HashSet<>();
+        EntryRows.Reader reader = null;
+        int previousToken = 0;
+        while (rs.next()) {
+            if (reader == null) {
+                reader = new EntryRows.Reader(rs, true, false);
+                previousToken = rs.findColumn("previous_token");
+            }
+            OutboxEntry row = reader.read();
+            rows.add(row);
+            rs.getLong(previousToken);
+            if (!rs.wasNull()) {
+                takenOver.add(row.id());
+            }
+        }
+        return new ClaimedRows(rows, takenOver);
     }
 
     @Override

@@ -242,11 +242,19 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, H2Dialect, Ma
     // ---- database-specific operations -------------------------------------------------------------
 
     /**
+     * The rows a claim wrote, and the ids of those that still carried an earlier claim, expired and never
+     * completed, when it was written: the claim took them over (decision 0040).
+     */
+    record ClaimedRows(List<OutboxEntry> rows, Set<Long> takenOver) {
+    }
+
+    /**
      * The {@code database} backend: claims up to {@code limit} eligible rows from id {@code from} on
      * ({@link QueueHead#FULL}: all) with sequence tokens. {@code now} and {@code expiresAt} null: the database's
-     * clock judges and writes ({@code now() + leaseMillis}).
+     * clock judges and writes ({@code now() + leaseMillis}). Which rows it took over is read in the same
+     * statements, where the database lets them say it (PostgreSQL, MariaDB; H2 says none).
      */
-    abstract List<OutboxEntry> claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
+    abstract ClaimedRows claimInDatabase(Connection c, ClaimSelection selection, String owner, Instant now,
                                                Instant expiresAt, long leaseMillis, long from, int limit)
             throws SQLException;
 

@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The drain's Micrometer meters: emissions by outcome ({@code leasebox.emissions}), emit latency
  * ({@code leasebox.emit.latency}), stale completions refused ({@code leasebox.completions.refused}),
- * claims claimed/lost/abandoned/released, dead letters. Also keeps plain totals for progress lines.
+ * claims claimed/lost/abandoned/released/taken over ({@code leasebox.claims}), dead letters. Also keeps plain
+ * totals for progress lines.
  */
 public final class DrainMetrics implements DrainListener {
 
@@ -29,6 +30,7 @@ public final class DrainMetrics implements DrainListener {
     private final Counter lost;
     private final Counter abandoned;
     private final Counter released;
+    private final Counter takenOver;
     private final Counter deadLettered;
     private final Counter emittedDelivered;
     private final Counter emittedDeferred;
@@ -40,6 +42,7 @@ public final class DrainMetrics implements DrainListener {
     private final AtomicLong failedTotal = new AtomicLong();
     private final AtomicLong deadLetteredTotal = new AtomicLong();
     private final AtomicLong refusedTotal = new AtomicLong();
+    private final AtomicLong takenOverTotal = new AtomicLong();
 
     public DrainMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -49,6 +52,7 @@ public final class DrainMetrics implements DrainListener {
         this.lost = claims(registry, "lost");
         this.abandoned = claims(registry, "abandoned");
         this.released = claims(registry, "released");
+        this.takenOver = claims(registry, "taken_over");
         this.refused = Counter.builder("leasebox.completions.refused")
                 .description("Completions the store refused: stale token, reclaimed or terminal row").register(registry);
         this.emittedDelivered = emissions(registry, "delivered");
@@ -68,7 +72,8 @@ public final class DrainMetrics implements DrainListener {
 
     private static Counter claims(MeterRegistry registry, String event) {
         return Counter.builder("leasebox.claims").tag("event", event)
-                .description("Entries by claim event: claimed; lost (lease gone); abandoned (left to expire); released unemitted")
+                .description("Entries by claim event: claimed; lost (lease gone); abandoned (left to expire); released "
+                        + "unemitted; taken_over (claimed while an earlier claim on it had expired unfinished)")
                 .register(registry);
     }
 
@@ -122,6 +127,12 @@ public final class DrainMetrics implements DrainListener {
     }
 
     @Override
+    public void claimsTakenOver(Set<Long> entryIds) {
+        takenOver.increment(entryIds.size());
+        takenOverTotal.addAndGet(entryIds.size());
+    }
+
+    @Override
     public void claimsAbandoned(Set<Long> entryIds, String reason) {
         abandoned.increment(entryIds.size());
     }
@@ -158,5 +169,10 @@ public final class DrainMetrics implements DrainListener {
 
     public long refusedTotal() {
         return refusedTotal.get();
+    }
+
+    /** Entries this worker claimed while an earlier claim on them had expired unfinished: lease losses it saw. */
+    public long takenOverTotal() {
+        return takenOverTotal.get();
     }
 }

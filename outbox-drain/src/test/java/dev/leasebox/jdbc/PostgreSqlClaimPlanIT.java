@@ -125,7 +125,7 @@ class PostgreSqlClaimPlanIT {
             try {
                 for (int i = 0; i < 5; i++) {
                     List<dev.leasebox.outbox.OutboxEntry> claimed = dialect.claimInDatabase(c, ClaimSelection.ELIGIBLE,
-                            "w1", null, null, 30_000, QueueHead.FULL, BATCH);
+                            "w1", null, null, 30_000, QueueHead.FULL, BATCH).rows();
                     assertThat(claimed).hasSize(BATCH);
                 }
                 try (Statement st = c.createStatement();

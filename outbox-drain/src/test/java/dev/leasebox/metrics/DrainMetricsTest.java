@@ -55,4 +55,14 @@ class DrainMetricsTest {
                 .isEqualTo(1.0);
         assertThat(metrics.refusedTotal()).isEqualTo(3);
     }
+
+    @Test
+    void takeoversAreCountedAsAClaimEvent() {
+        metrics.claimsTakenOver(java.util.Set.of(1L, 2L, 3L));
+        metrics.claimsTakenOver(java.util.Set.of(9L));
+
+        assertThat(registry.get("leasebox.claims").tag("event", "taken_over").counter().count()).isEqualTo(4.0);
+        assertThat(registry.get("leasebox.claims").tag("event", "lost").counter().count()).isZero();
+        assertThat(metrics.takenOverTotal()).isEqualTo(4);
+    }
 }

@@ -20,6 +20,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * One claim's lease request turned into claims ({@link LeasedOutboxClaimStore}): the grant, then the
@@ -39,12 +41,15 @@ final class LeaseGrants {
     private final LeaseManager leases;
     private final Map<Long, Lease> held;
     private final LeaseReleases releases;
+    private final Consumer<Set<Long>> takenOver;
 
-    LeaseGrants(FencedOutboxStore store, LeaseManager leases, Map<Long, Lease> held, LeaseReleases releases) {
+    LeaseGrants(FencedOutboxStore store, LeaseManager leases, Map<Long, Lease> held, LeaseReleases releases,
+                Consumer<Set<Long>> takenOver) {
         this.store = store;
         this.leases = leases;
         this.held = held;
         this.releases = releases;
+        this.takenOver = takenOver;
     }
 
     /**
@@ -171,6 +176,9 @@ final class LeaseGrants {
                     lease.grantedAt().plus(lease.ttl())));
         }
         ClaimRecording recording = store.recordClaims(selection, grants);
+        if (!recording.takenOver().isEmpty()) {
+            takenOver.accept(recording.takenOver()); // written to the rows, whether or not handed out below
+        }
         List<OutboxClaim> claims = new ArrayList<>(recording.recorded().size());
         List<Long> lost = new ArrayList<>();
         for (OutboxClaim claim : recording.recorded()) {

@@ -59,7 +59,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * highest recorded fence as well. Lease losses reported by the manager are forwarded to
  * {@link ClaimLossListener}s as the entry ids concerned; a loss reported while the claim call that made
  * the grant is still running (in its coordinator or database round trip) makes that call leave the row
- * out of its claims, so no loss reported after a grant goes unheard ({@link ClaimsInProgress}).
+ * out of its claims, so no loss reported after a grant goes unheard ({@link ClaimsInProgress}). Recorded
+ * claims that took a row over from an earlier claim still on it, expired and never completed, are reported
+ * to the same listeners ({@link ClaimLossListener#claimsTakenOver}) as the fenced store's recording says;
+ * lean claims write nothing to tell it by.
  *
  * <p>The claim asks for {@code k} times as many keys as its batch ({@link Builder#candidateOverAsk},
  * default 2) and lets the coordinator grant at most a batch of them ({@link LeaseRequest#limitedTo}):
@@ -106,7 +109,8 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
         this.release = b.release;
         this.overAsk = b.overAsk;
         this.releases = new LeaseReleases(b.leases, b.releaseInBackground);
-        this.grants = new LeaseGrants(b.store, b.leases, held, releases);
+        this.grants = new LeaseGrants(b.store, b.leases, held, releases,
+                ids -> listeners.forEach(l -> l.claimsTakenOver(ids)));
         this.leanCompletion = new LeanCompletion(b.store, held);
         leases.addLeaseLossListener(new ClaimLossForwarder(held, inProgress, listeners));
     }

@@ -20,6 +20,9 @@
 -- full read passes the lowest bigint. The planner misjudges that range (status and id are
 -- correlated), so the statement runs with bitmap scans and sorts turned off for its own transaction
 -- (QueueScan), which leaves the ordered walk of the claim-queue index.
+-- previous_token: the claim token the row carried before this claim, read from the locked row version
+-- (NULL after a completion): not NULL means this claim took the row over from a claim that expired
+-- unfinished (counted as a takeover, decision 0040). It costs no extra read: the subquery has the row.
 -- Parameters: owner, claimed_at, claim_expires_at, lease ms, three statuses, now (due), now (expiry),
 -- from.
 UPDATE ${table} AS t
@@ -30,7 +33,7 @@ SET claim_owner         = ?,
     fence_high_water    = GREATEST(c.next_token, t.fence_high_water + 1),
     claim_attempt_count = t.claim_attempt_count + 1
 FROM (
-    SELECT id, nextval('${table}_claim_token_seq') AS next_token
+    SELECT id, nextval('${table}_claim_token_seq') AS next_token, claim_token AS previous_token
     FROM ${table}
     WHERE status IN ('PENDING', 'DEFERRED', 'RETRYABLE_FAILURE')
       AND CASE WHEN status IN (?, ?, ?)
@@ -43,4 +46,4 @@ FROM (
     FOR UPDATE SKIP LOCKED
 ) AS c
 WHERE t.id = c.id
-RETURNING t.*
+RETURNING t.*, c.previous_token
