@@ -189,7 +189,7 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Measured window of each latency cell, after --warmup, whole seconds (default: ${DEFAULT-VALUE}).")
     int latencySeconds;
 
-    @Option(names = "--wake-ups", split = ",", paramLabel = "true|false", defaultValue = "false",
+    @Option(names = "--wake-ups", split = ",", arity = "1", paramLabel = "true|false", defaultValue = "false",
             description = "Run the workers with wake-ups on, off, or both in turn for the latency cells (true,false); "
                     + "throughput cells use the first. Off: an idle worker polls, waiting 100 ms doubling to 5 s. "
                     + "Default: ${DEFAULT-VALUE}.")
