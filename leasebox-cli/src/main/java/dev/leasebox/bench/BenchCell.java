@@ -217,9 +217,10 @@ final class BenchCell {
             long[] sorted = latencies.sorted();
             CpuFigures figures = cpu.figures(rows);
             progress.printf(Locale.ROOT, "%s %,.0f rows/s, claim p50 %.2f ms, p99 %.2f ms, load %.2f; CPU s per 10k rows: "
-                            + "database %s, jvm %s, coordinator %s; mean per call: %s%n",
+                            + "database %s (whole server %s), jvm %s, coordinator %s; mean per call: %s%n",
                     cell.label(), Percentiles.rate(rows, windowNanos), Percentiles.millis(sorted, 50),
                     Percentiles.millis(sorted, 99), load, CpuFigures.shown(figures.databasePer10k()),
+                    CpuFigures.shown(figures.serverPer10k()),
                     CpuFigures.shown(figures.jvmPer10k()), CpuFigures.shown(figures.coordinatorPer10k()), phases.summary());
             progress.flush();
             return new BenchResult(cell.backend(), cell.workers(), cell.batch(), windowNanos / 1e9, rows,

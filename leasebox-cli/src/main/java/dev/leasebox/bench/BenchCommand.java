@@ -25,7 +25,8 @@ import java.util.concurrent.Callable;
  * the same round of the run. Two modes: steady state with a feeder topping the backlog up (the default),
  * and {@code --backlog N}, a pre-seeded backlog drained to the end with nothing inserted meanwhile.
  * Every table is VACUUM ANALYZEd (MariaDB: ANALYZE TABLE) before its window; the baseline, --fillfactor,
- * relaxed claim records and --failover are PostgreSQL's only. Exit code 1 when an entry was finalized twice or
+ * relaxed claim records and --failover are PostgreSQL's only. {@code --latency} adds latency cells
+ * ({@link LatencyBench}); every cell reports CPU per 10,000 rows ({@link CpuSources}). Exit code 1 when an entry was finalized twice or
  * the table disagrees with the completions.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
@@ -39,7 +40,10 @@ import java.util.concurrent.Callable;
                 "Coordinators not given by address are started here (ZooKeeper in-process, Hazelcast three CP members",
                 "in-process, Redis a redis-server child process) and share this machine's CPUs with the workers.",
                 "With --failover: the time from SIGKILL of a lease holder (a separate worker JVM) to another worker",
-                "emitting its entries, per backend."})
+                "emitting its entries, per backend. With --latency: commit to emission and commit to finalized (p50, p99,",
+                "p99.9, max) under open-loop Poisson arrivals, idle and at half the measured rows/s, per backend.",
+                "Every cell reports CPU seconds per 10,000 rows of the database server's processes, this JVM (with any",
+                "in-process coordinator) and the coordinator's own server process, read from /proc (Linux; else n/a)."})
 public final class BenchCommand implements Callable<Integer> {
 
     static final String DEFAULT_JDBC_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";

@@ -21,7 +21,7 @@ final class BenchReport {
             "claim_p50_ms", "claim_p90_ms", "claim_p99_ms", "window_s", "rows_in_window", "claim_calls",
             "delivered_rows", "completions", "finalized_twice", "emitted_twice", "refused_completions", "coordinator", "variant",
             "phase_ms", "load_1m", "ratio_to_baseline", "mode", "round", "wake_ups", "cpu_database_s_per_10k",
-            "cpu_jvm_s_per_10k", "cpu_coordinator_s_per_10k", "machine_busy_pct", "cpu_processes", "latency_load",
+            "cpu_database_server_s_per_10k", "cpu_jvm_s_per_10k", "cpu_coordinator_s_per_10k", "machine_busy_pct", "cpu_processes", "latency_load",
             "arrival_rate", "arrivals", "late_arrivals", "writer_commits", "unfinished", "emit_p50_ms", "emit_p99_ms",
             "emit_p999_ms", "emit_max_ms", "final_p50_ms", "final_p99_ms", "final_p999_ms", "final_max_ms",
             "writer_lag_p99_ms", "writer_lag_max_ms");
@@ -81,7 +81,8 @@ final class BenchReport {
     /** The wake-up setting and the CPU columns of one result. */
     static List<String> cpuFields(BenchResult r) {
         CpuFigures cpu = r.cpu();
-        return List.of(Boolean.toString(r.wakeUps()), number(cpu.databasePer10k(), 3), number(cpu.jvmPer10k(), 3),
+        return List.of(Boolean.toString(r.wakeUps()), number(cpu.databasePer10k(), 3), number(cpu.serverPer10k(), 3),
+                number(cpu.jvmPer10k(), 3),
                 number(cpu.coordinatorPer10k(), 3), number(cpu.machineBusyPercent(), 1), cpu.processes());
     }
 
@@ -128,8 +129,9 @@ final class BenchReport {
                     CpuFigures.shown(median(g, r -> r.cpu().coordinatorPer10k())),
                     g.stream().allMatch(BenchResult::checksHeld) ? "ok" : "FAILED"));
         }
-        out.append("(cpu: CPU seconds per 10,000 rows finalized; db = the database server's processes, jvm = this JVM "
-                + "with any in-process coordinator, crd = the coordinator's own server process)\n");
+        out.append("(cpu: CPU seconds per 10,000 rows finalized; db = the database processes working for the bench "
+                + "(PostgreSQL: this JVM's backends and the background processes), jvm = this JVM with any in-process "
+                + "coordinator, crd = the coordinator's own server process)\n");
         return out.append(latencyTable()).toString();
     }
 
@@ -142,14 +144,16 @@ final class BenchReport {
         if (cells.isEmpty()) {
             return "";
         }
-        StringBuilder out = new StringBuilder("\nLatency (open-loop Poisson arrivals; ms from the writer's commit):\n");
-        out.append(String.format(Locale.ROOT, "%-18s %-6s %-5s %9s %8s %6s %-31s %-31s %7s %7s%n", "backend", "load",
-                "wake", "rows/s", "arrivals", "late", "emission p50/p99/p99.9/max", "finalized p50/p99/p99.9/max",
+        StringBuilder out = new StringBuilder("\nLatency (open-loop Poisson arrivals; ms from the writer's commit; late: "
+                + "begun more than 1 ms after the planned time, lag: planned time to insert):\n");
+        out.append(String.format(Locale.ROOT, "%-18s %-6s %-5s %9s %8s %6s %8s %-31s %-31s %7s %7s%n", "backend", "load",
+                "wake", "rate/s", "arrivals", "late", "lag p99", "emission p50/p99/p99.9/max", "finalized p50/p99/p99.9/max",
                 "db cpu", "jvm cpu"));
         for (BenchResult r : cells) {
             LatencyFigures l = r.latency();
-            out.append(String.format(Locale.ROOT, "%-18s %-6s %-5s %9.1f %8d %6d %-31s %-31s %7s %7s%s%n", r.backend(),
-                    l.load(), l.wakeUps() ? "on" : "off", l.targetRate(), l.arrivals(), l.late(), shown(l.emission()),
+            out.append(String.format(Locale.ROOT, "%-18s %-6s %-5s %9.1f %8d %6d %8s %-31s %-31s %7s %7s%s%n", r.backend(),
+                    l.load(), l.wakeUps() ? "on" : "off", l.targetRate(), l.arrivals(), l.late(),
+                    number(l.writerLag().p99Ms(), 1), shown(l.emission()),
                     shown(l.finalized()), CpuFigures.shown(r.cpu().databasePer10k()), CpuFigures.shown(r.cpu().jvmPer10k()),
                     l.unfinished() > 0 ? "  " + l.unfinished() + " unfinished" : ""));
         }

@@ -5,24 +5,31 @@ package dev.leasebox.bench;
  * where a group was not measured (no {@code /proc}, a server on another host, a coordinator given by
  * address that the bench cannot find, or one running inside the bench's JVM).
  *
- * @param databaseSeconds    the PostgreSQL or MariaDB server's processes
+ * @param databaseSeconds    the database processes working for this bench: PostgreSQL's backends of this JVM's
+ *                           connections and its background processes; MariaDB's server process (one process,
+ *                           threads per connection: other clients' threads included)
+ * @param serverSeconds      every process of the database server, other clients' backends included
  * @param jvmSeconds         the bench's JVM: the workers, the feeder or writer, and any in-process coordinator
  * @param coordinatorSeconds the coordinator's server process, where it is one of its own ({@code redis-server})
  * @param machineBusyPercent how busy the whole machine was (all CPUs, {@code /proc/stat}), 0 to 100
  * @param rows               rows finalized in the window
  * @param processes          what was summed, e.g. "database: postgres pid 2248 and its children; coordinator: ..."
  */
-record CpuFigures(double databaseSeconds, double jvmSeconds, double coordinatorSeconds, double machineBusyPercent,
+record CpuFigures(double databaseSeconds, double serverSeconds, double jvmSeconds, double coordinatorSeconds, double machineBusyPercent,
                   long rows, String processes) {
 
     /** Nothing measured. */
-    static final CpuFigures NONE = new CpuFigures(Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, "");
+    static final CpuFigures NONE = new CpuFigures(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, "");
 
     /** The rows the per-row figures are quoted for. */
     static final int PER_ROWS = 10_000;
 
     double databasePer10k() {
         return per10k(databaseSeconds, rows);
+    }
+
+    double serverPer10k() {
+        return per10k(serverSeconds, rows);
     }
 
     double jvmPer10k() {

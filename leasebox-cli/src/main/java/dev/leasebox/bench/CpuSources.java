@@ -23,64 +23,93 @@ import java.util.concurrent.TimeUnit;
 /**
  * Finds, once per run, the processes whose CPU the bench reports beside every cell.
  *
- * <p>PostgreSQL: the postmaster and its children, found through the bench's own connection: the backend
- * it is served by ({@code pg_backend_pid()}) is a child of the postmaster, named in {@code /proc}. That is
- * exactly the server behind {@code --jdbc-url}, whichever user it runs as and however many other
- * PostgreSQL servers run on the machine, and it takes in the WAL writer, checkpointer and autovacuum
- * workers the load makes work, which {@code pg_stat_activity}'s list of backends would miss when they
- * come and go inside a window. MariaDB: the one {@code mariadbd} (or {@code mysqld}) process of
- * {@code @@pid_file}; its threads are in its own ticks. Redis: the {@code process_id} the server reports
+ * <p>PostgreSQL, two figures. The database column: the backends {@code pg_stat_activity} lists for this
+ * JVM's connections and the server's background processes ({@link PostgresOwnBackends}): on a shared
+ * machine other clients' queries are not the bench's cost. The server column: the postmaster and all its
+ * children, found through the bench's own connection (its backend, {@code pg_backend_pid()}, is a child of
+ * the postmaster): exactly the server behind {@code --jdbc-url}, whichever user it runs as and however
+ * many other PostgreSQL servers run here, every client included. Neither is found by the executable's
+ * name or the {@code postgres} user, which would take in every PostgreSQL on the machine. MariaDB: the
+ * one {@code mariadbd} (or {@code mysqld}) process of {@code @@pid_file}, both columns; its connections
+ * are threads of that process, other clients' included. Redis: the {@code process_id} the server reports
  * in {@code INFO server}, the bench's own {@code redis-server} child or a running one given with
  * {@code --redis}. Only servers on this host (a loopback address) are read; others are "n/a".
  */
-final class CpuSources {
+final class CpuSources implements AutoCloseable {
 
     private final Path proc;
-    private final Optional<ProcessTree> database;
+    private final Optional<TickSource> database;
+    private final Optional<TickSource> server;
     private final String databaseWhat;
+    private final AutoCloseable resources;
 
-    private CpuSources(Path proc, Optional<ProcessTree> database, String databaseWhat) {
+    private CpuSources(Path proc, Optional<TickSource> database, Optional<TickSource> server, String databaseWhat,
+                       AutoCloseable resources) {
         this.proc = proc;
         this.database = database;
+        this.server = server;
         this.databaseWhat = databaseWhat;
+        this.resources = resources;
     }
 
     /** The database server of {@code db}, found as the class comment says; "n/a" when it cannot be. */
     static CpuSources find(BenchDatabase db) {
         Path proc = ProcessTree.PROC;
         if (!ProcessTree.available(proc)) {
-            return new CpuSources(proc, Optional.empty(), "n/a (no /proc: CPU is measured on Linux only)");
+            return new CpuSources(proc, Optional.empty(), Optional.empty(), "n/a (no /proc: CPU is measured on Linux only)",
+                    () -> { });
         }
-        try (HikariDataSource pool = db.newPool(1); Connection c = pool.getConnection()) {
-            Optional<ProcessTree> tree = db.kind() == DatabaseKind.MARIADB ? mariaDb(proc, c) : postgreSql(proc, c);
-            return new CpuSources(proc, tree, tree.map(ProcessTree::description)
-                    .orElse("n/a (the database server is not a process of this host)"));
+        HikariDataSource pool = db.newPool(1);
+        try (Connection c = pool.getConnection()) {
+            boolean maria = db.kind() == DatabaseKind.MARIADB;
+            Optional<TickSource> tree = maria ? mariaDb(proc, c) : postgreSql(proc, c);
+            if (tree.isEmpty()) {
+                pool.close();
+                return new CpuSources(proc, tree, tree, "n/a (the database server is not a process of this host)", () -> { });
+            }
+            if (maria) {
+                pool.close();
+                return new CpuSources(proc, tree, tree, tree.get().description(), () -> { });
+            }
+            PostgresOwnBackends own = new PostgresOwnBackends(proc, pool);
+            return new CpuSources(proc, Optional.of(own), tree, own.description() + " (server: "
+                    + tree.get().description() + ")", own);
         } catch (SQLException | RuntimeException e) {
-            return new CpuSources(proc, Optional.empty(), "n/a (" + e.getMessage() + ")");
+            pool.close();
+            return new CpuSources(proc, Optional.empty(), Optional.empty(), "n/a (" + e.getMessage() + ")", () -> { });
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            resources.close();
+        } catch (Exception e) {
+            // closing a pool of one connection on the way out
         }
     }
 
     /** A meter for one cell: the database, this JVM and the coordinator's own process where it has one. */
     CpuMeter meter(Optional<BenchCoordinator> coordinator) {
         if (!ProcessTree.available(proc)) {
-            return new CpuMeter(proc, Optional.empty(), Optional.empty(), true, "database: " + databaseWhat);
+            return new CpuMeter(proc, Optional.empty(), Optional.empty(), Optional.empty(), true, "database: " + databaseWhat);
         }
-        CpuMeter meter = new CpuMeter(proc, database, Optional.empty(), true, "database: " + databaseWhat + "; jvm: pid "
-                + ProcessHandle.current().pid());
+        CpuMeter meter = new CpuMeter(proc, database, server, Optional.empty(), true, "database: " + databaseWhat
+                + "; jvm: pid " + ProcessHandle.current().pid());
         if (coordinator.isEmpty()) {
             return meter;
         }
         BenchCoordinator c = coordinator.get();
         if (c.backend().equals("redis")) {
-            Optional<ProcessTree> redis = redis(proc, c.address());
-            return meter.withCoordinator(redis, redis.map(ProcessTree::description)
+            Optional<TickSource> redis = redis(proc, c.address());
+            return meter.withCoordinator(redis, redis.map(TickSource::description)
                     .orElse("n/a (redis-server not found on this host)"));
         }
         return meter.withCoordinator(Optional.empty(), c.description().startsWith("embedded")
                 ? "in the jvm column (in-process " + c.backend() + ")" : "n/a (" + c.backend() + " given by address)");
     }
 
-    private static Optional<ProcessTree> postgreSql(Path proc, Connection c) throws SQLException {
+    private static Optional<TickSource> postgreSql(Path proc, Connection c) throws SQLException {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT pg_backend_pid(), host(inet_server_addr())")) {
             rs.next();
             long backend = rs.getLong(1);
@@ -95,7 +124,7 @@ final class CpuSources {
         }
     }
 
-    private static Optional<ProcessTree> mariaDb(Path proc, Connection c) throws SQLException {
+    private static Optional<TickSource> mariaDb(Path proc, Connection c) throws SQLException {
         String pidFile;
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT @@pid_file")) {
             rs.next();
@@ -115,7 +144,7 @@ final class CpuSources {
                 .map(s -> new ProcessTree(proc, s.pid(), s.comm() + " pid " + s.pid()));
     }
 
-    private static Optional<ProcessTree> redis(Path proc, String address) {
+    private static Optional<TickSource> redis(Path proc, String address) {
         URI uri = URI.create(address);
         if (uri.getHost() == null || !loopback(uri.getHost())) {
             return Optional.empty();

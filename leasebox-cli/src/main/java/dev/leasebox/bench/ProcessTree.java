@@ -16,7 +16,7 @@ import java.util.OptionalLong;
  * them (grandchildren are not followed: PostgreSQL's postmaster forks every backend and background
  * process itself, MariaDB and Redis work in threads).
  */
-final class ProcessTree {
+final class ProcessTree implements TickSource {
 
     static final Path PROC = Path.of("/proc");
 
@@ -36,7 +36,8 @@ final class ProcessTree {
     }
 
     /** What the readings sum, for the report, e.g. "postgres pid 2248 and its children". */
-    String description() {
+    @Override
+    public String description() {
         return description;
     }
 
@@ -44,8 +45,15 @@ final class ProcessTree {
         return root;
     }
 
+    /** The tree's ticks so far under the root's pid (one sum: see the class comment); empty when unreadable. */
+    @Override
+    public Optional<java.util.Map<Long, Long>> ticks() {
+        OptionalLong total = total();
+        return total.isPresent() ? Optional.of(java.util.Map.of(root, total.getAsLong())) : Optional.empty();
+    }
+
     /** The tree's ticks so far; empty when the root is gone or {@code /proc} cannot be read. */
-    OptionalLong ticks() {
+    OptionalLong total() {
         Optional<ProcStat> rootStat = stat(proc, root);
         if (rootStat.isEmpty()) {
             return OptionalLong.empty();

@@ -42,21 +42,23 @@ final class ThroughputBench {
     int run() throws InterruptedException, IOException {
         List<int[]> cells = cells();
         List<String> measuredModes = options.modes();
-        cpu = CpuSources.find(database);
-        printConditions(cells, measuredModes);
         BenchReport report = new BenchReport();
         Instant started = Instant.now();
-        if (options.warmJvm) {
-            warmJvm(cells.get(0));
-        }
-        for (int round = 1; round <= options.rounds; round++) {
-            for (int[] cell : cells) {
-                measure(report, cell, measuredModes, round);
+        try (CpuSources sources = CpuSources.find(database)) {
+            cpu = sources;
+            printConditions(cells, measuredModes);
+            if (options.warmJvm) {
+                warmJvm(cells.get(0));
             }
-        }
-        if (options.latency) {
-            new LatencyBench(options, database, coordinators, cpu, err).run(report, settings(
-                    new int[]{options.workers, options.batch}), measuredModes.get(0));
+            for (int round = 1; round <= options.rounds; round++) {
+                for (int[] cell : cells) {
+                    measure(report, cell, measuredModes, round);
+                }
+            }
+            if (options.latency) {
+                new LatencyBench(options, database, coordinators, cpu, err).run(report, settings(
+                        new int[]{options.workers, options.batch}), measuredModes.get(0));
+            }
         }
         return writeReport(report, started);
     }

@@ -46,7 +46,7 @@ class BenchReportTest {
         assertThat(lines[2]).startsWith("redis,4,100,750.0,0.750,");
         assertThat(lines[2]).contains(",\"embedded redis, 127.0.0.1:1\",release=sync durable-claims,"
                 + "\"candidates 1.00 ms, acquire 0.50 ms\",2.25,,feeder,1,false,")
-                .as("a throughput cell: no CPU measured, no latency figures").endsWith(",false" + ",".repeat(21));
+                .as("a throughput cell: no CPU measured, no latency figures").endsWith(",false" + ",".repeat(22));
         assertThat(lines[3]).as("no baseline: an empty ratio field").startsWith("zookeeper,8,10,100.0,,");
         for (String line : lines) {
             assertThat(line.replaceAll("\"[^\"]*\"", "x").split(",", -1)).hasSize(BenchReport.COLUMNS.size());
@@ -60,7 +60,7 @@ class BenchReportTest {
         LatencySummary emission = new LatencySummary(1_000, 1.25, 9.5, 12.0, 15.125);
         LatencySummary finalized = new LatencySummary(1_000, 3.0, 14.0, 20.0, 21.5);
         report.add(result("database", 4, 100, 1_000, 10)
-                .with(new CpuFigures(0.5, 0.25, Double.NaN, 80, 1_000, "database: postgres pid 1"), false)
+                .with(new CpuFigures(0.5, 0.75, 0.25, Double.NaN, 80, 1_000, "database: postgres pid 1"), false)
                 .with(new LatencyFigures(LatencyFigures.LOADED, 100, "--rate", false, 1_000, 3, 900, 0, emission, finalized,
                         new LatencySummary(1_000, 0.1, 0.9, 1.5, 2.0))));
 
@@ -78,6 +78,7 @@ class BenchReportTest {
         assertThat(latency.get(header.indexOf("final_p999_ms"))).isEqualTo("20.000");
         assertThat(latency.get(header.indexOf("writer_lag_p99_ms"))).isEqualTo("0.900");
         assertThat(latency.get(header.indexOf("cpu_database_s_per_10k"))).isEqualTo("5.000");
+        assertThat(latency.get(header.indexOf("cpu_database_server_s_per_10k"))).isEqualTo("7.500");
         assertThat(latency.get(header.indexOf("cpu_jvm_s_per_10k"))).isEqualTo("2.500");
         assertThat(latency.get(header.indexOf("cpu_coordinator_s_per_10k"))).isEmpty();
         assertThat(report.table()).contains("Latency (open-loop Poisson arrivals")

@@ -58,12 +58,13 @@ class CpuAccountingTest {
         stat(103, 101, 999, 0, 0, 0); // a grandchild: not followed
         stat(200, 1, 999, 999, 0, 0); // another process
         ProcessTree tree = new ProcessTree(proc, 100, "test tree");
-        assertThat(tree.ticks()).hasValue(70 + 10 + 10 + 40);
+        assertThat(tree.total()).hasValue(70 + 10 + 10 + 40);
 
         Files.delete(proc.resolve("102").resolve("stat")); // child 102 exits and is reaped: its 40 move to the root
         Files.delete(proc.resolve("102"));
         stat(100, 1, 50, 20, 47, 3);
-        assertThat(tree.ticks()).as("unchanged by the exit").hasValue(130);
+        assertThat(tree.total()).as("unchanged by the exit").hasValue(130);
+        assertThat(tree.ticks()).contains(java.util.Map.of(100L, 130L));
         assertThat(new ProcessTree(proc, 999, "gone").ticks()).isEmpty();
     }
 
@@ -72,8 +73,9 @@ class CpuAccountingTest {
         assertThat(CpuFigures.per10k(5.5, 100_000)).isCloseTo(0.55, within(1e-12));
         assertThat(CpuFigures.per10k(1, 0)).isNaN();
         assertThat(CpuFigures.per10k(Double.NaN, 10)).isNaN();
-        CpuFigures figures = new CpuFigures(5.5, 1.5, Double.NaN, 90, 100_000, "x");
+        CpuFigures figures = new CpuFigures(5.5, 7.0, 1.5, Double.NaN, 90, 100_000, "x");
         assertThat(figures.databasePer10k()).isCloseTo(0.55, within(1e-12));
+        assertThat(figures.serverPer10k()).isCloseTo(0.70, within(1e-12));
         assertThat(figures.jvmPer10k()).isCloseTo(0.15, within(1e-12));
         assertThat(figures.coordinatorPer10k()).isNaN();
         assertThat(figures.totalPer10k()).as("a coordinator not measured adds nothing").isCloseTo(0.70, within(1e-12));
@@ -83,7 +85,8 @@ class CpuAccountingTest {
 
     @Test
     void aMeterWithoutProcSaysNotApplicableButStillReadsTheJvm() throws InterruptedException {
-        CpuMeter meter = new CpuMeter(proc.resolve("missing"), Optional.empty(), Optional.empty(), true, "none");
+        CpuMeter meter = new CpuMeter(proc.resolve("missing"), Optional.empty(), Optional.empty(), Optional.empty(), true,
+                "none");
         meter.start();
         long until = System.nanoTime() + 20_000_000;
         long spin = 0;
@@ -96,6 +99,27 @@ class CpuAccountingTest {
         assertThat(figures.machineBusyPercent()).isNaN();
         assertThat(figures.jvmSeconds()).isPositive();
         assertThat(CpuMeter.NONE.figures(10)).isEqualTo(CpuFigures.NONE);
+    }
+
+    @Test
+    void ticksBetweenTwoReadingsCountWhatEachProcessGainedAndAllOfANewOne() {
+        java.util.Map<Long, Long> before = java.util.Map.of(1L, 100L, 2L, 50L, 3L, 70L);
+        java.util.Map<Long, Long> after = java.util.Map.of(1L, 130L, 2L, 50L, 4L, 12L); // 3 has gone, 4 is new
+        assertThat(TickSource.between(before, after)).isEqualTo(30 + 0 + 12);
+        assertThat(TickSource.between(java.util.Map.of(5L, 90L), java.util.Map.of(5L, 10L)))
+                .as("a pid reused by a younger process counts nothing negative").isZero();
+    }
+
+    @Test
+    void ownTcpPortsAreTheLocalPortsOfThisProcessesSocketInodes() {
+        assertThat(PostgresOwnBackends.socketInode("socket:[40615]")).contains(40615L);
+        assertThat(PostgresOwnBackends.socketInode("/dev/null")).isEmpty();
+        java.util.List<String> tcp = java.util.List.of(
+                "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode",
+                "   0: 0100007F:D2F0 0100007F:1538 01 00000000:00000000 00:00000000 00000000     0        0 40615 1 0 20 4 30 10 -1",
+                "   1: 0100007F:D2F2 0100007F:1538 01 00000000:00000000 00:00000000 00000000     0        0 40616 1 0 20 4 30 10 -1",
+                "   2: 00000000:1538 00000000:0000 0A 00000000:00000000 00:00000000 00000000   106        0 22001 1 0 100 0 0 10 0");
+        assertThat(PostgresOwnBackends.localPorts(tcp, java.util.Set.of(40615L, 22001L))).containsExactlyInAnyOrder(0xD2F0, 5432);
     }
 
     private void stat(long pid, long ppid, long utime, long stime, long cutime, long cstime) throws IOException {
