@@ -33,6 +33,7 @@ final class BaselineCell {
     private final BenchCell.Settings settings;
     private final PrintWriter progress;
     private final long backlog;
+    private CpuMeter cpu = CpuMeter.NONE;
 
     BaselineCell(BenchDatabase database, int workers, int batch, BenchCell.Settings settings, long backlog,
                  PrintWriter progress) {
@@ -44,9 +45,15 @@ final class BaselineCell {
         this.progress = progress;
     }
 
+    /** Measures the CPU of the cell's window with {@code meter} (default: not at all). */
+    BaselineCell cpu(CpuMeter meter) {
+        this.cpu = meter;
+        return this;
+    }
+
     BenchResult run() throws InterruptedException {
         TableName table = database.freshBaselineTable();
-        BenchCell.Meters meters = new BenchCell.Meters(new CompletionLedger(), new LatencyRecorder(), new PhaseTimer());
+        BenchCell.Meters meters = new BenchCell.Meters(new CompletionLedger(), new LatencyRecorder(), new PhaseTimer(), cpu);
         long history = settings.historyRows();
         BacklogFeeder feeder = new BacklogFeeder((first, last) ->
                 database.fillBaseline(table, "PENDING", history + first, history + last), meters.ledger(),
@@ -72,7 +79,7 @@ final class BaselineCell {
             BenchCell.Window window = BenchCell.measure(label, () -> threads.forEach(Thread::start), feeder, meters,
                     backlog, settings, progress);
             double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-            long rows = meters.ledger().completedTotal() - window.firstCompleted();
+            long rows = window.rows();
             feeder.close();
             stop(running, threads);
             if (failure.get() != null) {
@@ -81,7 +88,7 @@ final class BaselineCell {
             long delivered = database.baselineDelivered(table) - history;
             return meters.result(progress, new BenchCell.Cell(BenchReport.BASELINE, workers, batch, label,
                     "none: two bare statements", "baseline (minimal table, one partial index)",
-                    backlog > 0 ? BenchResult.BACKLOG : BenchResult.FEEDER), window.nanos(), rows, delivered, load);
+                    backlog > 0 ? BenchResult.BACKLOG : BenchResult.FEEDER, false), window.nanos(), rows, delivered, load);
         } finally {
             feeder.close();
             stop(running, threads);

@@ -2,6 +2,7 @@ package dev.leasebox.bench;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.Leasebox;
+import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxDrain;
 import dev.leasebox.drain.ProviderOutcome;
@@ -38,12 +39,12 @@ final class BenchCell {
     record Settings(Duration warmup, Duration window, Duration leaseTtl, int candidateSpread,
                     ReleasingLeaseManager.Mode release, boolean durableClaimRecords, ClaimMode claimMode,
                     ReleaseAfterCompletion releaseAfterCompletion, long historyRows, boolean partition,
-                    ClaimMode partitionClaims, int candidateOverAsk) {
+                    ClaimMode partitionClaims, int candidateOverAsk, boolean wakeUps) {
 
         Settings(Duration warmup, Duration window, Duration leaseTtl, int candidateSpread,
                  ReleasingLeaseManager.Mode release, boolean durableClaimRecords) {
             this(warmup, window, leaseTtl, candidateSpread, release, durableClaimRecords, ClaimMode.RECORDED,
-                    ReleaseAfterCompletion.ALWAYS, 0, false, ClaimMode.LEAN, 2);
+                    ReleaseAfterCompletion.ALWAYS, 0, false, ClaimMode.LEAN, 2, false);
         }
 
         String variant() {
@@ -61,7 +62,13 @@ final class BenchCell {
         /** The same settings with row or partition leases. */
         Settings withPartition(boolean partitionLeases) {
             return new Settings(warmup, window, leaseTtl, candidateSpread, release, durableClaimRecords, claimMode,
-                    releaseAfterCompletion, historyRows, partitionLeases, partitionClaims, candidateOverAsk);
+                    releaseAfterCompletion, historyRows, partitionLeases, partitionClaims, candidateOverAsk, wakeUps);
+        }
+
+        /** The same settings with the workers' wake-ups {@code on} or off. */
+        Settings withWakeUps(boolean on) {
+            return new Settings(warmup, window, leaseTtl, candidateSpread, release, durableClaimRecords, claimMode,
+                    releaseAfterCompletion, historyRows, partition, partitionClaims, candidateOverAsk, on);
         }
     }
 
@@ -78,6 +85,18 @@ final class BenchCell {
     private final Settings settings;
     private final PrintWriter progress;
     private long backlog;
+    private CpuMeter cpu = CpuMeter.NONE;
+    private Arrivals arrivals;
+
+    /**
+     * A latency cell's open-loop load: {@code rate} rows a second (a Poisson process seeded with {@code seed})
+     * through the warm-up and a measured {@code window}.
+     *
+     * @param load   {@link LatencyFigures#IDLE} or {@link LatencyFigures#LOADED}
+     * @param source where the rate came from, for the report
+     */
+    record Arrivals(String load, double rate, String source, Duration window, long seed) {
+    }
 
     BenchCell(BenchDatabase database, Optional<BenchCoordinator> coordinator, String backend, int workers, int batch,
               Settings settings, PrintWriter progress) {
@@ -101,23 +120,47 @@ final class BenchCell {
         return this;
     }
 
+    /** Measures the CPU of the cell's window with {@code meter} (default: not at all). */
+    BenchCell cpu(CpuMeter meter) {
+        this.cpu = meter;
+        return this;
+    }
+
+    /**
+     * Latency mode: no backlog; a writer of its own inserts rows at the planned times of {@code load}, and the
+     * cell reports commit-to-emission and commit-to-finalized latencies besides its rows a second.
+     */
+    BenchCell arrivals(Arrivals load) {
+        this.arrivals = load;
+        return this;
+    }
+
+    /** How long a latency cell waits, after its last arrival, for the rows of its window to be finalized. */
+    private Duration finalizeTimeout() {
+        return settings.leaseTtl().plusSeconds(10);
+    }
+
     BenchResult run() throws InterruptedException {
         Clock clock = MonotonicClock.system();
         TableName table = database.freshTable(settings.partition());
-        Meters meters = new Meters(new CompletionLedger(), new LatencyRecorder(), new PhaseTimer());
+        Meters meters = new Meters(new CompletionLedger(), new LatencyRecorder(), new PhaseTimer(), cpu);
+        LatencyProbe probe = new LatencyProbe();
         BacklogFeeder feeder = new BacklogFeeder(database, table, meters.ledger(), Math.max(20_000, workers * batch * 20), clock);
         List<AutoCloseable> resources = new ArrayList<>();
         List<OutboxDrain> drains = new ArrayList<>();
         String namespace = "bench-" + UUID.randomUUID().toString().substring(0, 8);
         String name = label();
-        String label = String.format(Locale.ROOT, "[%s W=%d B=%d%s]", name, workers, batch, backlog > 0 ? " backlog" : "");
+        String label = String.format(Locale.ROOT, "[%s W=%d B=%d%s]", name, workers, batch, arrivals != null
+                ? String.format(Locale.ROOT, " latency %s %.1f rows/s, wake-ups %s", arrivals.load(), arrivals.rate(),
+                settings.wakeUps() ? "on" : "off") : backlog > 0 ? " backlog" : "");
         List<PartitionedOutboxClaimStore> partitioned = new ArrayList<>();
         try {
             seed(table, feeder, clock);
             for (int i = 1; i <= workers; i++) {
                 HikariDataSource pool = database.newPool(CONNECTIONS_PER_WORKER);
                 resources.add(pool);
-                Leasebox worker = worker(i, pool, table, clock, namespace, meters, resources);
+                Leasebox worker = worker(i, pool, table, clock, namespace, meters, arrivals == null
+                        ? meters.ledger() : DrainListener.all(meters.ledger(), probe), resources);
                 resources.add(worker); // closed before its lease manager and its pool
                 drains.add(worker.engine());
                 if (worker.claimStore() instanceof PartitionedOutboxClaimStore slots) {
@@ -125,16 +168,20 @@ final class BenchCell {
                 }
             }
             awaitBalanced(partitioned, label);
-            Window window = measure(label, drains, feeder, meters);
+            LatencyFigures[] latency = new LatencyFigures[1];
+            Window window = arrivals == null ? measure(label, drains, feeder, meters)
+                    : measureArrivals(label, drains, table, probe, meters, clock, latency);
             double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-            long rows = meters.ledger().completedTotal() - window.firstCompleted();
             feeder.close();
             drains.forEach(OutboxDrain::close);
             long delivered = database.delivered(table);
-            return meters.result(progress, new Cell(name, workers, batch, label,
+            String variant = coordinator.isPresent() ? settings.variant() : "database backend";
+            BenchResult result = meters.result(progress, new Cell(name, workers, batch, label,
                     coordinator.map(BenchCoordinator::description).orElse("database: FOR UPDATE SKIP LOCKED"),
-                    coordinator.isPresent() ? settings.variant() : "database backend",
-                    backlog > 0 ? BenchResult.BACKLOG : BenchResult.FEEDER), window.nanos(), rows, delivered, load);
+                    arrivals == null ? variant : variant + "; Poisson arrivals " + arrivals.source(),
+                    backlog > 0 ? BenchResult.BACKLOG : BenchResult.FEEDER, settings.wakeUps()), window.nanos(),
+                    window.rows(), delivered, load);
+            return arrivals == null ? result : result.with(latency[0]);
         } finally {
             feeder.close();
             drains.forEach(OutboxDrain::close);
@@ -149,35 +196,62 @@ final class BenchCell {
         }
     }
 
-    /** What a cell measures with: completions, claim latencies, time per call. */
-    record Meters(CompletionLedger ledger, LatencyRecorder latencies, PhaseTimer phases) {
+    /** What a cell measures with: completions, claim latencies, time per call, CPU per process. */
+    record Meters(CompletionLedger ledger, LatencyRecorder latencies, PhaseTimer phases, CpuMeter cpu) {
+
+        /** The window opens: claim latencies, phase times and CPU are counted from here. */
+        void start() {
+            latencies.start();
+            phases.start();
+            cpu.start();
+        }
+
+        void stop() {
+            cpu.stop();
+            latencies.stop();
+            phases.stop();
+        }
 
         /** The cell's result from these meters, printed as one progress line first. */
         BenchResult result(PrintWriter progress, Cell cell, long windowNanos, long rows, long delivered, double load) {
             long[] sorted = latencies.sorted();
-            progress.printf(Locale.ROOT, "%s %,.0f rows/s, claim p50 %.2f ms, p99 %.2f ms, load %.2f; mean per call: %s%n",
+            CpuFigures figures = cpu.figures(rows);
+            progress.printf(Locale.ROOT, "%s %,.0f rows/s, claim p50 %.2f ms, p99 %.2f ms, load %.2f; CPU s per 10k rows: "
+                            + "database %s (whole server %s), jvm %s, coordinator %s; mean per call: %s%n",
                     cell.label(), Percentiles.rate(rows, windowNanos), Percentiles.millis(sorted, 50),
-                    Percentiles.millis(sorted, 99), load, phases.summary());
+                    Percentiles.millis(sorted, 99), load, CpuFigures.shown(figures.databasePer10k()),
+                    CpuFigures.shown(figures.serverPer10k()),
+                    CpuFigures.shown(figures.jvmPer10k()), CpuFigures.shown(figures.coordinatorPer10k()), phases.summary());
             progress.flush();
             return new BenchResult(cell.backend(), cell.workers(), cell.batch(), windowNanos / 1e9, rows,
                     Percentiles.millis(sorted, 50), Percentiles.millis(sorted, 90), Percentiles.millis(sorted, 99),
                     sorted.length, delivered, ledger.completedTotal(), ledger.finalizedTwice().size(),
                     ledger.emittedTwice().size(), ledger.refusedTotal(), cell.coordinator(), cell.variant(),
-                    phases.summary(), load < 0 ? Double.NaN : load).in(cell.mode(), 1);
+                    phases.summary(), load < 0 ? Double.NaN : load).in(cell.mode(), 1).with(figures, cell.wakeUps());
         }
     }
 
-    /** What names a cell's result: backend, size, the progress label, coordinator, variant and mode. */
-    record Cell(String backend, int workers, int batch, String label, String coordinator, String variant, String mode) {
+    /** What names a cell's result: backend, size, the progress label, coordinator, variant, mode and wake-ups. */
+    record Cell(String backend, int workers, int batch, String label, String coordinator, String variant, String mode,
+                boolean wakeUps) {
     }
 
-    /** The measured window: the completions counted before it, and its length. */
-    record Window(long firstCompleted, long nanos) {
+    /** The measured window: the completions counted before it and at its end, and its length. */
+    record Window(long firstCompleted, long lastCompleted, long nanos) {
+
+        /** Rows finalized in the window. */
+        long rows() {
+            return lastCompleted - firstCompleted;
+        }
     }
 
     /** The table's history, then its backlog: seeded rows, or the feeder's first fill. */
     private void seed(TableName table, BacklogFeeder feeder, Clock clock) {
         database.fillHistory(table, settings.historyRows(), clock.instant());
+        if (arrivals != null) {
+            database.analyze(table); // the writer brings every row
+            return;
+        }
         if (backlog > 0) {
             database.fill(table, 1, backlog, clock.instant());
         } else {
@@ -193,9 +267,9 @@ final class BenchCell {
      * {@code resources}, to be closed after the worker.
      */
     private Leasebox worker(int worker, HikariDataSource pool, TableName table, Clock clock, String namespace,
-                            Meters meters, List<AutoCloseable> resources) {
+                            Meters meters, DrainListener listener, List<AutoCloseable> resources) {
         Leasebox.Builder builder = Leasebox.drain(pool).table(table).clock(clock).withoutClaimStyleRegistry()
-                .provider(envelope -> ProviderOutcome.delivered()).listener(meters.ledger())
+                .provider(envelope -> ProviderOutcome.delivered()).listener(listener)
                 .options(DrainOptions.builder().owner("bench-" + backend + "-" + worker).batchSize(batch)
                         .leaseDuration(settings.leaseTtl()).build())
                 .decorateClaimStore(store -> new TimedClaimStore(store, meters.latencies(), meters.phases()))
@@ -204,6 +278,7 @@ final class BenchCell {
                         store.claimRecordsWithoutWalFlush();
                     }
                 });
+        WakeUpSwitch.apply(builder, settings.wakeUps());
         if (settings.partition()) {
             builder.granularity(Leasebox.Granularity.PARTITION).claimMode(settings.partitionClaims());
         }
@@ -240,8 +315,7 @@ final class BenchCell {
         long windowStart;
         if (backlog > 0) {
             firstCompleted = 0;
-            meters.latencies().start();
-            meters.phases().start();
+            meters.start();
             windowStart = System.nanoTime();
             startWorkers.run();
             drainToTheEnd(label + " draining " + backlog + " rows", meters.ledger(), backlog, progress);
@@ -251,13 +325,44 @@ final class BenchCell {
             pace(label + " warm-up", settings.warmup(), meters.ledger(), progress);
             firstCompleted = meters.ledger().completedTotal();
             windowStart = System.nanoTime();
-            meters.latencies().start();
-            meters.phases().start();
+            meters.start();
             pace(label + " measuring", settings.window(), meters.ledger(), progress);
         }
-        meters.latencies().stop();
-        meters.phases().stop();
-        return new Window(firstCompleted, System.nanoTime() - windowStart);
+        meters.stop();
+        return new Window(firstCompleted, meters.ledger().completedTotal(), System.nanoTime() - windowStart);
+    }
+
+    /**
+     * A latency cell's measurement: the workers start on an empty backlog, the writer follows its schedule
+     * through the warm-up and the window, and the cell then waits for the window's rows to be finalized (at
+     * most {@link #finalizeTimeout()}), so that the slowest rows count too. Rows a second, claim times and CPU
+     * cover the window alone. The figures go to {@code latency[0]}.
+     */
+    private Window measureArrivals(String label, List<OutboxDrain> drains, TableName table, LatencyProbe probe,
+                                   Meters meters, Clock clock, LatencyFigures[] latency) throws InterruptedException {
+        drains.forEach(OutboxDrain::start);
+        try (ArrivalWriter writer = new ArrivalWriter(database, table, probe, new PoissonSchedule(arrivals.rate(),
+                arrivals.seed()), settings.warmup(), arrivals.window(), clock)) {
+            writer.start();
+            pace(label + " warm-up", settings.warmup(), meters.ledger(), progress);
+            long firstCompleted = meters.ledger().completedTotal();
+            long windowStart = System.nanoTime();
+            meters.start();
+            pace(label + " measuring", arrivals.window(), meters.ledger(), progress);
+            meters.stop();
+            Window window = new Window(firstCompleted, meters.ledger().completedTotal(), System.nanoTime() - windowStart);
+            writer.awaitEnd();
+            long unfinished = probe.awaitFinalized(finalizeTimeout().toNanos());
+            latency[0] = new LatencyFigures(arrivals.load(), arrivals.rate(), arrivals.source(), settings.wakeUps(),
+                    writer.arrivals(), writer.late(), writer.commits(), unfinished, probe.emission(), probe.finalized(),
+                    writer.lag());
+            LatencySummary f = latency[0].finalized();
+            progress.printf(Locale.ROOT, "%s %,d arrivals (%,d late), commit to finalized p50 %.2f ms, p99 %.2f ms, "
+                    + "p99.9 %.2f ms, max %.2f ms; %d unfinished%n", label, writer.arrivals(), writer.late(), f.p50Ms(),
+                    f.p99Ms(), f.p999Ms(), f.maxMs(), unfinished);
+            progress.flush();
+            return window;
+        }
     }
 
     /** The backend's name in the report: {@code redis}, or {@code redis/partition} with partition leases. */

@@ -25,7 +25,8 @@ import java.util.concurrent.Callable;
  * the same round of the run. Two modes: steady state with a feeder topping the backlog up (the default),
  * and {@code --backlog N}, a pre-seeded backlog drained to the end with nothing inserted meanwhile.
  * Every table is VACUUM ANALYZEd (MariaDB: ANALYZE TABLE) before its window; the baseline, --fillfactor,
- * relaxed claim records and --failover are PostgreSQL's only. Exit code 1 when an entry was finalized twice or
+ * relaxed claim records and --failover are PostgreSQL's only. {@code --latency} adds latency cells
+ * ({@link LatencyBench}); every cell reports CPU per 10,000 rows ({@link CpuSources}). Exit code 1 when an entry was finalized twice or
  * the table disagrees with the completions.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
@@ -39,7 +40,10 @@ import java.util.concurrent.Callable;
                 "Coordinators not given by address are started here (ZooKeeper in-process, Hazelcast three CP members",
                 "in-process, Redis a redis-server child process) and share this machine's CPUs with the workers.",
                 "With --failover: the time from SIGKILL of a lease holder (a separate worker JVM) to another worker",
-                "emitting its entries, per backend."})
+                "emitting its entries, per backend. With --latency: commit to emission and commit to finalized (p50, p99,",
+                "p99.9, max) under open-loop Poisson arrivals, idle and at half the measured rows/s, per backend.",
+                "Every cell reports CPU seconds per 10,000 rows of the database server's processes, this JVM (with any",
+                "in-process coordinator) and the coordinator's own server process, read from /proc (Linux; else n/a)."})
 public final class BenchCommand implements Callable<Integer> {
 
     static final String DEFAULT_JDBC_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
@@ -169,6 +173,31 @@ public final class BenchCommand implements Callable<Integer> {
             description = "A backend's own setting for its workers (repeatable), as leasebox worker --backend-option NAME=VALUE, "
                     + "prefixed with the backend it is for, e.g. hazelcast.rowLockBlock=128 or zookeeper.sessionTimeout=10s.")
     Map<String, String> backendOptions = new LinkedHashMap<>();
+
+    @Option(names = "--latency", description = "After the throughput cells, measure latency per backend and --wake-ups "
+            + "setting: rows arriving open-loop (a Poisson process, inserted and committed one transaction at a time by a "
+            + "writer of their own) at --idle-rate, then at --rate; commit to emission and commit to finalized at p50, "
+            + "p99, p99.9 and max.")
+    boolean latency;
+
+    @Option(names = "--rate", paramLabel = "ROWS_PER_S|half", defaultValue = "half",
+            description = "Arrival rate of the loaded latency cells: rows a second, or half (default) of the rows/s the "
+                    + "backend's throughput cell at --workers and --batch measured in this run.")
+    String rate;
+
+    @Option(names = "--idle-rate", paramLabel = "ROWS_PER_S", defaultValue = "2",
+            description = "Arrival rate of the idle latency cells, rows one at a time (default: ${DEFAULT-VALUE} a second).")
+    double idleRate;
+
+    @Option(names = "--latency-seconds", paramLabel = "DURATION", defaultValue = "20s", converter = WholeSeconds.class,
+            description = "Measured window of each latency cell, after --warmup, whole seconds (default: ${DEFAULT-VALUE}).")
+    int latencySeconds;
+
+    @Option(names = "--wake-ups", split = ",", arity = "1", paramLabel = "true|false", defaultValue = "false",
+            description = "Run the workers with wake-ups on, off, or both in turn for the latency cells (true,false); "
+                    + "throughput cells use the first. Off: an idle worker polls, waiting 100 ms doubling to 5 s. "
+                    + "Default: ${DEFAULT-VALUE}.")
+    List<Boolean> wakeUps;
 
     @Option(names = "--failover", description = "Measure failover instead of throughput: SIGKILL a worker JVM holding leases, "
             + "time until another worker emits those entries.")
@@ -336,6 +365,36 @@ public final class BenchCommand implements Callable<Integer> {
         check(candidateOverAsk >= 1 && candidateOverAsk <= 10, "--candidate-over-ask must be in 1..10, was " + candidateOverAsk);
         check(history >= 0 && history <= 10_000_000, "--history must be in 0..10000000, was " + history);
         check(failoverRounds >= 1, "--failover-rounds must be at least 1, was " + failoverRounds);
+        validateLatency();
+    }
+
+    private void validateLatency() {
+        check(!wakeUps.isEmpty() && wakeUps.stream().distinct().count() == wakeUps.size(),
+                "--wake-ups takes true, false, or both once each, was " + wakeUps);
+        check(WakeUpSwitch.AVAILABLE || !wakeUps.contains(true), "--wake-ups true needs a drain with wake-ups, which this "
+                + "build has not: measure with --wake-ups false (idle polling from 100 ms to 5 s)");
+        check(idleRate > 0 && idleRate <= 1_000, "--idle-rate must be in (0, 1000] rows a second, was " + idleRate);
+        check(latencySeconds >= 1, "--latency-seconds must be at least 1, was " + latencySeconds);
+        givenRate();
+        if (latency) {
+            check(!failover, "--latency and --failover measure different things: run them one at a time");
+            check(backends.stream().anyMatch(b -> !b.equals(BenchReport.BASELINE)), "--latency measures drains: add a "
+                    + "backend other than baseline to --backends");
+        }
+    }
+
+    /** {@code --rate} as rows a second; NaN for {@code half} (half of the throughput measured in the run). */
+    double givenRate() {
+        if (rate.equals("half")) {
+            return Double.NaN;
+        }
+        try {
+            double r = Double.parseDouble(rate);
+            check(r > 0 && r <= 1_000_000, "--rate must be in (0, 1000000] rows a second, or half, was " + rate);
+            return r;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--rate must be a number of rows a second or half, was '" + rate + "'");
+        }
     }
 
     private static void check(boolean ok, String message) {

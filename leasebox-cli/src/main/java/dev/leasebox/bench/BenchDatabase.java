@@ -200,6 +200,34 @@ final class BenchDatabase implements AutoCloseable {
         }
     }
 
+    /**
+     * Inserts PENDING entries numbered {@code first..last} on {@code connection} (the caller commits), as
+     * {@link #fill} writes them, and returns their ids: the latency cells' writer, on a connection of its own.
+     */
+    java.util.List<Long> insertReturningIds(Connection connection, TableName table, long first, long last, Instant createdAt)
+            throws SQLException {
+        boolean maria = kind == DatabaseKind.MARIADB;
+        String sql = (maria ? statement("mariadb/fill.sql", table).replace("${first}", Long.toString(first))
+                .replace("${last}", Long.toString(last)) : statement("fill.sql", table)).strip() + "\nRETURNING id";
+        java.util.List<Long> ids = new java.util.ArrayList<>((int) (last - first + 1));
+        try (PreparedStatement st = connection.prepareStatement(sql)) {
+            st.setInt(1, payloadBytes);
+            if (maria) {
+                st.setObject(2, utc(createdAt));
+            } else {
+                st.setString(2, createdAt.toString());
+                st.setLong(3, first);
+                st.setLong(4, last);
+            }
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                }
+            }
+        }
+        return ids;
+    }
+
     /** Appends {@code rows} DELIVERED rows, older than any backlog to come, in one statement (see fill_history.sql). */
     void fillHistory(TableName table, long rows, Instant at) {
         if (rows <= 0) {

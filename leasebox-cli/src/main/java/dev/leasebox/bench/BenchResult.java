@@ -25,14 +25,30 @@ package dev.leasebox.bench;
  * @param mode           {@code feeder} (steady state: a feeder keeps the backlog topped up through the window) or
  *                       {@code backlog} (a pre-seeded backlog drained to the end, nothing inserted meanwhile)
  * @param round          which round of the run measured it (rounds interleave the backends)
+ * @param wakeUps        whether the workers ran with wake-ups
+ * @param cpu            CPU seconds of the database, the JVM and the coordinator in the window
+ * @param latency        a latency cell's figures (mode {@code latency}); null for a throughput cell
  */
 record BenchResult(String backend, int workers, int batch, double windowSeconds, long rowsInWindow,
                    double claimP50Ms, double claimP90Ms, double claimP99Ms, long claimCalls,
                    long deliveredRows, long completions, long finalizedTwice, long emittedTwice, long refused,
-                   String coordinator, String variant, String phases, double load1m, String mode, int round) {
+                   String coordinator, String variant, String phases, double load1m, String mode, int round,
+                   boolean wakeUps, CpuFigures cpu, LatencyFigures latency) {
 
     static final String FEEDER = "feeder";
     static final String BACKLOG = "backlog";
+    /** A latency cell: open-loop arrivals, commit-to-emission and commit-to-finalized latencies. */
+    static final String LATENCY = "latency";
+
+    /** A throughput result, without CPU figures, with wake-ups off. */
+    BenchResult(String backend, int workers, int batch, double windowSeconds, long rowsInWindow,
+                double claimP50Ms, double claimP90Ms, double claimP99Ms, long claimCalls,
+                long deliveredRows, long completions, long finalizedTwice, long emittedTwice, long refused,
+                String coordinator, String variant, String phases, double load1m, String mode, int round) {
+        this(backend, workers, batch, windowSeconds, rowsInWindow, claimP50Ms, claimP90Ms, claimP99Ms, claimCalls,
+                deliveredRows, completions, finalizedTwice, emittedTwice, refused, coordinator, variant, phases, load1m,
+                mode, round, false, CpuFigures.NONE, null);
+    }
 
     /** A feeder-mode result of the first round. */
     BenchResult(String backend, int workers, int batch, double windowSeconds, long rowsInWindow,
@@ -48,7 +64,26 @@ record BenchResult(String backend, int workers, int batch, double windowSeconds,
     BenchResult in(String mode, int round) {
         return new BenchResult(backend, workers, batch, windowSeconds, rowsInWindow, claimP50Ms, claimP90Ms, claimP99Ms,
                 claimCalls, deliveredRows, completions, finalizedTwice, emittedTwice, refused, coordinator, variant, phases,
-                load1m, mode, round);
+                load1m, mode, round, wakeUps, cpu, latency);
+    }
+
+    /** The same result with the CPU figures of its window, measured with wake-ups {@code on} or off. */
+    BenchResult with(CpuFigures figures, boolean on) {
+        return new BenchResult(backend, workers, batch, windowSeconds, rowsInWindow, claimP50Ms, claimP90Ms, claimP99Ms,
+                claimCalls, deliveredRows, completions, finalizedTwice, emittedTwice, refused, coordinator, variant, phases,
+                load1m, mode, round, on, figures, latency);
+    }
+
+    /** The same result as a latency cell's, with its latencies. */
+    BenchResult with(LatencyFigures figures) {
+        return new BenchResult(backend, workers, batch, windowSeconds, rowsInWindow, claimP50Ms, claimP90Ms, claimP99Ms,
+                claimCalls, deliveredRows, completions, finalizedTwice, emittedTwice, refused, coordinator, variant, phases,
+                load1m, LATENCY, round, wakeUps, cpu, figures);
+    }
+
+    /** Whether this is a latency cell's result. */
+    boolean isLatency() {
+        return latency != null;
     }
 
     /** Rows finalized per second in the steady window. */

@@ -27,6 +27,7 @@ final class ThroughputBench {
     private final Map<String, BenchCoordinator> coordinators;
     private final PrintWriter out;
     private final PrintWriter err;
+    private CpuSources cpu;
 
     ThroughputBench(BenchCommand options, BenchDatabase database, Map<String, BenchCoordinator> coordinators,
                     PrintWriter out, PrintWriter err) {
@@ -41,15 +42,22 @@ final class ThroughputBench {
     int run() throws InterruptedException, IOException {
         List<int[]> cells = cells();
         List<String> measuredModes = options.modes();
-        printConditions(cells, measuredModes);
         BenchReport report = new BenchReport();
         Instant started = Instant.now();
-        if (options.warmJvm) {
-            warmJvm(cells.get(0));
-        }
-        for (int round = 1; round <= options.rounds; round++) {
-            for (int[] cell : cells) {
-                measure(report, cell, measuredModes, round);
+        try (CpuSources sources = CpuSources.find(database)) {
+            cpu = sources;
+            printConditions(cells, measuredModes);
+            if (options.warmJvm) {
+                warmJvm(cells.get(0));
+            }
+            for (int round = 1; round <= options.rounds; round++) {
+                for (int[] cell : cells) {
+                    measure(report, cell, measuredModes, round);
+                }
+            }
+            if (options.latency) {
+                new LatencyBench(options, database, coordinators, cpu, err).run(report, settings(
+                        new int[]{options.workers, options.batch}), measuredModes.get(0));
             }
         }
         return writeReport(report, started);
@@ -83,35 +91,49 @@ final class ThroughputBench {
                 options.fillfactor == 0 ? "as migrated" : Integer.toString(options.fillfactor), options.history,
                 database.kind() == dev.leasebox.jdbc.DatabaseKind.MARIADB ? "ANALYZEd (MariaDB)" : "VACUUM ANALYZEd",
                 options.warmJvm ? "; one unreported cell per backend warms the JVM first" : "");
+        out.printf("CPU per 10,000 rows finalized, per cell: %s; the jvm column includes in-process coordinators%n",
+                cpu.meter(java.util.Optional.empty()).describe());
+        if (options.latency) {
+            out.printf(java.util.Locale.ROOT, "Latency cells: W=%d B=%d, wake-ups %s, %.1f rows/s (idle) and %s, %d s warm-up "
+                            + "+ %d s window each, Poisson arrivals from a writer of their own%n", options.workers,
+                    options.batch, options.wakeUps, options.idleRate, options.rate.equals("half")
+                            ? "half the throughput measured" : options.rate + " rows/s", options.warmup, options.latencySeconds);
+        }
         out.flush();
     }
 
     /** One cell of one round: every mode, every backend, the round deciding which backend goes first. */
     private void measure(BenchReport report, int[] cell, List<String> measuredModes, int round)
             throws InterruptedException, IOException {
-        int spread = options.candidateSpread > 0 ? options.candidateSpread : cell[0] + 1;
-        BenchCell.Settings settings = new BenchCell.Settings(Duration.ofSeconds(options.warmup),
-                Duration.ofSeconds(options.seconds), Duration.ofSeconds(options.leaseTtlSeconds), spread,
-                options.releaseMode(), options.durableClaimRecords(), ClaimMode.parse(options.claimMode),
-                ReleaseAfterCompletion.parse(options.releaseAfterCompletion), options.history, false,
-                options.partitionClaimMode(), options.candidateOverAsk);
+        BenchCell.Settings settings = settings(cell);
         List<String> backends = options.backends;
         for (String mode : measuredModes) {
             long rows = mode.equals(BenchResult.BACKLOG) ? options.backlog : 0;
             if (options.partition()) {
                 report.add(new BenchCell(database, Optional.empty(), BenchReport.DATABASE, cell[0], cell[1], settings, err)
-                        .backlog(rows).run().in(mode, round));
+                        .backlog(rows).cpu(cpu.meter(Optional.empty())).run().in(mode, round));
             }
             for (int k = 0; k < backends.size(); k++) {
                 String backend = backends.get((k + round - 1) % backends.size()); // interleaved: each round starts elsewhere
+                Optional<BenchCoordinator> coordinator = Optional.ofNullable(coordinators.get(backend));
                 BenchResult result = backend.equals(BenchReport.BASELINE)
-                        ? new BaselineCell(database, cell[0], cell[1], settings, rows, err).run()
-                        : new BenchCell(database, Optional.ofNullable(coordinators.get(backend)), backend, cell[0],
-                                cell[1], settings.withPartition(options.partition()), err).backlog(rows).run();
+                        ? new BaselineCell(database, cell[0], cell[1], settings, rows, err).cpu(cpu.meter(coordinator)).run()
+                        : new BenchCell(database, coordinator, backend, cell[0], cell[1],
+                                settings.withPartition(options.partition()), err).backlog(rows).cpu(cpu.meter(coordinator)).run();
                 report.add(result.in(mode, round));
                 Files.writeString(options.csv, report.csv(), StandardCharsets.UTF_8); // a failure later keeps what was measured
             }
         }
+    }
+
+    /** The settings of a cell of {@code {workers, batch}}, the workers' wake-ups as the first of --wake-ups. */
+    BenchCell.Settings settings(int[] cell) {
+        int spread = options.candidateSpread > 0 ? options.candidateSpread : cell[0] + 1;
+        return new BenchCell.Settings(Duration.ofSeconds(options.warmup),
+                Duration.ofSeconds(options.seconds), Duration.ofSeconds(options.leaseTtlSeconds), spread,
+                options.releaseMode(), options.durableClaimRecords(), ClaimMode.parse(options.claimMode),
+                ReleaseAfterCompletion.parse(options.releaseAfterCompletion), options.history, false,
+                options.partitionClaimMode(), options.candidateOverAsk, options.wakeUps.get(0));
     }
 
     /** One unreported feeder cell per backend, its window as long as the warm-up, to compile the paths first. */
@@ -122,7 +144,7 @@ final class ThroughputBench {
                 options.candidateSpread > 0 ? options.candidateSpread : cell[0] + 1, options.releaseMode(),
                 options.durableClaimRecords(), ClaimMode.parse(options.claimMode),
                 ReleaseAfterCompletion.parse(options.releaseAfterCompletion), Math.min(options.history, 1_000),
-                options.partition(), options.partitionClaimMode(), options.candidateOverAsk);
+                options.partition(), options.partitionClaimMode(), options.candidateOverAsk, options.wakeUps.get(0));
         for (String backend : options.backends) {
             err.println("warming the JVM with " + backend + " (not reported)");
             err.flush();
@@ -141,7 +163,7 @@ final class ThroughputBench {
         out.print(report.table());
         Files.writeString(options.csv, report.csv(), StandardCharsets.UTF_8);
         out.println("CSV written to " + options.csv.toAbsolutePath());
-        if (options.matrix || options.chart != null) {
+        if (options.matrix || options.chart != null || options.latency) {
             Path html = options.chart != null ? options.chart : BenchCommand.htmlNextTo(options.csv);
             Files.writeString(html, BenchChart.html(report, "leasebox bench, " + started + ", "
                     + Runtime.getRuntime().availableProcessors() + " CPUs, " + options.seconds + " s windows"),

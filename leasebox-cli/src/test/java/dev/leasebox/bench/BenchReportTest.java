@@ -44,12 +44,46 @@ class BenchReportTest {
                 "claim_p50_ms,claim_p99_ms", "claim_p50_ms,claim_p90_ms,claim_p99_ms"));
         assertThat(lines[1]).startsWith("database,4,100,1000.0,1.000,1.250,2.500,10.000,10.00,10000,40,900,900,0,0,0,");
         assertThat(lines[2]).startsWith("redis,4,100,750.0,0.750,");
-        assertThat(lines[2]).endsWith(",\"embedded redis, 127.0.0.1:1\",release=sync durable-claims,"
-                + "\"candidates 1.00 ms, acquire 0.50 ms\",2.25,,feeder,1");
+        assertThat(lines[2]).contains(",\"embedded redis, 127.0.0.1:1\",release=sync durable-claims,"
+                + "\"candidates 1.00 ms, acquire 0.50 ms\",2.25,,feeder,1,false,")
+                .as("a throughput cell: no CPU measured, no latency figures").endsWith(",false" + ",".repeat(22));
         assertThat(lines[3]).as("no baseline: an empty ratio field").startsWith("zookeeper,8,10,100.0,,");
         for (String line : lines) {
             assertThat(line.replaceAll("\"[^\"]*\"", "x").split(",", -1)).hasSize(BenchReport.COLUMNS.size());
         }
+    }
+
+    @Test
+    void aLatencyCellFillsTheLatencyAndCpuColumnsAndHasNoRatio() {
+        BenchReport report = new BenchReport();
+        report.add(result("database", 4, 100, 20_000, 10));
+        LatencySummary emission = new LatencySummary(1_000, 1.25, 9.5, 12.0, 15.125);
+        LatencySummary finalized = new LatencySummary(1_000, 3.0, 14.0, 20.0, 21.5);
+        report.add(result("database", 4, 100, 1_000, 10)
+                .with(new CpuFigures(0.5, 0.75, 0.25, Double.NaN, 80, 1_000, "database: postgres pid 1"), false)
+                .with(new LatencyFigures(LatencyFigures.LOADED, 100, "--rate", false, 1_000, 3, 900, 0, emission, finalized,
+                        new LatencySummary(1_000, 0.1, 0.9, 1.5, 2.0))));
+
+        String[] lines = report.csv().split("\n");
+        List<String> header = List.of(lines[0].split(","));
+        List<String> latency = List.of(lines[2].split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1));
+        assertThat(latency).hasSize(header.size());
+        assertThat(latency.get(header.indexOf("mode"))).isEqualTo("latency");
+        assertThat(latency.get(header.indexOf("ratio_to_database"))).as("its rate is the arrival rate").isEmpty();
+        assertThat(latency.get(header.indexOf("latency_load"))).isEqualTo("loaded");
+        assertThat(latency.get(header.indexOf("arrival_rate"))).isEqualTo("100.00");
+        assertThat(latency.get(header.indexOf("late_arrivals"))).isEqualTo("3");
+        assertThat(latency.get(header.indexOf("emit_p50_ms"))).isEqualTo("1.250");
+        assertThat(latency.get(header.indexOf("emit_max_ms"))).isEqualTo("15.125");
+        assertThat(latency.get(header.indexOf("final_p999_ms"))).isEqualTo("20.000");
+        assertThat(latency.get(header.indexOf("writer_lag_p99_ms"))).isEqualTo("0.900");
+        assertThat(latency.get(header.indexOf("cpu_database_s_per_10k"))).isEqualTo("5.000");
+        assertThat(latency.get(header.indexOf("cpu_database_server_s_per_10k"))).isEqualTo("7.500");
+        assertThat(latency.get(header.indexOf("cpu_jvm_s_per_10k"))).isEqualTo("2.500");
+        assertThat(latency.get(header.indexOf("cpu_coordinator_s_per_10k"))).isEmpty();
+        assertThat(report.table()).contains("Latency (open-loop Poisson arrivals")
+                .contains("1.3/9.5/12.0/15.1").contains("3.0/14.0/20.0/21.5");
+        assertThat(report.ratioToDatabase(report.results().get(0))).as("the latency cell is no reference").isEqualTo(1.0);
     }
 
     @Test
