@@ -1,5 +1,7 @@
 package dev.leasebox.drain;
 
+import dev.leasebox.wakeup.WakeUp;
+
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.OutboxStore;
 import org.slf4j.Logger;
@@ -46,6 +48,15 @@ import java.util.random.RandomGenerator;
  * {@link #start()} runs {@code concurrency} polling loops on their own threads, backing off while idle;
  * {@link #close()} stops claiming, lets in-flight emissions finish for up to {@code shutdownTimeout},
  * and hands back claims not yet emitted.
+ *
+ * <h2>Wake-ups</h2>
+ * {@link #wakeUp(WakeUp)} tells an idle loop that entries may be waiting; it runs a cycle at once instead
+ * of at the end of its idle wait. A hint given while every loop runs a cycle makes one of them run once more
+ * right after, so a commit that a running cycle's query could not see is looked for then. Hints only
+ * change when loops look, never what they take: every entry is still claimed through the store, and
+ * polling stays the safety net for hints that never come. With {@link Builder#wakeUps(boolean)} on, only
+ * the first loop polls while idle; the others wait for hints, and a loop that takes a full batch wakes
+ * one more, so an idle drain issues one loop's polls whatever its concurrency.
  */
 public final class OutboxDrain implements AutoCloseable {
 
@@ -68,6 +79,8 @@ public final class OutboxDrain implements AutoCloseable {
     private final DrainListener listener;
     private final ScheduledExecutorService renewals;
     private final DrainLifecycle lifecycle;
+    private final WakeSignal wakeSignal = new WakeSignal();
+    private final boolean wakeUps;
     private final List<Thread> loops = new ArrayList<>();
 
     private OutboxDrain(Builder b) {
@@ -75,19 +88,33 @@ public final class OutboxDrain implements AutoCloseable {
         this.lifecycle = new DrainLifecycle(options.owner());
         this.listener = new SafeListener(b.listener);
         this.renewals = newRenewalScheduler(options.owner());
+        this.wakeUps = b.wakeUps;
         Emitter emitter = new Emitter(b.provider, b.classifier, listener);
         CompletionPolicy policy = new CompletionPolicy(options.maxAttempts(),
                 new Backoff(options.initialBackoff(), options.backoffMultiplier(), options.maxBackoff(),
                         options.backoffJitter(), b.random), options.whenAttemptsExhausted());
+        DrainListener cycleListener = wakeUps ? DrainListener.all(listener, handOffFullBatches()) : listener;
         if (options.useClaimLeases()) {
-            this.cycle = new ClaimingCycle(b.claims, options, b.clock, emitter, policy, listener,
+            this.cycle = new ClaimingCycle(b.claims, options, b.clock, emitter, policy, cycleListener,
                     renewals, lifecycle::stopRequested, lifecycle::halted);
         } else {
             log.warn("OutboxDrain {} runs the non-claiming path (useClaimLeases=false): concurrent workers may emit "
                     + "the same entry; run one worker or disjoint slices", options.owner());
-            this.cycle = new SelectingCycle(b.selection, options, b.clock, emitter, policy, listener,
+            this.cycle = new SelectingCycle(b.selection, options, b.clock, emitter, policy, cycleListener,
                     lifecycle::stopRequested);
         }
+    }
+
+    /** A loop that claims a full batch wakes a waiting loop before it emits: more may be waiting behind it. */
+    private DrainListener handOffFullBatches() {
+        return new DrainListener() {
+            @Override
+            public void batchClaimed(int count) {
+                if (count >= options.batchSize()) {
+                    wakeSignal.handOff();
+                }
+            }
+        };
     }
 
     public static Builder builder() {
@@ -145,37 +172,60 @@ public final class OutboxDrain implements AutoCloseable {
             throw new IllegalStateException("OutboxDrain " + options.owner() + " cannot start: it is " + lifecycle.state());
         }
         for (int i = 0; i < options.concurrency(); i++) {
-            Thread t = new Thread(this::pollLoop, "leasebox-drain-" + options.owner() + "-" + i);
+            boolean polls = !wakeUps || i == 0;
+            Thread t = new Thread(() -> pollLoop(polls), "leasebox-drain-" + options.owner() + "-" + i);
             t.setDaemon(true);
             loops.add(t);
             t.start();
         }
-        log.info("OutboxDrain {} started {} loops (useClaimLeases={}, batchSize={}, leaseDuration={})", options.owner(),
-                options.concurrency(), options.useClaimLeases(), options.batchSize(), options.leaseDuration());
+        log.info("OutboxDrain {} started {} loops (useClaimLeases={}, batchSize={}, leaseDuration={}, wakeUps={})",
+                options.owner(), options.concurrency(), options.useClaimLeases(), options.batchSize(),
+                options.leaseDuration(), wakeUps);
     }
 
-    private void pollLoop() {
-        Duration idle = options.idlePollMin();
+    /**
+     * Entries may be waiting: an idle loop looks now (or, for {@link WakeUp#COMMIT_PENDING}, shortly and a few
+     * times). Cheap and safe to call from any thread, any number of times; does nothing once the drain stops.
+     */
+    public void wakeUp(WakeUp hint) {
+        wakeSignal.wake(Objects.requireNonNull(hint, "hint"));
+    }
+
+    /** @param polls false: while idle, wait for hints and hand-offs only (wake-ups on, not the first loop) */
+    private void pollLoop(boolean polls) {
+        IdleWaits waits = new IdleWaits(options.idlePollMin(), options.idlePollMax(), polls);
         while (!lifecycle.stopRequested()) {
             CycleResult result;
             try {
                 result = runCycle();
             } catch (RuntimeException e) {
-                log.warn("OutboxDrain {}: a cycle failed ({}); trying again in {}", options.owner(), e.toString(), idle);
+                log.warn("OutboxDrain {}: a cycle failed ({}); trying again in {}", options.owner(), e.toString(),
+                        waits.next().map(Duration::toString).orElse("the next wake-up"));
                 listener.cycleFailed(e);
                 result = CycleResult.EMPTY;
             }
             if (!result.isIdle()) {
-                idle = options.idlePollMin();
+                waits.busy();
                 continue;
             }
             listener.idlePoll();
-            if (lifecycle.awaitStop(idle)) {
+            if (!awaitIdle(waits)) {
                 return;
             }
-            Duration doubled = idle.multipliedBy(2);
-            idle = doubled.compareTo(options.idlePollMax()) > 0 ? options.idlePollMax() : doubled;
         }
+    }
+
+    /** Waits out one idle wait, or until a hint; false when the drain stops. */
+    private boolean awaitIdle(IdleWaits waits) {
+        WakeSignal.Outcome outcome = wakeSignal.await(waits.next());
+        while (outcome == WakeSignal.Outcome.COMMIT_PENDING) {
+            waits.commitPending(); // nothing to see before the commit: the burst's first wait, then look
+            outcome = wakeSignal.await(waits.next());
+        }
+        if (outcome == WakeSignal.Outcome.TIMED_OUT) {
+            waits.timedOut();
+        }
+        return outcome != WakeSignal.Outcome.STOPPED;
     }
 
     private CycleResult runCycle() {
@@ -197,6 +247,7 @@ public final class OutboxDrain implements AutoCloseable {
         if (!lifecycle.beginStopping()) {
             return;
         }
+        wakeSignal.stop();
         long deadline = System.nanoTime() + options.shutdownTimeout().toNanos();
         boolean finished = awaitCyclesUntil(deadline);
         if (!finished) {
@@ -243,6 +294,7 @@ public final class OutboxDrain implements AutoCloseable {
         if (!lifecycle.beginHalt()) {
             return;
         }
+        wakeSignal.stop();
         renewals.shutdownNow();
         List<Thread> started;
         synchronized (this) {
@@ -278,8 +330,19 @@ public final class OutboxDrain implements AutoCloseable {
         private DrainListener listener = DrainListener.NO_OP;
         private ErrorClassifier classifier = ErrorClassifier.allRetryable();
         private RandomGenerator random = new SplittableRandom();
+        private boolean wakeUps;
 
         private Builder() {
+        }
+
+        /**
+         * Whether {@link #wakeUp(WakeUp) wake-ups} will come (default false): then only the first loop polls while
+         * idle, at the idle backoff; the others wait for hints, and a loop that takes a full batch wakes one
+         * more. Off, every loop polls on its own, as a drain that no one wakes must.
+         */
+        public Builder wakeUps(boolean wakeUps) {
+            this.wakeUps = wakeUps;
+            return this;
         }
 
         /** The outbox the drain claims from (the claim path, {@code useClaimLeases = true}, the default). */
