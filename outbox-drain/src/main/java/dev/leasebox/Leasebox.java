@@ -10,6 +10,7 @@ import dev.leasebox.jdbc.JdbcLeaseManager;
 import dev.leasebox.jdbc.JdbcOutboxStore;
 import dev.leasebox.jdbc.JdbcSlotStore;
 import dev.leasebox.jdbc.JdbcWorkerGroup;
+import dev.leasebox.jdbc.OutboxWriter;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.MonotonicClock;
@@ -56,6 +57,12 @@ import java.util.function.UnaryOperator;
  * opened itself (the JDBC store, the in-table lease manager of partition leases, the slot keeper,
  * the registration) is closed by {@link #close()}; the {@link DataSource}, the {@link LeaseManager}
  * and the provider belong to the caller.
+ *
+ * <p><b>Wake-ups</b> ({@link Builder#wakeUps(boolean)}, on by default): an idle drain looks as soon as it hears
+ * that entries were committed, instead of at its next poll. It hears it from Leasebox writers of its own JVM
+ * on every database; on PostgreSQL from the table's commit notifications (V7's trigger, whoever wrote); and
+ * from writers of other processes through the lease manager's {@link dev.leasebox.lease.WakeUpChannel} where it
+ * offers one ({@link #writer()} publishes there). Polling stays the safety net for every hint that is lost.
  */
 public final class Leasebox implements AutoCloseable {
 
@@ -73,21 +80,29 @@ public final class Leasebox implements AutoCloseable {
     private final OutboxClaimStore claimStore;
     private final List<AutoCloseable> resources;
     private final String description;
+    private final OutboxWriter writer;
+    private final WakeUpSources wakeUps; // null: wake-ups off
 
-    private Leasebox(OutboxDrain drain, OutboxClaimStore claimStore, List<AutoCloseable> resources, String description) {
+    private Leasebox(OutboxDrain drain, OutboxClaimStore claimStore, List<AutoCloseable> resources, String description,
+                     OutboxWriter writer, WakeUpSources wakeUps) {
         this.drain = drain;
         this.claimStore = claimStore;
         this.resources = resources;
         this.description = description;
+        this.writer = writer;
+        this.wakeUps = wakeUps;
     }
 
     /** Starts building a drain of the outbox table in {@code dataSource}. */
     public static Builder drain(DataSource dataSource) {
         return new Builder(dataSource);
     }
-    /** Starts the claim loops; they run until {@link #close()}. */
+    /** Starts the claim loops, and listens for wake-ups; they run until {@link #close()}. */
     public void start() {
         drain.start();
+        if (wakeUps != null) {
+            wakeUps.start();
+        }
     }
 
     /**
@@ -96,6 +111,9 @@ public final class Leasebox implements AutoCloseable {
      */
     @Override
     public void close() {
+        if (wakeUps != null) {
+            wakeUps.close();
+        }
         drain.close();
         for (int i = resources.size() - 1; i >= 0; i--) {
             try {
@@ -119,9 +137,17 @@ public final class Leasebox implements AutoCloseable {
     public DrainOptions options() {
         return drain.options();
     }
-    /** How this drain claims, in one line: granularity, claim mode, lease manager. */
+    /** How this drain claims, in one line: granularity, claim mode, lease manager, and what wakes it. */
     public String describe() {
-        return description;
+        return description + (wakeUps == null ? "; wake-ups off" : "; woken by " + wakeUps.describe());
+    }
+
+    /**
+     * A writer of this drain's table that wakes its drains: in this JVM, and in other processes through the
+     * lease manager's wake-up channel where it offers one.
+     */
+    public OutboxWriter writer() {
+        return writer;
     }
 
     /** Builds a {@link Leasebox}; every setting has a default except the provider. */
@@ -152,6 +178,7 @@ public final class Leasebox implements AutoCloseable {
         private Consumer<JdbcOutboxStore.Builder> configureStore = store -> { };
         private boolean joinRegistry = true;
         private Consumer<String> onRegistryConflict = why -> { };
+        private boolean wakeUps = true;
 
         private Builder(DataSource dataSource) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -351,6 +378,17 @@ public final class Leasebox implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Whether the drain is woken when entries are committed (default true): by Leasebox writers in this JVM,
+         * on PostgreSQL by the table's commit notifications (one held connection per DataSource), and through
+         * the lease manager's wake-up channel where it offers one. Only the first claim loop then polls while
+         * idle, at the idle backoff, as the safety net. Off: every loop polls and nothing listens.
+         */
+        public Builder wakeUps(boolean wakeUps) {
+            this.wakeUps = wakeUps;
+            return this;
+        }
+
         /** Opens the store and the claim path and registers the worker; nothing runs until {@link Leasebox#start()}. */
         public Leasebox build() {
             if (provider == null) {
@@ -395,9 +433,13 @@ public final class Leasebox implements AutoCloseable {
                     engineClaims = new RegisteredClaims(claims, registry);
                 }
                 OutboxDrain.Builder engine = OutboxDrain.builder().store(decorateClaimStore.apply(engineClaims)).provider(provider)
-                        .options(options).clock(clock).errorClassifier(errorClassifier);
+                        .options(options).clock(clock).errorClassifier(errorClassifier).wakeUps(wakeUps);
                 Optional.ofNullable(listener).ifPresent(engine::listener);
-                return new Leasebox(engine.build(), claims, resources, claimPath(mode).describe());
+                OutboxDrain drain = engine.build();
+                OutboxWriter writer = leases == null ? jdbc.writer() : jdbc.writer().wakeUpsThrough(leases);
+                WakeUpSources sources = wakeUps
+                        ? new WakeUpSources(dataSource, jdbc.table(), jdbc.dialect().kind(), leases, drain) : null;
+                return new Leasebox(drain, claims, resources, claimPath(mode).describe(), writer, sources);
             } catch (RuntimeException e) {
                 for (int i = resources.size() - 1; i >= 0; i--) {
                     try {

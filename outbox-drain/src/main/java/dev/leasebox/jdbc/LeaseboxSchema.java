@@ -32,6 +32,10 @@ import java.util.Objects;
  *   <li>V6 makes keys compare byte for byte on MariaDB: its tables move to the NO PAD collation
  *       {@code utf8mb4_nopad_bin} ({@code utf8mb4_bin} takes {@code 'k'} and {@code 'k '} for one key). It
  *       has nothing to do on PostgreSQL and H2, whose text equality is byte-wise already.</li>
+ *   <li>V7 wakes drains at commit on PostgreSQL: a statement-level {@code AFTER INSERT} trigger
+ *       ({@code <table>_wake_up}) sends a {@code NOTIFY} on a channel named after the table
+ *       ({@link PostgreSqlCommitListener}). {@code ALTER TABLE … DISABLE TRIGGER <table>_wake_up} turns it off
+ *       and the table stays at V7. It has nothing to do on MariaDB and H2, which have no such notification.</li>
  * </ul>
  *
  * <p>PostgreSQL applies each script in one transaction. MariaDB (and H2) commit every DDL statement on
@@ -55,9 +59,10 @@ public final class LeaseboxSchema {
     static final String V4_FILE = "V4__add_claim_styles.sql";
     static final String V5_FILE = "V5__lean_claim_queue.sql";
     static final String V6_FILE = "V6__keys_compare_as_bytes.sql";
+    static final String V7_FILE = "V7__wake_up_at_commit.sql";
 
     /** The newest migration's version. */
-    public static final int LATEST_VERSION = 6;
+    public static final int LATEST_VERSION = 7;
 
     /** The tables the migrations create beside the outbox table, by the suffix of their names. */
     public static final List<String> COMPANION_TABLES = List.of("_workers", "_leases", "_lease_slots", "_claim_styles");
@@ -97,7 +102,7 @@ public final class LeaseboxSchema {
     /** Every migration in order, placeholders substituted with the validated table name. */
     public List<Migration> migrations() {
         return List.of(migration(1, V1_FILE), migration(2, V2_FILE), migration(3, V3_FILE), migration(4, V4_FILE),
-                migration(5, V5_FILE), migration(6, V6_FILE));
+                migration(5, V5_FILE), migration(6, V6_FILE), migration(7, V7_FILE));
     }
 
     private Migration migration(int version, String file) {
@@ -143,7 +148,7 @@ public final class LeaseboxSchema {
         }
     }
 
-    /** Applies every migration (V1 to V6) to an empty schema. */
+    /** Applies every migration (V1 to V7) to an empty schema. */
     public void applyAll(DataSource dataSource) {
         apply(dataSource, 1, LATEST_VERSION);
     }
@@ -208,17 +213,24 @@ public final class LeaseboxSchema {
         }
     }
 
-    /** A script's statements: split at semicolons ending a line, comment lines dropped. */
+    /**
+     * A script's statements: split at semicolons ending a line outside a {@code $$}-quoted body (a PostgreSQL
+     * function's), comment lines dropped.
+     */
     static List<String> statements(String script) {
         List<String> out = new ArrayList<>();
         StringBuilder current = new StringBuilder();
+        boolean inBody = false;
         for (String line : script.split("\n")) {
             String trimmed = line.trim();
             if (trimmed.startsWith("--") || trimmed.isEmpty()) {
                 continue;
             }
             current.append(line).append('\n');
-            if (trimmed.endsWith(";")) {
+            for (int at = line.indexOf("$$"); at >= 0; at = line.indexOf("$$", at + 2)) {
+                inBody = !inBody;
+            }
+            if (trimmed.endsWith(";") && !inBody) {
                 String sql = current.toString().trim();
                 out.add(sql.substring(0, sql.length() - 1));
                 current.setLength(0);

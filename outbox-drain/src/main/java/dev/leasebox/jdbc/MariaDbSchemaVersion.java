@@ -16,7 +16,8 @@ import java.util.Set;
  * interrupted inside a script (a deploy timeout, a killed process) leaves a prefix of it behind. A script
  * counts as applied only when every object it creates exists, and the version is the last script of an
  * unbroken run from V1: a table whose V3 stopped half-way is at V2 even if a later apply ran V4 and V5,
- * and applying from V3 again completes it (every MariaDB statement can run again).
+ * and applying from V3 again completes it (every MariaDB statement can run again). V7 creates nothing
+ * here, so a table at V6 is at V7.
  */
 final class MariaDbSchemaVersion {
 
@@ -99,7 +100,7 @@ final class MariaDbSchemaVersion {
                 }
             }
         }
-        return 6;
+        return 7; // V7 (wake-ups at commit) has nothing to do on MariaDB
     }
 
     private static long count(Connection connection, TableName table, String resource) throws SQLException {

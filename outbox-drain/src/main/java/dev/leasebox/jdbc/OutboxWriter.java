@@ -1,7 +1,12 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.WakeUpChannel;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.wakeup.LocalWakeUps;
+import dev.leasebox.wakeup.WakeUp;
+import dev.leasebox.wakeup.WakeUpPublisher;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -18,15 +23,30 @@ import java.util.Objects;
  * idempotency key fails with {@link IllegalArgumentException}; on PostgreSQL a failed statement
  * also aborts the caller's transaction, as any failed statement does. The creation time is the
  * injected {@link Clock}'s.
+ *
+ * <h2>Wake-ups</h2>
+ * After an entry is written the writer wakes the drains of its table in this JVM ({@link LocalWakeUps}), and,
+ * given a coordinator's channel ({@link #wakeUpsThrough}), those of other processes. It cannot see the
+ * caller's commit: {@link #enqueue(DataSource, OutboxMessage)} and a connection in auto-commit mode say
+ * {@link WakeUp#COMMITTED}; an entry written in the caller's transaction says {@link WakeUp#COMMIT_PENDING},
+ * on which drains look a few times within about 150 ms (a commit later than that waits for their poll),
+ * unless the caller reports its commit with {@link #committed()}. On PostgreSQL the table's V7 trigger
+ * wakes listening drains at the commit itself, whoever wrote. Hints never change what a drain claims.
  */
 public final class OutboxWriter {
 
     private final SqlDialect dialect;
     private final Clock clock;
+    private final WakeUpPublisher publisher;
 
     OutboxWriter(SqlDialect dialect, Clock clock) {
+        this(dialect, clock, null);
+    }
+
+    private OutboxWriter(SqlDialect dialect, Clock clock, WakeUpPublisher publisher) {
         this.dialect = Objects.requireNonNull(dialect, "dialect");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.publisher = publisher;
     }
 
     /** A writer for {@code kind}'s table {@code table}; "now" from {@code clock}. */
@@ -34,8 +54,42 @@ public final class OutboxWriter {
         return new OutboxWriter(SqlDialect.of(kind, table), clock);
     }
 
-    /** Adds a PENDING entry within the caller's transaction on {@code connection}. */
+    /**
+     * This writer, also waking the drains of other processes through {@code channel} (the coordinator the
+     * drains lease from: Redis pub/sub, a ZooKeeper node, a Hazelcast topic).
+     */
+    public OutboxWriter wakeUpsThroughChannel(WakeUpChannel channel) {
+        return new OutboxWriter(dialect, clock, new WakeUpPublisher(channel, dialect.table().qualified()));
+    }
+
+    /**
+     * This writer, also waking the drains of other processes through {@code manager}'s channel where it
+     * offers one ({@link LeaseManager#as(Class)}); this writer itself where it does not (the database backend).
+     */
+    public OutboxWriter wakeUpsThrough(LeaseManager manager) {
+        return manager.as(WakeUpChannel.class).map(this::wakeUpsThroughChannel).orElse(this);
+    }
+
+    /**
+     * Adds a PENDING entry within the caller's transaction on {@code connection}, then wakes the table's
+     * drains: {@link WakeUp#COMMITTED} when the connection is in auto-commit mode, else
+     * {@link WakeUp#COMMIT_PENDING}.
+     */
     public OutboxEntry enqueue(Connection connection, OutboxMessage message) {
+        OutboxEntry entry = insert(connection, message);
+        signal(autoCommit(connection) ? WakeUp.COMMITTED : WakeUp.COMMIT_PENDING);
+        return entry;
+    }
+
+    /**
+     * Tells the table's drains that a transaction which enqueued entries committed: for a caller that owns
+     * its commit and wants the drains to look at once (a Spring {@code afterCommit} callback, say).
+     */
+    public void committed() {
+        signal(WakeUp.COMMITTED);
+    }
+
+    private OutboxEntry insert(Connection connection, OutboxMessage message) {
         Objects.requireNonNull(connection, "connection");
         Objects.requireNonNull(message, "message");
         try {
@@ -50,18 +104,37 @@ public final class OutboxWriter {
         }
     }
 
-    /** Adds a PENDING entry in a transaction of its own, on a connection from {@code dataSource}. */
+    /**
+     * Adds a PENDING entry in a transaction of its own, on a connection from {@code dataSource}, and after the
+     * commit wakes the table's drains ({@link WakeUp#COMMITTED}).
+     */
     public OutboxEntry enqueue(DataSource dataSource, OutboxMessage message) {
+        OutboxEntry entry;
         try (Connection c = dataSource.getConnection()) {
+            entry = insert(c, message);
             if (!c.getAutoCommit()) {
-                OutboxEntry entry = enqueue(c, message);
                 c.commit();
-                return entry;
             }
-            return enqueue(c, message);
         } catch (SQLException e) {
             throw new JdbcOutboxException("Enqueue into outbox table " + dialect.table() + " at "
                     + JdbcUrls.describe(dataSource) + " failed: " + JdbcUrls.rootMessage(e), e);
+        }
+        signal(WakeUp.COMMITTED);
+        return entry;
+    }
+
+    private static boolean autoCommit(Connection connection) {
+        try {
+            return connection.getAutoCommit();
+        } catch (SQLException e) {
+            return false; // the safe guess: a pending commit makes drains look a few times, not once
+        }
+    }
+
+    private void signal(WakeUp hint) {
+        LocalWakeUps.signal(dialect.table().qualified(), hint);
+        if (publisher != null) {
+            publisher.publish(hint);
         }
     }
 }

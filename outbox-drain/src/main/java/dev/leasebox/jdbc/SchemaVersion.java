@@ -26,9 +26,10 @@ public final class SchemaVersion {
     /**
      * 0: no table; 1: the table without claim columns; 2: with them; 3: with lease slots too; 4: with the
      * claim-style registry too; 5: with the claim-queue index too (V5 replaced the claim-candidate index);
-     * 6: with keys compared as bytes. On PostgreSQL and H2 each script runs in one transaction and V6 has
-     * nothing to do, so a V5 table is at V6. On MariaDB, whose DDL statements commit one by one, a script
-     * counts only when every object it creates exists ({@link MariaDbSchemaVersion}).
+     * 6: with keys compared as bytes; 7: with the wake-up trigger (PostgreSQL; enabled or not). On PostgreSQL
+     * and H2 each script runs in one transaction and V6 has nothing to do, so a V5 table is at V6; on H2
+     * V7 has nothing to do either. On MariaDB, whose DDL statements commit one by one, a script counts only
+     * when every object it creates exists ({@link MariaDbSchemaVersion}).
      */
     public static int applied(Connection connection, TableName table, DatabaseKind kind) throws SQLException {
         if (kind == DatabaseKind.MARIADB) {
@@ -36,7 +37,11 @@ public final class SchemaVersion {
         }
         int columns = appliedColumns(connection, table, kind);
         if (columns == 3 && tableExists(connection, new TableName(table.schema(), table.table() + "_claim_styles"), kind)) {
-            return hasIndex(connection, table, table.table() + "_claim_queue") ? LeaseboxSchema.LATEST_VERSION : 4;
+            if (!hasIndex(connection, table, table.table() + "_claim_queue")) {
+                return 4;
+            }
+            return kind == DatabaseKind.POSTGRESQL && !PostgreSqlCommitListener.hasTrigger(connection, table)
+                    ? 6 : LeaseboxSchema.LATEST_VERSION;
         }
         return columns;
     }

@@ -111,7 +111,8 @@ class MariaDbSchemaIT {
         store.enqueue(OutboxMessage.of("t", new byte[0]).withIdempotencyKey("k"));
 
         assertThat(schema.migrate(DB.ds())).isEqualTo(5);
-        assertThat(SchemaVersion.applied(DB.ds(), table)).isEqualTo(6);
+        assertThat(SchemaVersion.applied(DB.ds(), table)).as("V6, and V7 with nothing to do on MariaDB")
+                .isEqualTo(LeaseboxSchema.LATEST_VERSION);
         store.enqueue(OutboxMessage.of("t", new byte[0]).withIdempotencyKey("k "));
         assertThat(count("SELECT COUNT(*) FROM " + table)).isEqualTo(2);
     }

@@ -63,7 +63,8 @@ class PostgreSqlSchemaIT {
         LeaseboxSchema scripts = new LeaseboxSchema(DatabaseKind.POSTGRESQL, table);
         assertThat(scripts.migrations()).extracting(LeaseboxSchema.Migration::fileName)
                 .containsExactly("V1__create_leasebox_outbox.sql", "V2__add_claim_leases.sql", "V3__add_lease_slots.sql",
-                        "V4__add_claim_styles.sql", "V5__lean_claim_queue.sql", "V6__keys_compare_as_bytes.sql");
+                        "V4__add_claim_styles.sql", "V5__lean_claim_queue.sql", "V6__keys_compare_as_bytes.sql",
+                        "V7__wake_up_at_commit.sql");
         assertThat(scripts.migrations()).allSatisfy(m -> assertThat(m.sql()).doesNotContain("${"));
 
         scripts.apply(ds, 1, 1);
@@ -89,6 +90,8 @@ class PostgreSqlSchemaIT {
                 .doesNotContain("INCLUDE");
         assertThat(query("SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid = '" + table + "'::regclass"))
                 .containsExactly("fillfactor=50");
+        assertThat(query("SELECT tgname FROM pg_trigger WHERE tgrelid = '" + table + "'::regclass AND NOT tgisinternal"))
+                .as("V7's trigger").containsExactly("leasebox_outbox_wake_up");
     }
 
     @Test

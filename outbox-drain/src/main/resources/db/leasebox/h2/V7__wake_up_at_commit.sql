@@ -1,0 +1,3 @@
+-- Wake-ups at commit. On PostgreSQL this version adds a trigger that NOTIFYs listening drains when rows are
+-- inserted; H2 has no such notification, so here it has nothing to do: drains are woken by Leasebox writers
+-- of their own process and otherwise poll. It exists so that every database has the same versions.

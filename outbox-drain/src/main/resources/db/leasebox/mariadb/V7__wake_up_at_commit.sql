@@ -1,0 +1,4 @@
+-- Wake-ups at commit. On PostgreSQL this version adds a trigger that NOTIFYs listening drains when rows are
+-- inserted; MariaDB has no notification a client can wait for, so here it has nothing to do: drains are
+-- woken by Leasebox writers (in their own process, and through the coordinator's channel) and otherwise
+-- poll. It exists so that every database has the same versions.
