@@ -12,6 +12,7 @@ import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.PeerRank;
 import dev.leasebox.lease.PeerRanking;
+import dev.leasebox.lease.WakeUpChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,6 +91,11 @@ import java.util.concurrent.TimeUnit;
  * spread over the owner threads. Each owner thread keeps the lock proxies it fetched ({@link #proxiesPerThread}):
  * fetching one is a round trip of its own, answered with a linearizable read of the METADATA CP group.
  *
+ * <h2>Wake-ups</h2>
+ * As a {@link WakeUpChannel}: hints go out on a plain {@code ITopic} per topic, {@code <lock prefix>%wake-up%<topic>}
+ * (no CP session involved); a client misses the hints sent while it is disconnected and tells its
+ * subscriptions so when it connects again ({@link HazelcastWakeUps}).
+ *
  * <h2>Lock names and memory</h2>
  * A CP group keeps every FencedLock it ever created, locked or not, until it is destroyed: leasing a
  * lock per row of an outbox would grow a member's heap with every row ever delivered (measured in a
@@ -100,7 +106,7 @@ import java.util.concurrent.TimeUnit;
  * {@link #releaseAndDestroy(Collection)} frees the lock of a key that will never be leased again; a
  * destroyed name can never be locked again, and a later attempt is simply not granted.
  */
-public final class HazelcastLeaseManager implements LeaseManager, PeerRanking, GroupRowsByDefault {
+public final class HazelcastLeaseManager implements LeaseManager, PeerRanking, GroupRowsByDefault, WakeUpChannel {
 
     private static final Logger LOG = LoggerFactory.getLogger(HazelcastLeaseManager.class);
     /** After the lock name prefix: the IMap of live managers, for {@link #peerRank()}. */
@@ -278,6 +284,27 @@ public final class HazelcastLeaseManager implements LeaseManager, PeerRanking, G
     @Override
     public String describe() {
         return description + " (" + timing.describe() + ")";
+    }
+
+    /** Publishes on the topic {@code <lock prefix>%wake-up%<topic>} ({@link HazelcastWakeUps}). */
+    @Override
+    public void publish(String topic, String hint) {
+        if (closed) {
+            throw new IllegalStateException(description + " is closed; publish refused");
+        }
+        try {
+            HazelcastWakeUps.publish(instance, HazelcastWakeUps.topicName(config.lockNamePrefix(), topic), hint);
+        } catch (RuntimeException e) {
+            throw new LeaseManagerException(description + " could not publish a wake-up: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public WakeUpChannel.Subscription subscribe(String topic, WakeUpChannel.Listener listener) {
+        if (closed) {
+            throw new IllegalStateException(description + " is closed; subscribe refused");
+        }
+        return HazelcastWakeUps.subscribe(instance, HazelcastWakeUps.topicName(config.lockNamePrefix(), topic), listener);
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.leasebox.lease.LeaseLossListener;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
+import dev.leasebox.lease.WakeUpChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.UnifiedJedis;
@@ -70,12 +71,18 @@ import java.util.function.Supplier;
  * script touches them together; this class connects to one master (directly or through Sentinel),
  * so on Cluster point it at the master owning that slot's node. Use {@code maxmemory-policy
  * noeviction}. The least an ACL user needs (scripts run with the caller's permissions):
- * {@code ~<namespace>:* +ping +evalsha +eval +script|load +exists +incr +set +get +pexpire +del}.
+ * {@code ~<namespace>:* +ping +evalsha +eval +script|load +exists +incr +set +get +pexpire +del}, and for
+ * wake-ups {@code &<namespace>:wake-up:* +publish +subscribe +unsubscribe}.
  * Fences are exact up to 2<sup>53</sup> (Lua numbers).
+ *
+ * <h2>Wake-ups</h2>
+ * As a {@link WakeUpChannel}: {@code PUBLISH <namespace>:wake-up:<topic> <hint>}; each subscription holds one
+ * pooled connection in {@code SUBSCRIBE} on a thread of its own and subscribes again after a broken
+ * connection ({@link RedisWakeUps}). Hints are pub/sub messages: lost for whoever is not subscribed.
  *
  * <p>Thread-safe; one instance may serve many owners, as one Redis serves many nodes.
  */
-public final class RedisLeaseManager implements LeaseManager, LapsingLeases {
+public final class RedisLeaseManager implements LeaseManager, LapsingLeases, WakeUpChannel {
 
     private static final Logger log = LoggerFactory.getLogger(RedisLeaseManager.class);
 
@@ -252,6 +259,19 @@ public final class RedisLeaseManager implements LeaseManager, LapsingLeases {
                     + "without persistence, failed over)", keys.fenceCounter(), floor, config.address());
         }
         return true;
+    }
+
+    @Override
+    public void publish(String topic, String hint) {
+        call("PUBLISH", () -> redis.publish(keys.wakeUpChannel(topic), Objects.requireNonNull(hint, "hint")));
+    }
+
+    @Override
+    public WakeUpChannel.Subscription subscribe(String topic, WakeUpChannel.Listener listener) {
+        if (closed) {
+            throw new IllegalStateException(describe() + " is closed; SUBSCRIBE refused");
+        }
+        return RedisWakeUps.subscribe(redis, keys.wakeUpChannel(topic), listener, config.address());
     }
 
     @Override

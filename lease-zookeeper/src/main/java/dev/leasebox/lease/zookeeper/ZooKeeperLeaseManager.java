@@ -9,6 +9,7 @@ import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.PeerRank;
 import dev.leasebox.lease.PeerRanking;
+import dev.leasebox.lease.WakeUpChannel;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.nodes.GroupMember;
 import org.apache.zookeeper.ZooKeeper;
@@ -116,8 +117,12 @@ import java.util.Set;
  * fences would be below those already recorded. The outbox store's {@code fence_high_water} check
  * still refuses such stale claims (safety holds), but claims of those rows stop making progress
  * until zxids catch up. Workers register in {@code /<namespace>/members} (Curator {@link GroupMember}).
+ *
+ * <h2>Wake-ups</h2>
+ * As a {@link WakeUpChannel}: a hint is written as the data of {@code /<namespace>/wake-ups/<topic>} and
+ * subscribers watch that node ({@link ZooKeeperWakeUps}); each publish is one ZooKeeper write.
  */
-public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking, GroupRowsByDefault {
+public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking, GroupRowsByDefault, WakeUpChannel {
 
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperLeaseManager.class);
 
@@ -128,6 +133,7 @@ public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking, G
     private final LeaseLossListeners listeners = new LeaseLossListeners();
     private final LeaseBatches batches;
     private final ConnectionWatch connection;
+    private final List<ACL> acl;
     private volatile boolean closed;
 
     /** Whether {@link #close()} closes {@link #curator}: false for a client the caller handed in. */
@@ -137,6 +143,7 @@ public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking, G
         this.config = config;
         this.curator = curator;
         this.ownsClient = ownsClient;
+        this.acl = acl;
         LeasePaths paths = new LeasePaths(config.namespace());
         this.batches = new LeaseBatches(paths, acl, config.clock(), config.localClock(), config.maxClockSkew(),
                 config.operationTimeout(), config.connectString(), held, listeners::reportLoss);
@@ -255,6 +262,20 @@ public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking, G
     @Override
     public String whyGroupRows() {
         return "every ZooKeeper lease is two replicated znode writes, so a lease per row costs a quorum write per row";
+    }
+
+    @Override
+    public void publish(String topic, String hint) {
+        connectedZooKeeper("publish a wake-up");
+        ZooKeeperWakeUps.publish(curator, acl, ZooKeeperWakeUps.path(config.namespace(), topic), hint, config.connectString());
+    }
+
+    @Override
+    public WakeUpChannel.Subscription subscribe(String topic, WakeUpChannel.Listener listener) {
+        if (closed) {
+            throw new IllegalStateException(describe() + " is closed");
+        }
+        return ZooKeeperWakeUps.subscribe(curator, ZooKeeperWakeUps.path(config.namespace(), topic), listener);
     }
 
     @Override
