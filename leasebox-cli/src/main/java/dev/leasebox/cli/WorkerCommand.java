@@ -83,6 +83,11 @@ final class WorkerCommand implements Callable<Integer> {
                     + "so workers racing for leases mostly ask for different rows (default: ${DEFAULT-VALUE}).")
     int candidateSpread;
 
+    @Option(names = "--wake-ups", paramLabel = "BOOLEAN", arity = "0..1", defaultValue = "true", fallbackValue = "true",
+            description = "Look as soon as entries are committed (PostgreSQL notifications on one held connection, "
+                    + "writers through the coordinator) instead of only polling; false: poll only (default: ${DEFAULT-VALUE}).")
+    boolean wakeUps;
+
     @Option(names = "--exit-when-idle", description = "Exit once nothing is eligible or claimed by a live lease; "
             + "the exit code is 3 when this run dead-lettered any entry, else 0.")
     boolean exitWhenIdle;
@@ -141,7 +146,7 @@ final class WorkerCommand implements Callable<Integer> {
                 resources.add(endpoint);
                 registry = endpoint.registry();
             }
-            database.poolSize = Math.max(database.poolSize, concurrency + 2);
+            database.poolSize = Math.max(database.poolSize, concurrency + 3); // one more than before: the commit listener holds one
             HikariDataSource dataSource = database.open();
             resources.add(dataSource);
             Optional<MeteredLeaseManager> manager = backend.openManager(leaseTtl, registry);
@@ -195,7 +200,7 @@ final class WorkerCommand implements Callable<Integer> {
     private Leasebox buildDrain(HikariDataSource dataSource, OutboxProvider emitter, DrainOptions options, Clock clock,
                                 DrainListener listener, MeterRegistry meters, Optional<MeteredLeaseManager> manager) {
         Leasebox.Builder builder = Leasebox.drain(dataSource).table(database.tableName()).provider(emitter)
-                .options(options).clock(clock).listener(listener)
+                .options(options).clock(clock).listener(listener).wakeUps(wakeUps)
                 .decorateInTableLeases(inTable -> new MeteredLeaseManager(inTable, meters))
                 .onRegistryConflict(why -> {
                     stoppedBecause = why;

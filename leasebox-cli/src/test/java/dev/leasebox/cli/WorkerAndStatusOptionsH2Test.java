@@ -89,6 +89,18 @@ class WorkerAndStatusOptionsH2Test {
     }
 
     @Test
+    void wakeUpsAreOnUnlessTurnedOff() {
+        assertThat(CliRun.of("schema", "--apply", "--jdbc-url", url).exitCode()).isZero();
+        CliRun woken = CliRun.of("worker", "--jdbc-url", url, "--backend", "database", "--provider", "log", "--exit-when-idle");
+        assertThat(woken.exitCode()).as(woken.err()).isZero();
+        assertThat(woken.out() + woken.err()).contains("; woken by writers in this process");
+        CliRun polling = CliRun.of("worker", "--jdbc-url", url, "--backend", "database", "--provider", "log", "--exit-when-idle",
+                "--wake-ups", "false");
+        assertThat(polling.exitCode()).as(polling.err()).isZero();
+        assertThat(polling.out() + polling.err()).contains("; wake-ups off");
+    }
+
+    @Test
     void statusJsonHasTheDocumentedFieldsAndNoSlotsOutsidePartitionMode() {
         assertThat(CliRun.of("schema", "--apply", "--jdbc-url", url).exitCode()).isZero();
         assertThat(CliRun.of("enqueue", "--jdbc-url", url, "--count", "3").exitCode()).isZero();

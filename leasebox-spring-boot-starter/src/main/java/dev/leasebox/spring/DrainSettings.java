@@ -27,7 +27,7 @@ import java.util.Objects;
  */
 record DrainSettings(TableName table, DrainOptions options, Backend backend, LeaseBackend leaseBackend, String address,
                      String namespace, ProviderSpecs provider, Leasebox.Granularity granularity, ClaimMode claimMode,
-                     java.util.Map<String, String> backendOptions) {
+                     java.util.Map<String, String> backendOptions, boolean wakeUps) {
 
     /** Whether leases come from the application's LeaseManager bean. */
     boolean usesLeaseManagerBean() {
@@ -55,7 +55,7 @@ record DrainSettings(TableName table, DrainOptions options, Backend backend, Lea
         }
         ProviderSpecs provider = providerBean ? null : parseProvider(p);
         return new DrainSettings(table, options, backend, named.leaseBackend(), named.address(), p.getNamespace(), provider,
-                p.getGranularity(), p.getClaimMode(), java.util.Map.copyOf(p.getBackendOptions()));
+                p.getGranularity(), p.getClaimMode(), java.util.Map.copyOf(p.getBackendOptions()), p.isWakeUps());
     }
 
     private static TableName parseTable(LeaseboxProperties p) {

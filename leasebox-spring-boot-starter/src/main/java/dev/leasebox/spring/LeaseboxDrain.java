@@ -93,7 +93,7 @@ public class LeaseboxDrain implements SmartLifecycle {
             return decorated;
         };
         Leasebox.Builder builder = Leasebox.drain(dataSource).table(settings.table()).provider(provider)
-                .options(settings.options()).clock(clock).granularity(settings.granularity())
+                .options(settings.options()).clock(clock).granularity(settings.granularity()).wakeUps(settings.wakeUps())
                 .decorateInTableLeases(decorate)
                 .onRegistryConflict(this::stopOnConflict);
         if (!listeners.isEmpty()) {

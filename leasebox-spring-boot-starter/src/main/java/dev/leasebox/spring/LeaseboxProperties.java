@@ -76,6 +76,9 @@ public class LeaseboxProperties {
     /** The claim owner (worker id) written to claimed rows; unset: host-pid-random. */
     private String owner;
 
+    /** Wake the drain when entries are committed (PostgreSQL notifications, Leasebox writers, the coordinator); false: poll only. */
+    private boolean wakeUps = true;
+
     /** Backend-specific settings by name (redis: password, pool-size, …; zookeeper: sessionTimeout, …; hazelcast: clusterName, …). */
     private Map<String, String> backendOptions = new LinkedHashMap<>();
 
@@ -268,6 +271,14 @@ public class LeaseboxProperties {
 
     public void setOwner(String owner) {
         this.owner = owner;
+    }
+
+    public boolean isWakeUps() {
+        return wakeUps;
+    }
+
+    public void setWakeUps(boolean wakeUps) {
+        this.wakeUps = wakeUps;
     }
 
     public Map<String, String> getBackendOptions() {
