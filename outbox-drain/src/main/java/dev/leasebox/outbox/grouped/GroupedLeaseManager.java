@@ -9,6 +9,7 @@ import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.MonotonicClock;
 import dev.leasebox.lease.PeerRank;
 import dev.leasebox.lease.PeerRanking;
+import dev.leasebox.lease.WakeUpChannel;
 import dev.leasebox.outbox.leased.RowBlockLeases;
 import dev.leasebox.outbox.CandidateStripe;
 import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
@@ -309,11 +310,15 @@ public final class GroupedLeaseManager implements LeaseManager, RowBlockLeases, 
 
     /**
      * Itself for what it implements; never {@link dev.leasebox.lease.LapsingLeases}, whatever the manager
-     * it groups over is: a row left unreleased keeps its group held until it lapses.
+     * it groups over is: a row left unreleased keeps its group held until it lapses. The grouped manager's
+     * {@link WakeUpChannel}, which knows no keys.
      */
     @Override
     public <T> Optional<T> as(Class<T> capability) {
-        return capability.isInstance(this) ? Optional.of(capability.cast(this)) : Optional.empty();
+        if (capability.isInstance(this)) {
+            return Optional.of(capability.cast(this));
+        }
+        return capability == WakeUpChannel.class ? delegate.as(capability) : Optional.empty();
     }
 
     @Override
