@@ -5,9 +5,11 @@ import java.util.Optional;
 
 /**
  * How long one claim loop waits after a cycle that took nothing: the idle backoff ({@code idlePollMin}
- * doubling up to {@code idlePollMax}) of a loop that polls, none for a loop that runs only when woken,
- * and a short burst after a {@link WakeUp#COMMIT_PENDING} hint. The burst does not move the backoff: once
- * it is over, the loop waits as it would have without it. Not thread-safe: one per loop.
+ * doubling up to {@code idlePollMax}) of a loop that polls; for a loop that runs only when woken, a short
+ * tail of the same backoff after it took entries ({@value #TAIL_POLLS} looks: entries committed alongside
+ * those it was woken for may have sent no hint of their own), then none; and a short burst after a
+ * {@link WakeUp#COMMIT_PENDING} hint. The burst does not move the backoff: once it is over, the loop waits
+ * as it would have without it. Not thread-safe: one per loop.
  */
 final class IdleWaits {
 
@@ -17,12 +19,16 @@ final class IdleWaits {
     /** Cycles a burst runs. */
     static final int BURST_POLLS = 5;
 
+    /** Looks a loop that does not poll takes after it took entries, at the idle backoff. */
+    static final int TAIL_POLLS = 3;
+
     private final Duration min;
     private final Duration max;
     private final boolean polls;
     private Duration backoff;
     private Duration burst;
     private int burstPollsLeft;
+    private int tailPollsLeft;
 
     /**
      * @param polls false for a loop that waits for wake-ups and hand-offs only, however long
@@ -34,9 +40,10 @@ final class IdleWaits {
         this.backoff = polls ? min : null;
     }
 
-    /** A cycle took entries: the backoff starts over and a burst in progress ends. */
+    /** A cycle took entries: the backoff starts over (a loop that does not poll: for its tail), a burst ends. */
     void busy() {
-        backoff = polls ? min : null;
+        backoff = min;
+        tailPollsLeft = polls ? 0 : TAIL_POLLS;
         burst = null;
         burstPollsLeft = 0;
     }
@@ -59,6 +66,9 @@ final class IdleWaits {
         if (backoff != null) {
             Duration doubled = backoff.multipliedBy(2);
             backoff = doubled.compareTo(max) > 0 ? max : doubled;
+            if (!polls && --tailPollsLeft <= 0) {
+                backoff = null;
+            }
         }
     }
 

@@ -32,8 +32,9 @@ import java.util.Objects;
  *   <li>V6 makes keys compare byte for byte on MariaDB: its tables move to the NO PAD collation
  *       {@code utf8mb4_nopad_bin} ({@code utf8mb4_bin} takes {@code 'k'} and {@code 'k '} for one key). It
  *       has nothing to do on PostgreSQL and H2, whose text equality is byte-wise already.</li>
- *   <li>V7 wakes drains at commit on PostgreSQL: a statement-level {@code AFTER INSERT} trigger
- *       ({@code <table>_wake_up}) sends a {@code NOTIFY} on a channel named after the table
+ *   <li>V7 wakes drains at commit on PostgreSQL: a deferred {@code AFTER INSERT} constraint trigger
+ *       ({@code <table>_wake_up}) sends a {@code NOTIFY} at commit, one transaction per table at a time,
+ *       on a channel named after the table
  *       ({@link PostgreSqlCommitListener}). {@code ALTER TABLE … DISABLE TRIGGER <table>_wake_up} turns it off
  *       and the table stays at V7. It has nothing to do on MariaDB and H2, which have no such notification.</li>
  * </ul>

@@ -23,12 +23,16 @@ class IdleWaitsTest {
     }
 
     @Test
-    void aLoopThatDoesNotPollWaitsForAHintHoweverLong() {
+    void aLoopThatDoesNotPollLooksThreeTimesAfterItTookEntriesThenWaitsForAHintHoweverLong() {
         IdleWaits waits = new IdleWaits(MIN, MAX, false);
         assertThat(waits.next()).isEmpty();
-        waits.timedOut();
         waits.busy();
-        assertThat(waits.next()).isEmpty();
+        List<Optional<Duration>> seen = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            seen.add(waits.next());
+            waits.timedOut();
+        }
+        assertThat(seen).containsExactly(Optional.of(ms(100)), Optional.of(ms(200)), Optional.of(ms(400)), Optional.empty());
     }
 
     @Test

@@ -31,7 +31,7 @@ class LeaseboxSchemaStatementsTest {
         assertThat(v7.version()).isEqualTo(7);
         assertThat(LeaseboxSchema.statements(v7.sql())).satisfiesExactly(
                 function -> assertThat(function).startsWith("CREATE FUNCTION s.orders_wake_up()"),
-                trigger -> assertThat(trigger).startsWith("CREATE TRIGGER orders_wake_up AFTER INSERT ON s.orders"));
+                trigger -> assertThat(trigger).startsWith("CREATE CONSTRAINT TRIGGER orders_wake_up AFTER INSERT ON s.orders"));
         for (DatabaseKind kind : new DatabaseKind[]{DatabaseKind.MARIADB, DatabaseKind.H2}) {
             assertThat(LeaseboxSchema.statements(new LeaseboxSchema(kind, TableName.DEFAULT).migrations()
                     .get(LeaseboxSchema.LATEST_VERSION - 1).sql())).as("V7 on %s", kind).isEmpty();

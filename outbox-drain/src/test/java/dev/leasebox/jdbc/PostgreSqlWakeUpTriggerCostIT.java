@@ -26,14 +26,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What V7's trigger costs writers: {@link OutboxWriter#enqueue(javax.sql.DataSource, OutboxMessage)} (one row
  * per transaction) for a fixed time with the trigger enabled and disabled, alternating in one run, with one
  * session listening as a drain would. A measurement, run only when asked:
- * {@code -Dleasebox.writerCost=true} (docs/performance.md gives the command and the figures). It asserts only
- * that every phase wrote rows.
+ * {@code -Dleasebox.writerCost=true} (docs/performance.md gives the command and the figures). With
+ * {@code -Dleasebox.writerCost.trigger=statement} it measures instead a statement-level trigger through which
+ * every inserting transaction notifies, the design V7 does not ship, for comparison. It asserts only that
+ * every phase wrote rows.
  */
 @EnabledIfSystemProperty(named = "leasebox.writerCost", matches = "true")
 class PostgreSqlWakeUpTriggerCostIT {
 
     private static final Duration PHASE = Duration.ofSeconds(Long.getLong("leasebox.writerCost.seconds", 10));
     private static final int ROUNDS = Integer.getInteger("leasebox.writerCost.rounds", 3);
+    private static final boolean EVERY_TRANSACTION_NOTIFIES = "statement".equals(System.getProperty("leasebox.writerCost.trigger"));
     private static final int[] WRITERS = Arrays.stream(System.getProperty("leasebox.writerCost.writers", "1,8").split(","))
             .mapToInt(Integer::parseInt).toArray();
 
@@ -45,6 +48,14 @@ class PostgreSqlWakeUpTriggerCostIT {
         TableName table = TestTables.fresh(DB.ds(), DatabaseKind.POSTGRESQL, DB.name());
         OutboxWriter writer = OutboxWriter.of(DatabaseKind.POSTGRESQL, table, Clock.systemUTC());
         String trigger = table.table() + PostgreSqlCommitListener.TRIGGER_SUFFIX;
+        if (EVERY_TRANSACTION_NOTIFIES) {
+            PostgreSqlTestServer.execute(DB.ds(), "DROP TRIGGER " + trigger + " ON " + table);
+            PostgreSqlTestServer.execute(DB.ds(), "CREATE FUNCTION " + table + "_notify_always() RETURNS trigger "
+                    + "LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('" + PostgreSqlCommitListener.channel(DB.name(), table.table())
+                    + "', ''); RETURN NULL; END $$");
+            PostgreSqlTestServer.execute(DB.ds(), "CREATE TRIGGER " + trigger + " AFTER INSERT ON " + table
+                    + " FOR EACH STATEMENT EXECUTE FUNCTION " + table + "_notify_always()");
+        }
         List<String> lines = new ArrayList<>();
         try (Connection listening = DB.ds().getConnection(); Statement listen = listening.createStatement()) {
             listen.execute("LISTEN " + PostgreSqlCommitListener.quoted(PostgreSqlCommitListener.channel(DB.name(), table.table())));
@@ -69,7 +80,8 @@ class PostgreSqlWakeUpTriggerCostIT {
                         median(on), lastOn.p99Millis(), median(on) / median(off)));
             }
         }
-        System.out.println("Writer cost of the V7 trigger (" + PHASE.toSeconds() + " s phases, " + ROUNDS
+        System.out.println("Writer cost of " + (EVERY_TRANSACTION_NOTIFIES ? "a statement-level trigger notifying every "
+                + "transaction" : "the V7 trigger") + " (" + PHASE.toSeconds() + " s phases, " + ROUNDS
                 + " rounds, one transaction per entry, one listening session):");
         lines.forEach(line -> System.out.println("  " + line));
     }

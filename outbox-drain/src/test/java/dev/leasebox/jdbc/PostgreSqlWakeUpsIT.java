@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -56,6 +57,19 @@ class PostgreSqlWakeUpsIT {
         insertByPlainSql(table, 1);
 
         await().atMost(BOUND).until(() -> emissions.size() == 1);
+    }
+
+    @Test
+    void aWorkerHoldingTheTablesSlotsIsWokenUnderPartitionLeases() {
+        TableName table = new TableName(DB.name(), "outbox_slots_" + KEYS.incrementAndGet());
+        new LeaseboxSchema(DatabaseKind.POSTGRESQL, table, 4).applyAll(DB.ds());
+        start(table, "slot-holder", b -> b.granularity(Leasebox.Granularity.PARTITION));
+        await().atMost(BOUND).until(() -> idlePolls.get() >= 1 && listenerPid(table).isPresent()
+                && count("SELECT count(*) FROM " + table + "_lease_slots WHERE holder = 'slot-holder'") == 4);
+
+        insertByPlainSql(table, 3);
+
+        await().atMost(BOUND).until(() -> emissions.size() == 3);
     }
 
     @Test
@@ -132,7 +146,11 @@ class PostgreSqlWakeUpsIT {
     }
 
     private Leasebox start(TableName table, String owner) {
-        Leasebox drain = Leasebox.drain(DB.ds()).table(table).withoutClaimStyleRegistry()
+        return start(table, owner, UnaryOperator.identity());
+    }
+
+    private Leasebox start(TableName table, String owner, UnaryOperator<Leasebox.Builder> configure) {
+        Leasebox.Builder builder = Leasebox.drain(DB.ds()).table(table).withoutClaimStyleRegistry()
                 .options(DrainOptions.builder().owner(owner).idlePolling(POLL, POLL).build())
                 .listener(new DrainListener() {
                     @Override
@@ -143,7 +161,8 @@ class PostgreSqlWakeUpsIT {
                 .provider(envelope -> {
                     emissions.computeIfAbsent(envelope.entryId(), id -> new AtomicInteger()).incrementAndGet();
                     return ProviderOutcome.delivered();
-                }).build();
+                });
+        Leasebox drain = configure.apply(builder).build();
         drains.add(drain);
         drain.start();
         return drain;
@@ -178,6 +197,15 @@ class PostgreSqlWakeUpsIT {
             return Optional.empty();
         } catch (SQLException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    private static long count(String sql) {
+        try (Connection c = DB.ds().getConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql + ": " + e.getMessage(), e);
         }
     }
 
