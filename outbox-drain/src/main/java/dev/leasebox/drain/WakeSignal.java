@@ -4,7 +4,8 @@ import dev.leasebox.wakeup.WakeUp;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The hints a drain's idle loops wait for. A hint wakes one waiting loop; given while no loop waits, it
@@ -17,40 +18,60 @@ final class WakeSignal {
     /** Why {@link #await} returned. */
     enum Outcome { TIMED_OUT, COMMITTED, COMMIT_PENDING, STOPPED }
 
-    private boolean committed;  // guarded by this
-    private boolean pending;    // guarded by this
-    private boolean stopped;    // guarded by this
-    private int waiting;        // guarded by this
+    // A lock and a condition, not a monitor: a timed wait parks (LockSupport.parkNanos), which the drain's
+    // Lincheck model checks explore as a wait that may time out; they took Object.wait(timeout) for one that never does.
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition hinted = lock.newCondition();
+    private boolean committed;  // guarded by lock
+    private boolean pending;    // guarded by lock
+    private boolean stopped;    // guarded by lock
+    private int waiting;        // guarded by lock
 
-    synchronized void wake(WakeUp hint) {
-        if (hint == WakeUp.COMMITTED) {
-            committed = true;
-        } else {
-            pending = true;
+    void wake(WakeUp hint) {
+        lock.lock();
+        try {
+            if (hint == WakeUp.COMMITTED) {
+                committed = true;
+            } else {
+                pending = true;
+            }
+            hinted.signal();
+        } finally {
+            lock.unlock();
         }
-        notify();
     }
 
     /** Wakes one waiting loop, if one waits: a loop that took a full batch shares the backlog. */
-    synchronized void handOff() {
-        if (waiting > 0) {
-            committed = true;
-            notify();
+    void handOff() {
+        lock.lock();
+        try {
+            if (waiting > 0) {
+                committed = true;
+                hinted.signal();
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
     /** Every wait, now and later, returns {@link Outcome#STOPPED}. */
-    synchronized void stop() {
-        stopped = true;
-        notifyAll();
+    void stop() {
+        lock.lock();
+        try {
+            stopped = true;
+            hinted.signalAll();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
      * Waits for a hint, at most {@code timeout} (empty: however long). A committed hint is taken before a
      * pending one. An interrupted wait returns {@link Outcome#STOPPED}, the interrupt kept.
      */
-    synchronized Outcome await(Optional<Duration> timeout) {
-        long deadline = timeout.map(t -> System.nanoTime() + t.toNanos()).orElse(0L);
+    Outcome await(Optional<Duration> timeout) {
+        long left = timeout.map(Duration::toNanos).orElse(0L);
+        lock.lock();
         waiting++;
         try {
             while (true) {
@@ -66,13 +87,12 @@ final class WakeSignal {
                     return Outcome.COMMIT_PENDING;
                 }
                 if (timeout.isEmpty()) {
-                    wait();
+                    hinted.await();
                 } else {
-                    long left = deadline - System.nanoTime();
                     if (left <= 0) {
                         return Outcome.TIMED_OUT;
                     }
-                    TimeUnit.NANOSECONDS.timedWait(this, left);
+                    left = hinted.awaitNanos(left);
                 }
             }
         } catch (InterruptedException e) {
@@ -80,6 +100,7 @@ final class WakeSignal {
             return Outcome.STOPPED;
         } finally {
             waiting--;
+            lock.unlock();
         }
     }
 }
