@@ -157,7 +157,8 @@ final class BenchCell {
         try {
             seed(table, feeder, clock);
             for (int i = 1; i <= workers; i++) {
-                HikariDataSource pool = database.newPool(CONNECTIONS_PER_WORKER);
+                // with wake-ups on, PostgreSQL's commit listener holds one connection more
+                HikariDataSource pool = database.newPool(CONNECTIONS_PER_WORKER + (settings.wakeUps() ? 1 : 0));
                 resources.add(pool);
                 Leasebox worker = worker(i, pool, table, clock, namespace, meters, arrivals == null
                         ? meters.ledger() : DrainListener.all(meters.ledger(), probe), resources);
