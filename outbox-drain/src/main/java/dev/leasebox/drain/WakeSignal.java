@@ -19,7 +19,8 @@ final class WakeSignal {
     enum Outcome { TIMED_OUT, COMMITTED, COMMIT_PENDING, STOPPED }
 
     // A lock and a condition, not a monitor: a timed wait parks (LockSupport.parkNanos), which the drain's
-    // Lincheck model checks explore as a wait that may time out; they took Object.wait(timeout) for one that never does.
+    // Lincheck model checks explore as a wait that may time out; Object.wait(timeout) they took for one
+    // that never does.
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition hinted = lock.newCondition();
     private boolean committed;  // guarded by lock
