@@ -59,7 +59,7 @@ final class SchemaCommand implements Callable<Integer> {
     boolean dryRun;
 
     @Option(names = "--drop", description = "Print the statements that drop the table, its companion tables "
-            + "(_workers, _leases, _lease_slots, _claim_styles) and sequences (_claim_token_seq, _lease_fence_seq). Runs nothing.")
+            + "(_workers, _leases, _lease_slots, _claim_styles), sequences (_claim_token_seq, _lease_fence_seq) and, on PostgreSQL, the wake-up trigger function. Runs nothing.")
     boolean drop;
 
     @Option(names = "--jdbc-url", paramLabel = "URL", description = "The database to apply to (with --apply).")

@@ -24,7 +24,13 @@ class CommandLineH2Test {
         CliRun run = CliRun.of("schema", "--dialect", "postgresql", "--table", "app.outbox");
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("-- V1__create_leasebox_outbox.sql").contains("-- V2__add_claim_leases.sql")
-                .contains("app.outbox").doesNotContain("${table}");
+                .contains("app.outbox");
+        assertThat(statements(run.out())).as("statements carry the table, comments keep the placeholders they explain")
+                .doesNotContain("${table}");
+    }
+
+    private static String statements(String script) {
+        return String.join("\n", script.lines().filter(line -> !line.stripLeading().startsWith("--")).toList());
     }
 
     @Test
@@ -34,8 +40,8 @@ class CommandLineH2Test {
         assertThat(run.out()).contains("-- V1__create_leasebox_outbox.sql (db/leasebox/mariadb/")
                 .contains("-- V6__keys_compare_as_bytes.sql (db/leasebox/mariadb/")
                 .contains("ADD COLUMN IF NOT EXISTS claim_owner").contains("CREATE SEQUENCE IF NOT EXISTS app.outbox_lease_fence_seq")
-                .contains("ALTER TABLE app.outbox CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin")
-                .doesNotContain("${table}");
+                .contains("ALTER TABLE app.outbox CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin");
+        assertThat(statements(run.out())).doesNotContain("${table}");
     }
 
     @Test

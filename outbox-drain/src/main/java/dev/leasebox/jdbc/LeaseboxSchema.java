@@ -132,6 +132,9 @@ public final class LeaseboxSchema {
         COMPANION_TABLES.forEach(suffix -> statements.add("DROP TABLE IF EXISTS " + table.substituteInto("${table}" + suffix) + ";"));
         statements.add("DROP TABLE IF EXISTS " + table.qualified() + ";");
         COMPANION_SEQUENCES.forEach(suffix -> statements.add("DROP SEQUENCE IF EXISTS " + table.substituteInto("${table}" + suffix) + ";"));
+        if (kind == DatabaseKind.POSTGRESQL) {
+            statements.add("DROP FUNCTION IF EXISTS " + table.substituteInto("${table}_wake_up") + "();"); // V7's trigger function
+        }
         return statements;
     }
 

@@ -27,6 +27,7 @@ class LeaseboxSchemaTest {
                 "DROP TABLE IF EXISTS app.orders_outbox_claim_styles;",
                 "DROP TABLE IF EXISTS app.orders_outbox;",
                 "DROP SEQUENCE IF EXISTS app.orders_outbox_claim_token_seq;",
-                "DROP SEQUENCE IF EXISTS app.orders_outbox_lease_fence_seq;");
+                "DROP SEQUENCE IF EXISTS app.orders_outbox_lease_fence_seq;",
+                "DROP FUNCTION IF EXISTS app.orders_outbox_wake_up();");
     }
 }
