@@ -24,8 +24,11 @@ record SchemaAtStart(TableName table, boolean apply, int slots) {
 
     private static final Logger LOG = LoggerFactory.getLogger(SchemaAtStart.class);
 
-    /** Applying concurrently with another instance: how often a failed apply is retried after the other's progress. */
-    private static final int APPLY_ATTEMPTS = 3;
+    /**
+     * Applying concurrently with another instance: a failed apply is tried again only after the other made progress,
+     * so at most once per migration.
+     */
+    private static final int APPLY_ATTEMPTS = LeaseboxSchema.LATEST_VERSION;
 
     static SchemaAtStart from(LeaseboxProperties.Schema properties, TableName table) {
         if (properties.getSlots() < 1 || properties.getSlots() > LeaseboxSchema.MAX_SLOT_COUNT) {

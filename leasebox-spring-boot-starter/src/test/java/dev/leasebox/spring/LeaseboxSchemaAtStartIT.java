@@ -99,6 +99,16 @@ class LeaseboxSchemaAtStartIT {
     }
 
     @Test
+    void aTableWithTheLongestNameStartsAgainOnceApplied() {
+        String table = TestTables.uniqueName("sb_apply_the_longest_name_40"); // 37 characters: its registry's name is 50
+        runner(table).withPropertyValues("leasebox.schema.apply=true").run(context -> assertThat(context).hasNotFailed());
+        runner(table).run(context -> {
+            assertThat(context).as("the table has every migration now").hasNotFailed();
+            assertThat(context.getBean(LeaseboxHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
+        });
+    }
+
+    @Test
     void twoInstancesApplyingAtOnceBothStart() throws Exception {
         String table = TestTables.uniqueName("sb_apply_race");
         tables.add(table);
