@@ -1,7 +1,6 @@
 package dev.leasebox.spring;
 
 import dev.leasebox.Leasebox;
-import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.outbox.leased.ClaimMode;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -177,7 +176,7 @@ public class LeaseboxProperties {
         private boolean apply = false;
 
         /** Lease slots V3 creates when the starter applies it (partition leases; fixed once applied, 1..65536). */
-        private int slots = LeaseboxSchema.DEFAULT_SLOT_COUNT;
+        private int slots = 256; // LeaseboxSchema.DEFAULT_SLOT_COUNT, written out for the generated metadata's default
 
         public boolean isApply() {
             return apply;
