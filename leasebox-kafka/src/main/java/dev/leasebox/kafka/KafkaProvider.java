@@ -86,6 +86,7 @@ public final class KafkaProvider implements OutboxProvider, AutoCloseable {
      * contradicting one is refused: {@code acks=all}, {@code enable.idempotence=true}, byte-array serializers.
      */
     public static KafkaProvider open(Map<String, Object> clientConfig, String topic, Duration timeout) {
+        KafkaClientsVersion.requireSupported(KafkaProvider.class.getClassLoader());
         if (!clientConfig.containsKey(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG)) {
             throw new IllegalArgumentException("kafka provider: the client settings name no bootstrap.servers");
         }

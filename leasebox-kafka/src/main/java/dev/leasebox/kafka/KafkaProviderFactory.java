@@ -20,6 +20,7 @@ public final class KafkaProviderFactory implements ProviderFactory {
 
     @Override
     public void check(String target) {
+        KafkaClientsVersion.requireSupported(KafkaProviderFactory.class.getClassLoader());
         KafkaTarget.parse(target);
     }
 

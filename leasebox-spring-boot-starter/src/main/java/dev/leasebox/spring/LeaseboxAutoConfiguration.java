@@ -36,11 +36,12 @@ public class LeaseboxAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public LeaseboxDrain leaseboxDrain(DataSource dataSource, DrainSettings settings, ObjectProvider<LeaseManager> leaseManager,
-                                       ObjectProvider<OutboxProvider> provider, ObjectProvider<DrainListener> listeners,
-                                       ObjectProvider<LeaseboxCustomizer> customizers) {
+    public LeaseboxDrain leaseboxDrain(DataSource dataSource, DrainSettings settings, LeaseboxProperties properties,
+                                       ObjectProvider<LeaseManager> leaseManager, ObjectProvider<OutboxProvider> provider,
+                                       ObjectProvider<DrainListener> listeners, ObjectProvider<LeaseboxCustomizer> customizers) {
         return new LeaseboxDrain(dataSource, settings, settings.usesLeaseManagerBean() ? leaseManager.getIfUnique() : null,
-                provider.getIfUnique(), listeners.orderedStream().toList(), customizers.orderedStream().toList());
+                provider.getIfUnique(), listeners.orderedStream().toList(), customizers.orderedStream().toList(),
+                SchemaAtStart.from(properties.getSchema(), settings.table()));
     }
 
     @Bean

@@ -3,6 +3,7 @@ package dev.leasebox.spring;
 import dev.leasebox.Leasebox;
 import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.OutboxProvider;
+import dev.leasebox.drain.ProviderFailureLog;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.outbox.grouped.LeaseGrouping;
@@ -26,6 +27,11 @@ import java.util.function.UnaryOperator;
  * then closes what the starter opened: the lease manager opened by name and the provider opened from
  * {@code leasebox.provider}. The application's own beans (DataSource, LeaseManager, OutboxProvider) stay
  * the application's.
+ *
+ * <p>Starting first checks the outbox table's migrations ({@link SchemaAtStart}: applies the missing ones with
+ * {@code leasebox.schema.apply=true}, else refuses a table without every one). A failing provider is logged as
+ * the CLI's worker reports it ({@link ProviderFailureLog}): the first failure at once, then at most one line every
+ * ten seconds summing up the failures and dead letters since, and what is held back when the drain stops.
  */
 public class LeaseboxDrain implements SmartLifecycle {
 
@@ -37,6 +43,7 @@ public class LeaseboxDrain implements SmartLifecycle {
     private final OutboxProvider applicationProvider;
     private final List<DrainListener> listeners;
     private final List<LeaseboxCustomizer> customizers;
+    private final SchemaAtStart schema;
     private final Clock clock = MonotonicClock.system();
 
     private final Object lock = new Object();
@@ -44,17 +51,20 @@ public class LeaseboxDrain implements SmartLifecycle {
     private LeaseManager leaseManager;
     private LeaseManager coordinator;
     private final List<AutoCloseable> opened = new ArrayList<>();
+    private ProviderFailureLog providerFailures;
     private volatile boolean running;
     private volatile String stoppedBecause;
 
     LeaseboxDrain(DataSource dataSource, DrainSettings settings, LeaseManager applicationLeaseManager,
-                  OutboxProvider applicationProvider, List<DrainListener> listeners, List<LeaseboxCustomizer> customizers) {
+                  OutboxProvider applicationProvider, List<DrainListener> listeners, List<LeaseboxCustomizer> customizers,
+                  SchemaAtStart schema) {
         this.dataSource = dataSource;
         this.settings = settings;
         this.applicationLeaseManager = applicationLeaseManager;
         this.applicationProvider = applicationProvider;
         this.listeners = List.copyOf(listeners);
         this.customizers = List.copyOf(customizers);
+        this.schema = schema;
     }
 
     @Override
@@ -64,6 +74,7 @@ public class LeaseboxDrain implements SmartLifecycle {
                 return;
             }
             try {
+                schema.prepare(dataSource);
                 leasebox = build();
                 leasebox.start();
                 running = true;
@@ -96,9 +107,10 @@ public class LeaseboxDrain implements SmartLifecycle {
                 .options(settings.options()).clock(clock).granularity(settings.granularity()).wakeUps(settings.wakeUps())
                 .decorateInTableLeases(decorate)
                 .onRegistryConflict(this::stopOnConflict);
-        if (!listeners.isEmpty()) {
-            builder.listener(DrainListener.all(listeners.toArray(DrainListener[]::new)));
-        }
+        providerFailures = new ProviderFailureLog(line -> LOG.warn("Leasebox {}: {}", settings.table(), line));
+        List<DrainListener> all = new ArrayList<>(listeners);
+        all.add(providerFailures);
+        builder.listener(DrainListener.all(all.toArray(DrainListener[]::new)));
         if (settings.claimMode() != null) {
             builder.claimMode(settings.claimMode());
         }
@@ -158,6 +170,10 @@ public class LeaseboxDrain implements SmartLifecycle {
                 LOG.warn("Leasebox: closing the drain of {} failed: {}", settings.table(), e.toString());
             }
             leasebox = null;
+        }
+        if (providerFailures != null) {
+            providerFailures.flush();
+            providerFailures = null;
         }
         for (int i = opened.size() - 1; i >= 0; i--) {
             try {

@@ -9,8 +9,14 @@ import org.springframework.context.annotation.Bean;
 
 import java.time.Clock;
 
-/** The drain's meters in the application's {@link MeterRegistry}, when Micrometer is on the class path and a registry is defined. */
+/**
+ * The drain's meters in the application's {@link MeterRegistry}, when Micrometer is on the class path and a
+ * registry is defined. After the registry's auto-configurations under Boot 4's names and Boot 3.5's: a name that
+ * is not on the class path is ignored.
+ */
 @AutoConfiguration(after = LeaseboxAutoConfiguration.class, afterName = {
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
         "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
         "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration"})
 @ConditionalOnClass(MeterRegistry.class)

@@ -87,6 +87,7 @@ public class LeaseboxProperties {
     private final ZooKeeper zookeeper = new ZooKeeper();
     private final Hazelcast hazelcast = new Hazelcast();
     private final Health health = new Health();
+    private final Schema schema = new Schema();
 
     /** The retry backoff: full jitter over [0, min(max, initial * 2^(attempt-1))]. */
     public static class Backoff {
@@ -166,6 +167,34 @@ public class LeaseboxProperties {
 
         public void setOldestPendingThreshold(Duration oldestPendingThreshold) {
             this.oldestPendingThreshold = oldestPendingThreshold;
+        }
+    }
+
+    /** The outbox table's migrations (db/leasebox/&lt;database&gt;/V1__… to the newest, in outbox-drain's jar). */
+    public static class Schema {
+        /**
+         * Apply the migrations the table lacks when the drain starts (creating the table if it is missing). False:
+         * a table without every migration fails the start, naming the migrations to apply.
+         */
+        private boolean apply = false;
+
+        /** Lease slots V3 creates when the starter applies it (partition leases; fixed once applied, 1..65536). */
+        private int slots = 256; // LeaseboxSchema.DEFAULT_SLOT_COUNT, written out for the generated metadata's default
+
+        public boolean isApply() {
+            return apply;
+        }
+
+        public void setApply(boolean apply) {
+            this.apply = apply;
+        }
+
+        public int getSlots() {
+            return slots;
+        }
+
+        public void setSlots(int slots) {
+            this.slots = slots;
         }
     }
 
@@ -307,5 +336,9 @@ public class LeaseboxProperties {
 
     public Health getHealth() {
         return health;
+    }
+
+    public Schema getSchema() {
+        return schema;
     }
 }

@@ -15,10 +15,10 @@ class LeaseboxStartFailureAnalyzer extends AbstractFailureAnalyzer<JdbcOutboxExc
     protected FailureAnalysis analyze(Throwable rootFailure, JdbcOutboxException cause) {
         String message = cause.getMessage();
         String action;
-        if (cause instanceof MissingClaimColumnsException || message.contains("does not exist")) {
-            action = "Apply Leasebox's migrations to the table before the application starts: with Flyway or Liquibase from "
-                    + "the scripts the message names (docs/guide/spring-boot.md#the-table), or `leasebox schema --apply`; "
-                    + "or set leasebox.enabled=false.";
+        if (cause instanceof MissingMigrationsException missing) {
+            action = applyMigrations("--table " + missing.table().qualified());
+        } else if (cause instanceof MissingClaimColumnsException || message.contains("does not exist")) {
+            action = applyMigrations("--table <leasebox.table>");
         } else if (message.startsWith("Cannot reach the outbox database")) {
             action = "Check spring.datasource.url and its credentials, and that the database is running; "
                     + "or set leasebox.enabled=false.";
@@ -26,5 +26,11 @@ class LeaseboxStartFailureAnalyzer extends AbstractFailureAnalyzer<JdbcOutboxExc
             action = "Fix what the message names, or set leasebox.enabled=false.";
         }
         return new FailureAnalysis("Leasebox cannot drain its outbox: " + message, action, cause);
+    }
+
+    private static String applyMigrations(String table) {
+        return "Set leasebox.schema.apply=true to have the starter apply the missing migrations when it starts; or apply "
+                + "them once with `leasebox schema --apply --jdbc-url <url> " + table + "`; or with Flyway or Liquibase "
+                + "from the scripts the message names (docs/guide/spring-boot.md#the-table). Or set leasebox.enabled=false.";
     }
 }

@@ -35,8 +35,9 @@ public final class SchemaVersion {
         if (kind == DatabaseKind.MARIADB) {
             return MariaDbSchemaVersion.applied(connection, table);
         }
-        int columns = appliedColumns(connection, table, kind);
-        if (columns == 3 && tableExists(connection, new TableName(table.schema(), table.table() + "_claim_styles"), kind)) {
+        int columns = appliedColumns(connection, table.schema(), table.table());
+        // the registry's name is the table's plus a suffix: past TableName's 40 characters for a long table name
+        if (columns == 3 && appliedColumns(connection, table.schema(), table.table() + "_claim_styles") > 0) {
             if (!hasIndex(connection, table, table.table() + "_claim_queue")) {
                 return 4;
             }
@@ -63,14 +64,10 @@ public final class SchemaVersion {
         return false;
     }
 
-    private static boolean tableExists(Connection connection, TableName table, DatabaseKind kind) throws SQLException {
-        return appliedColumns(connection, table, kind) > 0;
-    }
-
-    private static int appliedColumns(Connection connection, TableName table, DatabaseKind kind) throws SQLException {
+    private static int appliedColumns(Connection connection, String tableSchema, String table) throws SQLException {
         DatabaseMetaData metaData = connection.getMetaData();
-        for (String name : new String[]{table.table(), table.table().toUpperCase(Locale.ROOT)}) {
-            String schema = table.schema().isEmpty() ? connection.getSchema() : table.schema();
+        for (String name : new String[]{table, table.toUpperCase(Locale.ROOT)}) {
+            String schema = tableSchema.isEmpty() ? connection.getSchema() : tableSchema;
             String schemaUpper = schema == null ? null : schema.toUpperCase(Locale.ROOT);
             for (String s : new String[]{schema, schemaUpper}) {
                 int version = columnsVersion(metaData, null, s, name);

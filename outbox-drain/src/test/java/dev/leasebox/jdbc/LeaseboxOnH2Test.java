@@ -222,4 +222,13 @@ class LeaseboxOnH2Test {
             assertThat(rows.next()).isFalse();
         }
     }
+
+    @Test
+    void theVersionOfATableWithTheLongestNameIsRead() throws Exception {
+        TableName longest = new TableName(H2TestDatabase.SCHEMA, "outbox_with_the_longest_name_allowed_040");
+        assertThat(longest.table()).hasSize(40);
+        new LeaseboxSchema(DatabaseKind.H2, longest).applyAll(ds);
+        assertThat(SchemaVersion.applied(ds, longest)).as("its registry's name is longer than a table name may be")
+                .isEqualTo(LeaseboxSchema.LATEST_VERSION);
+    }
 }

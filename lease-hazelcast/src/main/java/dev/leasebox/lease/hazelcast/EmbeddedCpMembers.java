@@ -52,6 +52,7 @@ final class EmbeddedCpMembers implements EmbeddedCoordinator {
      */
     static EmbeddedCpMembers start(String clusterName, List<Integer> localPorts, List<Integer> allPorts,
                                    Duration sessionTtl, Duration heartbeat) {
+        HazelcastVersion.requireCpSubsystem();
         if (heartbeat.toSeconds() < 1 || sessionTtl.compareTo(heartbeat) <= 0 || sessionTtl.toMillis() % 1000 != 0
                 || heartbeat.toMillis() % 1000 != 0) {
             throw new IllegalArgumentException("CP session TTL " + sessionTtl + " and heartbeat " + heartbeat

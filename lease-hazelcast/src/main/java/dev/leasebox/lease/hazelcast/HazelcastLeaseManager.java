@@ -164,6 +164,7 @@ public final class HazelcastLeaseManager implements LeaseManager, PeerRanking, G
 
     /** Starts the client or member {@code config} describes; {@link #close()} shuts it down. */
     public static HazelcastLeaseManager start(HazelcastLeaseConfig config) {
+        HazelcastVersion.requireCpSubsystem();
         HazelcastInstance instance = HazelcastConnector.start(config);
         try {
             return open(instance, true, config);
@@ -175,6 +176,7 @@ public final class HazelcastLeaseManager implements LeaseManager, PeerRanking, G
 
     /** Uses an instance the caller started and keeps owning; {@link #close()} leaves it running. */
     public static HazelcastLeaseManager using(HazelcastInstance instance, HazelcastLeaseConfig config) {
+        HazelcastVersion.requireCpSubsystem();
         return open(Objects.requireNonNull(instance, "instance"), false, config);
     }
 

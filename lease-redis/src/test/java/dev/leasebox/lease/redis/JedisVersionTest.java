@@ -1,5 +1,6 @@
 package dev.leasebox.lease.redis;
 
+import dev.leasebox.lease.spi.ClientVersionException;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -39,7 +40,11 @@ class JedisVersionTest {
     @Test
     void anOlderJedisIsRefusedInOneLineNamingTheVersionToPin() {
         assertThatThrownBy(() -> JedisVersion.requireSupported(JEDIS_6))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOfSatisfying(ClientVersionException.class, e -> {
+                    assertThat(e.found()).isEqualTo("6.0.0");
+                    assertThat(e.pinProperty()).isEqualTo("jedis.version");
+                    assertThat(e.pinVersion()).isEqualTo(JedisVersion.BUILT_WITH);
+                })
                 .hasMessageContaining("the class path has Jedis 6.0.0")
                 .hasMessageContaining("jedis.version=" + JedisVersion.BUILT_WITH)
                 .hasMessageNotContaining("\n");
