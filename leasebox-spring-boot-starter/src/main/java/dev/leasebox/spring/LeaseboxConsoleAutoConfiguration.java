@@ -2,6 +2,8 @@ package dev.leasebox.spring;
 
 import dev.leasebox.console.Console;
 import dev.leasebox.console.ConsoleSampler;
+import dev.leasebox.metrics.DrainMetrics;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -12,6 +14,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import javax.sql.DataSource;
 
@@ -36,6 +39,18 @@ public class LeaseboxConsoleAutoConfiguration {
     public ConsoleSampler leaseboxConsoleSampler(DataSource dataSource, OutboxTableReport report,
                                                  LeaseboxConsoleProperties properties) {
         return ConsoleSampler.create(dataSource, report.table(), properties.getSampleEvery(), properties.getKeep());
+    }
+
+    /**
+     * The console shows the claims this application's drain took over, as its {@link DrainMetrics}
+     * counts them where they happen (decision 0040); without Micrometer the card names the meter instead.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
+    static class TakeoverCount {
+        TakeoverCount(ConsoleSampler sampler, ObjectProvider<DrainMetrics> metrics) {
+            metrics.ifAvailable(drainMetrics -> sampler.takeoversFrom(drainMetrics::takenOverTotal));
+        }
     }
 
     /** Starts the sampling once the context has started: the application may create its tables while it refreshes. */

@@ -63,7 +63,11 @@ class LeaseboxConsoleStarterIT {
             return ProviderOutcome.delivered();
         };
         return new SpringApplicationBuilder(Application.class)
-                .initializers(context -> context.getBeanFactory().registerSingleton("provider", provider))
+                .initializers(context -> {
+                    context.getBeanFactory().registerSingleton("provider", provider);
+                    // Micrometer, as an application with the Actuator has it: the console shows the drain's takeover count
+                    context.getBeanFactory().registerSingleton("meterRegistry", new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+                })
                 .properties("server.port=0", "server.address=127.0.0.1", "spring.datasource.url=" + TestTables.JDBC_URL,
                         "leasebox.table=" + table, "leasebox.console.sample-every=200ms", "spring.main.banner-mode=off")
                 .properties(extra).run();
@@ -84,6 +88,8 @@ class LeaseboxConsoleStarterIT {
             assertThat(bare.headers().firstValue("Location")).hasValue("/leasebox/");
             String page = get(base + "/leasebox/").body();
             assertThat(page).contains("<title>Leasebox console: " + table + "</title>").contains("downstream refused poison-1");
+            assertThat(get(base + "/leasebox/live").body()).as("the drain's own count of claims taken over")
+                    .contains("id=\"taken-over\">0<");
             String token = page.replaceAll("(?s).*name=\"token\" value=\"([0-9a-f]+)\".*", "$1");
             String id = page.replaceAll("(?s).*<tr id=\"dl-([0-9]+)\">.*", "$1");
 
