@@ -2,10 +2,6 @@ package dev.leasebox.kafka;
 
 import dev.leasebox.lease.spi.ClientVersionException;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.Properties;
-
 /**
  * Refuses a kafka-clients older than 3.1, whose admin client lacks {@code DescribeTopicsResult.allTopicNames()}
  * (the topic check of {@link KafkaOutcomes}), in one line that says which version to pin. The application's
@@ -38,18 +34,6 @@ final class KafkaClientsVersion {
 
     /** The version kafka-clients' jar declares, or "older than 3.1" when it declares none. */
     static String found(ClassLoader loader) {
-        try (InputStream in = loader.getResourceAsStream("kafka/kafka-version.properties")) {
-            if (in != null) {
-                Properties p = new Properties();
-                p.load(in);
-                String version = p.getProperty("version");
-                if (version != null && !version.isBlank()) {
-                    return version.strip();
-                }
-            }
-        } catch (IOException e) {
-            // the version is only for the message
-        }
-        return "older than 3.1";
+        return ClientVersionException.declaredVersion(loader, "kafka/kafka-version.properties", "older than 3.1");
     }
 }

@@ -1,6 +1,9 @@
 package dev.leasebox.lease.spi;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.Objects;
+import java.util.Properties;
 
 /**
  * A client library on the class path (Jedis, Hazelcast, kafka-clients) is a version a Leasebox module cannot
@@ -31,6 +34,26 @@ public class ClientVersionException extends IllegalStateException {
         this.found = Objects.requireNonNull(found, "found");
         this.pinProperty = Objects.requireNonNull(pinProperty, "pinProperty");
         this.pinVersion = Objects.requireNonNull(pinVersion, "pinVersion");
+    }
+
+    /**
+     * The version a library's jar declares in the properties resource {@code resource} (its
+     * {@code version} key), or {@code otherwise} when the resource or the key is missing: for the messages.
+     */
+    public static String declaredVersion(ClassLoader loader, String resource, String otherwise) {
+        try (InputStream in = loader.getResourceAsStream(resource)) {
+            if (in != null) {
+                Properties properties = new Properties();
+                properties.load(in);
+                String version = properties.getProperty("version");
+                if (version != null && !version.isBlank()) {
+                    return version.strip();
+                }
+            }
+        } catch (IOException e) {
+            // the version is only for the message
+        }
+        return otherwise;
     }
 
     /** The library's Maven coordinates without version, e.g. {@code redis.clients:jedis}. */

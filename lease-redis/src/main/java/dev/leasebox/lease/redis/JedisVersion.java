@@ -2,10 +2,6 @@ package dev.leasebox.lease.redis;
 
 import dev.leasebox.lease.spi.ClientVersionException;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.Properties;
-
 /**
  * Refuses a Jedis without {@code RedisClient} (added in 7.2), in one line that says which version to pin.
  * A build whose dependency management picks Jedis (Spring Boot 3.5 manages Jedis 6.0, Boot 4.0 manages
@@ -38,18 +34,6 @@ final class JedisVersion {
 
     /** The version Jedis's own jar declares, or "older than 7.2" when it declares none. */
     static String found(ClassLoader loader) {
-        try (InputStream in = loader.getResourceAsStream("redis/clients/jedis/pom.properties")) {
-            if (in != null) {
-                Properties p = new Properties();
-                p.load(in);
-                String version = p.getProperty("version");
-                if (version != null && !version.isBlank()) {
-                    return version.strip();
-                }
-            }
-        } catch (IOException e) {
-            // the version is only for the message
-        }
-        return "older than 7.2";
+        return ClientVersionException.declaredVersion(loader, "redis/clients/jedis/pom.properties", "older than 7.2");
     }
 }
