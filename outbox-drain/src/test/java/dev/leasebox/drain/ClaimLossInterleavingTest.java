@@ -40,13 +40,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * so a grant whose loss report was back by then must be neither emitted nor completed; this covers the
  * claim call's coordinator and database round trips and the batch's set-up. In lean mode the loss also
  * frees the key in the coordinator (a session expiry) and a second worker claims the row: then no two
- * emissions of the row carry one fence.
+ * emissions of the row carry one fence. {@link ClaimLossModelCheckTest} explores the same race under a model
+ * checker.
  */
 class ClaimLossInterleavingTest {
 
     private static final int ROUNDS = 1_000;
-    /** Interleavings the model checker explores per mode; {@code -Dmodelcheck.invocations=N} explores more. */
-    private static final int MODEL_CHECKED = Integer.getInteger("modelcheck.invocations", 50);
     private static final Duration LEASE = Duration.ofSeconds(30);
 
     private static Level logLevel;
@@ -77,30 +76,6 @@ class ClaimLossInterleavingTest {
         DrainOptions b = options("worker-b");
         for (int round = 0; round < ROUNDS; round++) {
             new Round(ClaimMode.LEAN, a, b).run(round);
-        }
-    }
-
-    @Test
-    void modelCheckedARecordedGrantsLossReachesItsDecisions() {
-        DrainOptions a = options("worker-a");
-        warmUp(() -> new Round(ClaimMode.RECORDED, a, null).run(-1));
-        org.jetbrains.lincheck.Lincheck.runConcurrentTest(MODEL_CHECKED, () -> new Round(ClaimMode.RECORDED, a, null).run(0));
-    }
-
-    @Test
-    void modelCheckedALeanGrantsLossReachesItsDecisionsWhileAnotherWorkerTakesTheRow() {
-        DrainOptions a = options("worker-a");
-        DrainOptions b = options("worker-b");
-        warmUp(() -> new Round(ClaimMode.LEAN, a, b).run(-1));
-        org.jetbrains.lincheck.Lincheck.runConcurrentTest(MODEL_CHECKED, () -> new Round(ClaimMode.LEAN, a, b).run(0));
-    }
-
-    /** Loads and initialises the classes outside the checker; what one unchecked round finds is left to the checker. */
-    private static void warmUp(Runnable round) {
-        try {
-            round.run();
-        } catch (AssertionError ignored) {
-            // the model-checked rounds decide
         }
     }
 

@@ -47,33 +47,36 @@ final class LockRelease {
      * thread) and, with {@code destroy}, destroyed.
      */
     List<Lease> release(Collection<Lease> leases, boolean destroy) {
-        return owners.run(destroy ? "releaseAndDestroy" : "release", leases, names::of, (owner, batch) -> {
-            List<Lease> released = new ArrayList<>();
-            for (Lease lease : batch) {
-                HeldLock current = owner.held.get(names.of(lease.key()));
-                if (current == null || expireDue(owner, current) || !current.holds(lease, clock.instant())) {
-                    continue;
-                }
-                current.remove(lease.key());
-                // a lease whose lapse the expiry timer reported meanwhile is not counted released
-                boolean unreported = deadlines.untrack(lease);
-                if (!current.isEmpty()) {
-                    if (unreported) {
-                        released.add(lease);
-                    }
-                    continue;
-                }
-                if (!unlockOrKeep(owner, current) || !unreported) {
-                    continue;
-                }
-                released.add(lease);
-                if (destroy) {
-                    owner.forget(current.lockName());
-                    current.lock().destroy();
-                }
+        return owners.run(destroy ? "releaseAndDestroy" : "release", leases, names::of, (owner, batch) -> releaseOn(owner, batch, destroy));
+    }
+
+    /** Releases {@code batch}, all hashed to {@code owner}, and returns the released. Owner thread only. */
+    List<Lease> releaseOn(OwnerThread owner, List<Lease> batch, boolean destroy) {
+        List<Lease> released = new ArrayList<>();
+        for (Lease lease : batch) {
+            HeldLock current = owner.held.get(names.of(lease.key()));
+            if (current == null || expireDue(owner, current) || !current.holds(lease, clock.instant())) {
+                continue;
             }
-            return released;
-        });
+            current.remove(lease.key());
+            // a lease whose lapse the expiry timer reported meanwhile is not counted released
+            boolean unreported = deadlines.untrack(lease);
+            if (!current.isEmpty()) {
+                if (unreported) {
+                    released.add(lease);
+                }
+                continue;
+            }
+            if (!unlockOrKeep(owner, current) || !unreported) {
+                continue;
+            }
+            released.add(lease);
+            if (destroy) {
+                owner.forget(current.lockName());
+                current.lock().destroy();
+            }
+        }
+        return released;
     }
 
     /**

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,24 +20,33 @@ import java.util.function.Supplier;
 
 /**
  * {@link GroupedLeaseManager} under every interleaving a model checker explores, over a coordinator in memory
- * ({@link ModelCoordinator}) whose calls can take effect and then time out and whose leases can be lost at any
- * point. The scenario is the drain's: the claim path asks for a row of a group held for more than half a
- * ttl (so it renews the group first) while the renewal thread renews the rows held. Properties: the holder's own concurrent renewals never report
- * its rows lost; at the end the manager's groups are exactly the coordinator's grants to it (none forgotten
- * while held, none kept after it was lost), grants whose call timed out aside, which end by their ttl.
+ * ({@link ModelCoordinator}) whose calls can take effect and then time out, whose renewals can be
+ * version-checked writes that cross, and whose leases can be lost at any point. The scenario is the drain's:
+ * the claim path asks for a row of a group held for more than half a ttl (so it renews the group first) while
+ * the renewal thread renews the rows held. Properties: no row is reported lost while its group stays held by
+ * the worker on the coordinator (the holder's own concurrent renewals never report a live group lost); at the
+ * end the manager's groups are exactly the coordinator's grants to it: none forgotten while held (a group the
+ * manager gives up is released), none kept after it was lost; grants whose call timed out aside, which end by
+ * their ttl.
+ *
+ * <p>{@link #crossingRenewalsRefusedByAVersionCheckForgetNoGroup} finds the group given up without a release
+ * on the code before that was fixed: the manager dropped a group whose renewal came back refused without a
+ * loss report, so the coordinator kept it held for its ttl while its rows were reported lost.
  */
 class GroupedLeaseManagerModelCheckTest {
 
     /** Interleavings explored per test; {@code -Dmodelcheck.invocations=N} explores more (or fewer). */
     private static final int INVOCATIONS = Integer.getInteger("modelcheck.invocations", 50);
     private static final Duration TTL = Duration.ofSeconds(10);
+    /** Parsed outside the checker: parsing one is thousands of steps it would explore. */
+    private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
     private static final String OWNER = "worker";
     /** Rows 0 and 1 share the first group, rows 2 and 3 the second. */
     private static final LeaseGrouping GROUPING = new LeaseGrouping(2, 4, Duration.ZERO);
 
     /** One worker's grouped manager over the model coordinator, holding row 0 confirmed more than half a ttl ago. */
     private static final class Worker {
-        final MutableClock clock = MutableClock.startingAt2026();
+        final MutableClock clock = new MutableClock(START);
         final ModelCoordinator coordinator = new ModelCoordinator(clock);
         final GroupedLeaseManager manager = GroupedLeaseManager.builder(coordinator, GROUPING).clock(clock)
                 .reapInterval(Duration.ZERO).open();
@@ -91,7 +101,10 @@ class GroupedLeaseManagerModelCheckTest {
                 synchronized (manager) {
                     kept = Optional.ofNullable(manager.holds().get(key)).map(GroupHold::fence);
                 }
-                if (!granted.equals(kept)) {
+                if (granted.isPresent() && kept.isEmpty()) {
+                    differences.append(key).append(": forgotten, the coordinator still grants it to the worker under fence ")
+                            .append(granted.get()).append(" and the manager neither keeps nor released it; ");
+                } else if (!granted.equals(kept)) {
                     differences.append(key).append(": the coordinator grants it under fence ").append(granted)
                             .append(", the manager keeps it under ").append(kept).append("; ");
                 }
@@ -101,9 +114,9 @@ class GroupedLeaseManagerModelCheckTest {
 
         void checkProperties() {
             List<Lease> wrong = rowsOfLiveGroupsReportedLost();
-            check(wrong.isEmpty(), () -> "rows reported lost while their group was held: " + wrong + " in " + losses);
             String mismatch = mismatch();
-            check(mismatch.isEmpty(), () -> mismatch);
+            check(wrong.isEmpty() && mismatch.isEmpty(), () -> mismatch
+                    + (wrong.isEmpty() ? "" : "rows reported lost while their group was held: " + wrong + " in " + losses));
         }
     }
 
@@ -165,6 +178,22 @@ class GroupedLeaseManagerModelCheckTest {
     void theRenewalThreadAndAClaimRenewingOneGroupAtOnceLoseNothing() {
         modelCheck(() -> {
             Worker worker = new Worker();
+            inThreads(() -> worker.claimRow(1), worker::renew);
+            worker.checkProperties();
+        });
+    }
+
+    /**
+     * The claim path's renewal and the renewal thread's cross: both are sent at one version of the group, so
+     * the second write is refused, with no loss reported, while the worker still holds the group. Whichever
+     * is refused, and however their replies interleave, the manager that gives the group up must release it,
+     * not leave it held on the coordinator under rows it reported lost.
+     */
+    @Test
+    void crossingRenewalsRefusedByAVersionCheckForgetNoGroup() {
+        modelCheck(() -> {
+            Worker worker = new Worker();
+            worker.coordinator.crossRenewals(2);
             inThreads(() -> worker.claimRow(1), worker::renew);
             worker.checkProperties();
         });
