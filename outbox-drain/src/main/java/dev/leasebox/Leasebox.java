@@ -412,23 +412,21 @@ public final class Leasebox implements AutoCloseable {
                         + "database backend lease no rows");
             }
             List<AutoCloseable> resources = new ArrayList<>();
-            LeaseManager callersLeases = leases;
             try {
-                if (!partition && leases != null) {
-                    leases = groupedAsSet(leases, resources);
-                }
+                // the manager the claims lease from: the caller's, with its rows grouped as set (row leases)
+                LeaseManager leases = partition || this.leases == null ? this.leases : groupedAsSet(this.leases, resources);
                 JdbcOutboxStore.Builder store = JdbcOutboxStore.builder(dataSource).table(table).localClock(clock)
                         .useClaimLeases(true).candidateSpread(leases == null ? 1 : candidateSpread);
                 configureStore.accept(store);
                 JdbcOutboxStore jdbc = store.open();
-                OutboxClaimStore claims = partition ? openPartitioned(jdbc, mode, resources) : openRows(jdbc, mode);
+                OutboxClaimStore claims = partition ? openPartitioned(jdbc, mode, leases, resources) : openRows(jdbc, mode, leases);
                 if (claims instanceof AutoCloseable closeable && claims != jdbc) {
                     resources.add(closeable);
                 }
                 OutboxClaimStore engineClaims = claims;
                 if (joinRegistry) {
                     ClaimStyleRegistry registry = ClaimStyleRegistry.join(dataSource, jdbc, options.owner(),
-                            claimPath(mode).claimStyle(), ClaimStyleRegistry.validityFor(options.leaseDuration()), onRegistryConflict);
+                            claimPath(mode, leases).claimStyle(), ClaimStyleRegistry.validityFor(options.leaseDuration()), onRegistryConflict);
                     resources.add(registry);
                     engineClaims = new RegisteredClaims(claims, registry);
                 }
@@ -439,7 +437,7 @@ public final class Leasebox implements AutoCloseable {
                 OutboxWriter writer = leases == null ? jdbc.writer() : jdbc.writer().wakeUpsThrough(leases);
                 WakeUpSources sources = wakeUps
                         ? new WakeUpSources(dataSource, jdbc.table(), jdbc.dialect().kind(), leases, drain) : null;
-                return new Leasebox(drain, claims, resources, claimPath(mode).describe(), writer, sources);
+                return new Leasebox(drain, claims, resources, claimPath(mode, leases).describe(), writer, sources);
             } catch (RuntimeException e) {
                 for (int i = resources.size() - 1; i >= 0; i--) {
                     try {
@@ -449,8 +447,6 @@ public final class Leasebox implements AutoCloseable {
                     }
                 }
                 throw e;
-            } finally {
-                leases = callersLeases; // a builder may build again, from the caller's manager
             }
         }
 
@@ -479,7 +475,7 @@ public final class Leasebox implements AutoCloseable {
             return groupedHere;
         }
 
-        private OutboxClaimStore openRows(JdbcOutboxStore jdbc, ClaimMode mode) {
+        private OutboxClaimStore openRows(JdbcOutboxStore jdbc, ClaimMode mode, LeaseManager leases) {
             if (leases == null) {
                 return jdbc;
             }
@@ -488,7 +484,8 @@ public final class Leasebox implements AutoCloseable {
                     .candidateOverAsk(candidateOverAsk).open();
         }
 
-        private OutboxClaimStore openPartitioned(JdbcOutboxStore jdbc, ClaimMode mode, List<AutoCloseable> resources) {
+        private OutboxClaimStore openPartitioned(JdbcOutboxStore jdbc, ClaimMode mode, LeaseManager leases,
+                                                 List<AutoCloseable> resources) {
             JdbcSlotStore slotStore = JdbcSlotStore.open(dataSource, jdbc, clock);
             if (expectedSlots != null && expectedSlots != slotStore.slotCount()) {
                 throw new IllegalArgumentException("the table " + jdbc.table() + " has " + slotStore.slotCount()
@@ -507,7 +504,7 @@ public final class Leasebox implements AutoCloseable {
                     mode, clock);
         }
 
-        private ClaimPath claimPath(ClaimMode mode) {
+        private ClaimPath claimPath(ClaimMode mode, LeaseManager leases) {
             return new ClaimPath(granularity, mode, leases, coordinatorName, coordinatorAddress, coordinatorNamespace,
                     releaseAfterCompletion, releaseInBackground, ordered);
         }
