@@ -2,14 +2,14 @@ package example;
 
 import dev.leasebox.Leasebox;
 import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.drain.OutboxProvider;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.jdbc.DatabaseKind;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.OutboxWriter;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.redis.RedisLeaseManager;
 import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.provider.OutboxProvider;
+import dev.leasebox.provider.ProviderOutcome;
 import org.postgresql.ds.PGSimpleDataSource;
 import redis.clients.jedis.RedisClient;
 

@@ -1,10 +1,11 @@
 package dev.leasebox;
 
-import dev.leasebox.jdbc.ClaimStyleRegistry.ClaimStyle;
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.Granularity;
+import dev.leasebox.claim.ReleaseAfterCompletion;
+import dev.leasebox.claim.grouped.GroupedLeaseManager;
+import dev.leasebox.jdbc.lease.ClaimStyleRegistry.ClaimStyle;
 import dev.leasebox.lease.LeaseManager;
-import dev.leasebox.outbox.grouped.GroupedLeaseManager;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 
 import java.util.Locale;
 import java.util.Optional;
@@ -13,7 +14,7 @@ import java.util.Optional;
  * The claim path a {@link Leasebox} was built with, as the table's claim-style registry records it and as
  * {@link Leasebox#describe()} says it. {@code leases} null: the database backend.
  */
-record ClaimPath(Leasebox.Granularity granularity, ClaimMode mode, LeaseManager leases, String coordinatorName,
+record ClaimPath(Granularity granularity, ClaimMode mode, LeaseManager leases, String coordinatorName,
                  String coordinatorAddress, String coordinatorNamespace, ReleaseAfterCompletion releaseAfterCompletion,
                  boolean releaseInBackground, boolean ordered) {
 
@@ -27,7 +28,7 @@ record ClaimPath(Leasebox.Granularity granularity, ClaimMode mode, LeaseManager 
         if (leases == null) {
             return ClaimStyle.lean(granularityName, "database", "the table's _leases", "-");
         }
-        String rowKeys = granularity == Leasebox.Granularity.PARTITION ? ""
+        String rowKeys = granularity == Granularity.PARTITION ? ""
                 : leases.as(GroupedLeaseManager.class).map(g -> g.grouping().rowKeys()).orElse("");
         return ClaimStyle.lean(granularityName, rowKeys, backendName(),
                 Optional.ofNullable(coordinatorAddress).orElse(leases.describe()),
@@ -36,7 +37,7 @@ record ClaimPath(Leasebox.Granularity granularity, ClaimMode mode, LeaseManager 
 
     /** One line: the lease manager, the granularity, the claim mode and the release settings. */
     String describe() {
-        String how = granularity == Leasebox.Granularity.PARTITION
+        String how = granularity == Granularity.PARTITION
                 ? "partition leases, " + mode.name().toLowerCase(Locale.ROOT) + " claims" + (ordered ? ", ordered per key" : "")
                 : "row leases" + (leases == null ? "" : ", claim mode " + mode.name().toLowerCase(Locale.ROOT)
                 + ", release after completion " + releaseAfterCompletion.name().toLowerCase(Locale.ROOT).replace('_', '-')

@@ -1,28 +1,29 @@
 package dev.leasebox;
 
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.Granularity;
+import dev.leasebox.claim.LeaseGrouping;
+import dev.leasebox.claim.ReleaseAfterCompletion;
+import dev.leasebox.claim.grouped.GroupedLeaseManager;
+import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
+import dev.leasebox.claim.partition.PartitionedOutboxClaimStore;
 import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.drain.ErrorClassifier;
 import dev.leasebox.drain.OutboxDrain;
-import dev.leasebox.drain.OutboxProvider;
-import dev.leasebox.jdbc.ClaimStyleRegistry;
-import dev.leasebox.jdbc.JdbcLeaseManager;
-import dev.leasebox.jdbc.JdbcOutboxStore;
-import dev.leasebox.jdbc.JdbcSlotStore;
-import dev.leasebox.jdbc.JdbcWorkerGroup;
 import dev.leasebox.jdbc.OutboxWriter;
 import dev.leasebox.jdbc.TableName;
+import dev.leasebox.jdbc.lease.ClaimStyleRegistry;
+import dev.leasebox.jdbc.lease.JdbcLeaseManager;
+import dev.leasebox.jdbc.lease.JdbcSlotStore;
+import dev.leasebox.jdbc.lease.JdbcWorkerGroup;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.MonotonicClock;
 import dev.leasebox.lease.spi.GroupRowsByDefault;
 import dev.leasebox.outbox.FencedOutboxStore;
 import dev.leasebox.outbox.OutboxClaimStore;
-import dev.leasebox.outbox.grouped.GroupedLeaseManager;
-import dev.leasebox.outbox.grouped.LeaseGrouping;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
-import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
-import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
+import dev.leasebox.provider.ErrorClassifier;
+import dev.leasebox.provider.OutboxProvider;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,14 +68,6 @@ import java.util.function.UnaryOperator;
 public final class Leasebox implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Leasebox.class);
-
-    /** What one lease covers. */
-    public enum Granularity {
-        /** One lease per claimed row (the default). */
-        ROW,
-        /** One lease per slot of the table (V3); the rows of held slots are claimed in the database. */
-        PARTITION
-    }
 
     private final OutboxDrain drain;
     private final OutboxClaimStore claimStore;
@@ -405,7 +398,7 @@ public final class Leasebox implements AutoCloseable {
                         + "partition leases keep their slots until the worker stops");
             }
             if (!partition && (ordered || expectedSlots != null)) {
-                throw new IllegalStateException("ordered and expectSlots need .granularity(Leasebox.Granularity.PARTITION)");
+                throw new IllegalStateException("ordered and expectSlots need .granularity(Granularity.PARTITION)");
             }
             if (rowGrouping != null && (partition || leases == null)) {
                 throw new IllegalStateException("rowGrouping is for row leases through .leases(…); partition leases and the "

@@ -1,6 +1,6 @@
 package dev.leasebox;
 
-import dev.leasebox.jdbc.ClaimStyleRegistry;
+import dev.leasebox.jdbc.lease.ClaimStyleRegistry;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.ForwardingOutboxClaimStore;

@@ -2,8 +2,8 @@ package dev.leasebox;
 
 import dev.leasebox.drain.OutboxDrain;
 import dev.leasebox.jdbc.DatabaseKind;
-import dev.leasebox.jdbc.PostgreSqlCommitListener;
 import dev.leasebox.jdbc.TableName;
+import dev.leasebox.jdbc.store.PostgreSqlCommitListener;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.WakeUpChannel;
 import dev.leasebox.wakeup.LocalWakeUps;

@@ -1,10 +1,11 @@
 package dev.leasebox;
 
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.Granularity;
+import dev.leasebox.claim.LeaseGrouping;
+import dev.leasebox.claim.ReleaseAfterCompletion;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
-import dev.leasebox.outbox.grouped.LeaseGrouping;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
@@ -14,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ClaimPathTest {
 
-    private static ClaimPath lean(Leasebox.Granularity granularity, LeaseManager leases) {
+    private static ClaimPath lean(Granularity granularity, LeaseManager leases) {
         return new ClaimPath(granularity, ClaimMode.LEAN, leases, "zookeeper", "127.0.0.1:2181", "leasebox",
                 ReleaseAfterCompletion.ALWAYS, false, false);
     }
@@ -26,18 +27,18 @@ class ClaimPathTest {
                      .wrap(new InMemoryLeaseManager(Clock.systemUTC()), Clock.systemUTC());
              LeaseManager groupedLingering = new LeaseGrouping(128, 4_096, Duration.ZERO)
                      .wrap(new InMemoryLeaseManager(Clock.systemUTC()), Clock.systemUTC())) {
-            String perRowKey = lean(Leasebox.Granularity.ROW, perRow).claimStyle().key();
-            String groupedKey = lean(Leasebox.Granularity.ROW, grouped).claimStyle().key();
+            String perRowKey = lean(Granularity.ROW, perRow).claimStyle().key();
+            String groupedKey = lean(Granularity.ROW, grouped).claimStyle().key();
 
             assertThat(perRowKey).isEqualTo("lean row zookeeper 127.0.0.1:2181 namespace leasebox");
             assertThat(groupedKey).isEqualTo("lean row rows grouped 4096x128 zookeeper 127.0.0.1:2181 namespace leasebox");
-            assertThat(lean(Leasebox.Granularity.ROW, grouped).claimStyle().description())
+            assertThat(lean(Granularity.ROW, grouped).claimStyle().description())
                     .contains("lean row claims (rows grouped 4096x128) through zookeeper");
-            assertThat(lean(Leasebox.Granularity.ROW, groupedLingering).claimStyle().key())
+            assertThat(lean(Granularity.ROW, groupedLingering).claimStyle().key())
                     .as("the linger maps no row to another key").isEqualTo(groupedKey);
-            assertThat(lean(Leasebox.Granularity.PARTITION, grouped).claimStyle().key())
+            assertThat(lean(Granularity.PARTITION, grouped).claimStyle().key())
                     .as("partition leases pass slot keys through ungrouped")
-                    .isEqualTo(lean(Leasebox.Granularity.PARTITION, perRow).claimStyle().key());
+                    .isEqualTo(lean(Granularity.PARTITION, perRow).claimStyle().key());
         }
     }
 }

@@ -2,18 +2,19 @@ package dev.leasebox.bench;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.Leasebox;
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.Granularity;
+import dev.leasebox.claim.LeaseGrouping;
+import dev.leasebox.claim.ReleaseAfterCompletion;
+import dev.leasebox.claim.partition.PartitionedOutboxClaimStore;
 import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxDrain;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.jdbc.LeaseboxSchema;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
-import dev.leasebox.outbox.grouped.LeaseGrouping;
-import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
+import dev.leasebox.provider.ProviderOutcome;
 
 import java.io.PrintWriter;
 import dev.leasebox.lease.MonotonicClock;
@@ -281,7 +282,7 @@ final class BenchCell {
                 });
         WakeUpSwitch.apply(builder, settings.wakeUps());
         if (settings.partition()) {
-            builder.granularity(Leasebox.Granularity.PARTITION).claimMode(settings.partitionClaims());
+            builder.granularity(Granularity.PARTITION).claimMode(settings.partitionClaims());
         }
         if (coordinator.isPresent()) {
             BenchCoordinator c = coordinator.get();

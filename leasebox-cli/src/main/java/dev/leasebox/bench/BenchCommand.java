@@ -1,8 +1,8 @@
 package dev.leasebox.bench;
 
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.ReleaseAfterCompletion;
 import dev.leasebox.jdbc.DatabaseKind;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -1,10 +1,10 @@
 package dev.leasebox.bench;
 
+import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
 import dev.leasebox.lease.ForwardingLeaseManager;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseRequest;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 
 import java.io.PrintStream;
 import java.time.Instant;

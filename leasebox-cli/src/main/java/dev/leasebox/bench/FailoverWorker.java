@@ -2,15 +2,15 @@ package dev.leasebox.bench;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.Leasebox;
-import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.drain.DrainListener;
-import dev.leasebox.drain.Envelope;
-import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.claim.LeaseGrouping;
 import dev.leasebox.cli.JdbcDataSources;
+import dev.leasebox.drain.DrainListener;
+import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
-import dev.leasebox.outbox.grouped.LeaseGrouping;
 import dev.leasebox.outbox.OutboxClaim;
+import dev.leasebox.provider.Envelope;
+import dev.leasebox.provider.ProviderOutcome;
 
 import dev.leasebox.lease.MonotonicClock;
 import java.time.Clock;

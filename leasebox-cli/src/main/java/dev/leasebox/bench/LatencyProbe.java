@@ -1,9 +1,9 @@
 package dev.leasebox.bench;
 
 import dev.leasebox.drain.DrainListener;
-import dev.leasebox.drain.Envelope;
 import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.CompletionOutcome;
+import dev.leasebox.provider.Envelope;
 import org.HdrHistogram.Histogram;
 
 import java.util.List;

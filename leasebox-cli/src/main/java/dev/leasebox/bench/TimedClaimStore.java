@@ -45,7 +45,7 @@ final class TimedClaimStore extends ForwardingOutboxClaimStore {
         try {
             return delegate.completeAll(completions);
         } finally {
-            if (!(delegate instanceof dev.leasebox.outbox.leased.LeasedOutboxClaimStore)) {
+            if (!(delegate instanceof dev.leasebox.claim.leased.LeasedOutboxClaimStore)) {
                 phases.record("complete", System.nanoTime() - started);
             }
         }

@@ -1,6 +1,8 @@
 package dev.leasebox.cli;
 
-import dev.leasebox.jdbc.JdbcOutboxStore;
+import dev.leasebox.claim.LeaseGrouping;
+import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.MonotonicClock;
@@ -8,8 +10,6 @@ import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.metrics.MeteredLeaseManager;
 import dev.leasebox.outbox.OutboxClaimStore;
-import dev.leasebox.outbox.grouped.LeaseGrouping;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import picocli.CommandLine.Option;
 

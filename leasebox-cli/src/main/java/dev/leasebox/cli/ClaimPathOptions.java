@@ -1,7 +1,7 @@
 package dev.leasebox.cli;
 
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.ReleaseAfterCompletion;
 import picocli.CommandLine.Option;
 
 /**

@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.console.Console;
 import dev.leasebox.console.ConsoleHttpServer;
 import dev.leasebox.console.ConsoleSampler;
-import dev.leasebox.jdbc.JdbcOutboxStore;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,14 +1,12 @@
 package dev.leasebox.cli;
 
-import dev.leasebox.jdbc.OutboxTableStatus;
 import dev.leasebox.Leasebox;
+import dev.leasebox.jdbc.OutboxTableStatus;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.claim.LeaseGrouping;
 import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.drain.Envelope;
 import dev.leasebox.drain.OutboxDrain;
-import dev.leasebox.drain.OutboxProvider;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.jdbc.DatabaseKind;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.lease.spi.EmbeddedCoordinator;
@@ -17,7 +15,9 @@ import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.metrics.DrainMetrics;
 import dev.leasebox.metrics.MeteredLeaseManager;
-import dev.leasebox.outbox.grouped.LeaseGrouping;
+import dev.leasebox.provider.Envelope;
+import dev.leasebox.provider.OutboxProvider;
+import dev.leasebox.provider.ProviderOutcome;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

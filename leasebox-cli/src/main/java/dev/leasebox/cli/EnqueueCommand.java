@@ -13,7 +13,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
-import dev.leasebox.jdbc.JdbcOutboxStore;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.concurrent.Callable;

@@ -1,8 +1,9 @@
 package dev.leasebox.cli;
 
 import dev.leasebox.Leasebox;
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.Granularity;
 import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.outbox.leased.ClaimMode;
 import picocli.CommandLine.Option;
 
 import java.util.Locale;
@@ -91,7 +92,7 @@ public final class GranularityOptions {
         if (!isPartition()) {
             return;
         }
-        builder.granularity(Leasebox.Granularity.PARTITION).ordered(ordered)
+        builder.granularity(Granularity.PARTITION).ordered(ordered)
                 .claimMode(claimMode());
         if (slots != null) {
             builder.expectSlots(slots);

@@ -1,6 +1,6 @@
 package dev.leasebox.cli;
 
-import dev.leasebox.drain.OutboxProvider;
+import dev.leasebox.provider.OutboxProvider;
 import dev.leasebox.provider.ProviderFactory;
 
 import javax.sql.DataSource;

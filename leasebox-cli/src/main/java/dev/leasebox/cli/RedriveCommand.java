@@ -1,8 +1,8 @@
 package dev.leasebox.cli;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.leasebox.jdbc.JdbcOutboxStore;
 import dev.leasebox.jdbc.OutboxMaintenance;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

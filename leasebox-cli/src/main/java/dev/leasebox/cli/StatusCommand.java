@@ -68,7 +68,7 @@ final class StatusCommand implements Callable<Integer> {
         database.poolSize = 1;
         try (HikariDataSource dataSource = database.open()) {
             // the store's start-up check: a missing table or claim columns give one line naming the script
-            dev.leasebox.jdbc.JdbcOutboxStore.builder(dataSource).table(database.tableName()).open();
+            dev.leasebox.jdbc.store.JdbcOutboxStore.builder(dataSource).table(database.tableName()).open();
             OutboxTableStatus report = new OutboxTableStatus(dataSource, database.tableName());
             while (true) {
                 Snapshot snapshot = read(report, Clock.systemUTC().instant());

@@ -2,12 +2,12 @@ package dev.leasebox.jmh;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.jdbc.DatabaseKind;
-import dev.leasebox.jdbc.JdbcOutboxStore;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.TableName;
-import dev.leasebox.outbox.ClaimSelection;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.outbox.CandidateQuery;
 import dev.leasebox.outbox.CandidateStripe;
+import dev.leasebox.outbox.ClaimSelection;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

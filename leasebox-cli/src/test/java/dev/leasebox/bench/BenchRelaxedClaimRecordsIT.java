@@ -1,8 +1,10 @@
 package dev.leasebox.bench;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.leasebox.jdbc.JdbcOutboxStore;
 import dev.leasebox.jdbc.TableName;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
+import dev.leasebox.outbox.ClaimGrant;
+import dev.leasebox.outbox.ClaimRecording;
 import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.CompletionOutcome;
@@ -10,8 +12,6 @@ import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.EmissionStatus;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
-import dev.leasebox.outbox.ClaimGrant;
-import dev.leasebox.outbox.ClaimRecording;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

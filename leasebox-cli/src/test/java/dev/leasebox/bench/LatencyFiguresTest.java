@@ -1,10 +1,10 @@
 package dev.leasebox.bench;
 
-import dev.leasebox.drain.Envelope;
 import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.CompletionOutcome;
 import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.OutboxEntry;
+import dev.leasebox.provider.Envelope;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,8 @@
 package dev.leasebox.cli;
 
-import dev.leasebox.drain.OutboxProvider;
-import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.provider.OutboxProvider;
 import dev.leasebox.provider.ProviderFactory;
+import dev.leasebox.provider.ProviderOutcome;
 
 /** A provider a user's jar would add: registered in this module's test resources only. */
 public final class EchoProviderFactory implements ProviderFactory {

@@ -3,14 +3,14 @@ package dev.leasebox.cli;
 import dev.leasebox.metrics.DrainMetrics;
 import dev.leasebox.metrics.MeteredLeaseManager;
 
-import dev.leasebox.drain.Envelope;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
 import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.CompletionOutcome;
 import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.OutboxEntry;
+import dev.leasebox.provider.Envelope;
+import dev.leasebox.provider.ProviderOutcome;
 import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,11 @@
 package dev.leasebox.dist;
 
+import dev.leasebox.claim.leased.RowBlockLeases;
 import dev.leasebox.lease.spi.LoopbackPorts;
-import dev.leasebox.outbox.leased.RowBlockLeases;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.claim.LeaseGrouping;
+import dev.leasebox.claim.ReleaseAfterCompletion;
+import dev.leasebox.claim.grouped.GroupedLeaseManager;
 import dev.leasebox.jdbc.LeanDrainScenario;
 import dev.leasebox.jdbc.PostgreSqlTestServer;
 import dev.leasebox.lease.LeaseManager;
@@ -10,9 +13,6 @@ import dev.leasebox.lease.MonotonicClock;
 import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
-import dev.leasebox.outbox.grouped.GroupedLeaseManager;
-import dev.leasebox.outbox.grouped.LeaseGrouping;
-import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import dev.leasebox.testkit.RequiredServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

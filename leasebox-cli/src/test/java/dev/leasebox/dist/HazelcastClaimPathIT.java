@@ -1,12 +1,12 @@
 package dev.leasebox.dist;
 
-import dev.leasebox.outbox.leased.RowBlockLeases;
+import dev.leasebox.claim.grouped.GroupedLeaseManager;
+import dev.leasebox.claim.leased.RowBlockLeases;
 import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.OutboxClaim;
-import dev.leasebox.outbox.grouped.GroupedLeaseManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,12 +1,12 @@
 package dev.leasebox.dist;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.claim.ReleaseAfterCompletion;
 import dev.leasebox.jdbc.LeanDrainScenario;
 import dev.leasebox.jdbc.PostgreSqlTestServer;
 import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
-import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,5 +1,7 @@
 package dev.leasebox.dist;
 
+import dev.leasebox.claim.LeaseGrouping;
+import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.spi.EmbeddedCoordinator;
@@ -10,8 +12,6 @@ import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.OutboxClaim;
-import dev.leasebox.outbox.grouped.LeaseGrouping;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

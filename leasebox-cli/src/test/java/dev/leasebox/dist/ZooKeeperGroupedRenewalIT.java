@@ -1,5 +1,8 @@
 package dev.leasebox.dist;
 
+import dev.leasebox.claim.LeaseGrouping;
+import dev.leasebox.claim.grouped.GroupedLeaseManager;
+import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseLoss;
 import dev.leasebox.lease.LeaseManager;
@@ -8,9 +11,6 @@ import dev.leasebox.lease.MonotonicClock;
 import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
-import dev.leasebox.outbox.grouped.GroupedLeaseManager;
-import dev.leasebox.outbox.grouped.LeaseGrouping;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

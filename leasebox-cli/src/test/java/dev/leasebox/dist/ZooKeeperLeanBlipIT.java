@@ -1,12 +1,14 @@
 package dev.leasebox.dist;
 
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.partition.PartitionedOutboxClaimStore;
 import dev.leasebox.jdbc.DatabaseKind;
-import dev.leasebox.jdbc.JdbcOutboxStore;
-import dev.leasebox.jdbc.JdbcSlotStore;
-import dev.leasebox.jdbc.JdbcWorkerGroup;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.PostgreSqlSchema;
 import dev.leasebox.jdbc.TableName;
+import dev.leasebox.jdbc.lease.JdbcSlotStore;
+import dev.leasebox.jdbc.lease.JdbcWorkerGroup;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
@@ -17,8 +19,6 @@ import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.EmissionError;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

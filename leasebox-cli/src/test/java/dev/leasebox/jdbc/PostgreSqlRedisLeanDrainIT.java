@@ -2,9 +2,9 @@ package dev.leasebox.jdbc;
 
 import dev.leasebox.lease.spi.LoopbackPorts;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.claim.ReleaseAfterCompletion;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
-import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import dev.leasebox.testkit.RequiredServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,9 +1,15 @@
 package dev.leasebox.jdbc;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.partition.PartitionedOutboxClaimStore;
+import dev.leasebox.claim.partition.SlotGrant;
+import dev.leasebox.jdbc.lease.JdbcSlotStore;
+import dev.leasebox.jdbc.lease.JdbcWorkerGroup;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.Completion;
@@ -11,9 +17,6 @@ import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
-import dev.leasebox.outbox.partition.SlotGrant;
 import dev.leasebox.testkit.RequiredServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

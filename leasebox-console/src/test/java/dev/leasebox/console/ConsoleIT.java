@@ -1,7 +1,7 @@
 package dev.leasebox.console;
 
 import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.provider.ProviderOutcome;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

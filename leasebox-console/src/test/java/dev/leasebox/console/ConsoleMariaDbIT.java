@@ -2,13 +2,13 @@ package dev.leasebox.console;
 
 import dev.leasebox.Leasebox;
 import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.jdbc.DatabaseKind;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.MariaDbDatabase;
 import dev.leasebox.jdbc.OutboxWriter;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.provider.ProviderOutcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

@@ -1,12 +1,12 @@
 package dev.leasebox.console;
 
 import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.jdbc.PostgreSqlTestServer;
 import dev.leasebox.lease.redis.RedisLeaseConfig;
 import dev.leasebox.lease.redis.RedisLeaseManager;
 import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.metrics.DrainMetrics;
+import dev.leasebox.provider.ProviderOutcome;
 import dev.leasebox.testkit.RequiredServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;

@@ -3,7 +3,6 @@ package dev.leasebox.console;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.Leasebox;
 import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.drain.OutboxProvider;
 import dev.leasebox.jdbc.DatabaseKind;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.OutboxWriter;
@@ -11,6 +10,7 @@ import dev.leasebox.jdbc.PostgreSqlTestServer;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.provider.OutboxProvider;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;

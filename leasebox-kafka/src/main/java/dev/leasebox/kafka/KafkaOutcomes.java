@@ -1,6 +1,6 @@
 package dev.leasebox.kafka;
 
-import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.provider.ProviderOutcome;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.InvalidTopicException;

@@ -1,6 +1,6 @@
 package dev.leasebox.kafka;
 
-import dev.leasebox.drain.OutboxProvider;
+import dev.leasebox.provider.OutboxProvider;
 import dev.leasebox.provider.ProviderFactory;
 
 import java.time.Duration;

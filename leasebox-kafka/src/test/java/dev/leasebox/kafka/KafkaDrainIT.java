@@ -1,6 +1,7 @@
 package dev.leasebox.kafka;
 
 import dev.leasebox.Leasebox;
+import dev.leasebox.claim.Granularity;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.jdbc.DatabaseKind;
 import dev.leasebox.jdbc.LeaseboxSchema;
@@ -85,7 +86,7 @@ class KafkaDrainIT {
                 .leaseDuration(Duration.ofSeconds(10)).build();
         try (KafkaProvider provider = KafkaProvider.open(new KafkaTarget(broker.bootstrapServers(), topic), Duration.ofSeconds(5));
              Leasebox drain = Leasebox.drain(ds).table(table).provider(provider).options(options)
-                     .granularity(Leasebox.Granularity.PARTITION).ordered(true).build()) {
+                     .granularity(Granularity.PARTITION).ordered(true).build()) {
             drain.start();
             await("every entry DELIVERED").atMost(Duration.ofSeconds(90)).until(() -> count("status = 'DELIVERED'") == entries);
         }

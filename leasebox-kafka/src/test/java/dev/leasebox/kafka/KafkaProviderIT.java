@@ -1,10 +1,10 @@
 package dev.leasebox.kafka;
 
 import dev.leasebox.lease.spi.LoopbackPorts;
-import dev.leasebox.drain.Envelope;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
+import dev.leasebox.provider.Envelope;
+import dev.leasebox.provider.ProviderOutcome;
 import dev.leasebox.testkit.KafkaBroker;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.AfterAll;

@@ -1,6 +1,7 @@
 package dev.leasebox.spring;
 
-import dev.leasebox.Leasebox;
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.Granularity;
 import dev.leasebox.drain.DrainConfigurationException;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.jdbc.TableName;
@@ -8,7 +9,6 @@ import dev.leasebox.lease.spi.LeaseBackend;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.ClaimRequest;
-import dev.leasebox.outbox.leased.ClaimMode;
 import dev.leasebox.spring.LeaseboxProperties.Backend;
 
 import java.time.Duration;
@@ -26,7 +26,7 @@ import java.util.Objects;
  * @param provider      the provider spec (null when the application's OutboxProvider bean is used)
  */
 record DrainSettings(TableName table, DrainOptions options, Backend backend, LeaseBackend leaseBackend, String address,
-                     String namespace, ProviderSpecs provider, Leasebox.Granularity granularity, ClaimMode claimMode,
+                     String namespace, ProviderSpecs provider, Granularity granularity, ClaimMode claimMode,
                      java.util.Map<String, String> backendOptions, boolean wakeUps) {
 
     /** Whether leases come from the application's LeaseManager bean. */
@@ -47,7 +47,7 @@ record DrainSettings(TableName table, DrainOptions options, Backend backend, Lea
         DrainOptions options = drainOptions(p);
         Backend backend = chooseBackend(p, leaseManagerBean);
         NamedBackend named = backend != null && backend != Backend.DATABASE ? findByName(p, backend) : NamedBackend.NONE;
-        boolean partition = p.getGranularity() == Leasebox.Granularity.PARTITION;
+        boolean partition = p.getGranularity() == Granularity.PARTITION;
         if (!partition && backend == Backend.DATABASE && p.getClaimMode() == ClaimMode.LEAN) {
             throw new LeaseboxConfigurationException("leasebox.claim-mode=lean needs leases from a coordinator "
                     + "(leasebox.backend=redis|zookeeper|hazelcast or a LeaseManager bean) or leasebox.granularity=partition:"

@@ -1,8 +1,8 @@
 package dev.leasebox.spring;
 
 import dev.leasebox.drain.DrainListener;
-import dev.leasebox.drain.OutboxProvider;
 import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.provider.OutboxProvider;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;

@@ -1,13 +1,14 @@
 package dev.leasebox.spring;
 
 import dev.leasebox.Leasebox;
+import dev.leasebox.claim.Granularity;
+import dev.leasebox.claim.LeaseGrouping;
 import dev.leasebox.drain.DrainListener;
-import dev.leasebox.drain.OutboxProvider;
 import dev.leasebox.drain.ProviderFailureLog;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.LeaseManager;
-import dev.leasebox.outbox.grouped.LeaseGrouping;
 import dev.leasebox.lease.MonotonicClock;
+import dev.leasebox.provider.OutboxProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -128,7 +129,7 @@ public class LeaseboxDrain implements SmartLifecycle {
             }
             opened.add(manager);
             builder.coordinator(name, settings.address(), settings.namespace());
-            if (settings.granularity() == Leasebox.Granularity.ROW) {
+            if (settings.granularity() == Granularity.ROW) {
                 builder.rowGrouping(LeaseGrouping.forBackend(name, settings.backendSettings().options()));
             }
         }

@@ -1,7 +1,7 @@
 package dev.leasebox.spring;
 
-import dev.leasebox.Leasebox;
-import dev.leasebox.outbox.leased.ClaimMode;
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.Granularity;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;
@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * The {@code leasebox.*} properties: which table to drain, through which lease backend, to which provider,
- * and how. Every property has a default except the provider (an {@link dev.leasebox.drain.OutboxProvider}
+ * and how. Every property has a default except the provider (an {@link dev.leasebox.provider.OutboxProvider}
  * bean, or {@code leasebox.provider}); a bad value fails the application's start with one line naming
  * the property.
  */
@@ -65,7 +65,7 @@ public class LeaseboxProperties {
     private ClaimMode claimMode;
 
     /** row (one lease per claimed row) or partition (one lease per slot of the table, V3). */
-    private Leasebox.Granularity granularity = Leasebox.Granularity.ROW;
+    private Granularity granularity = Granularity.ROW;
 
     /** Emission attempts before a retryable failure is dead-lettered. */
     private int maxAttempts = 10;
@@ -270,11 +270,11 @@ public class LeaseboxProperties {
         this.claimMode = claimMode;
     }
 
-    public Leasebox.Granularity getGranularity() {
+    public Granularity getGranularity() {
         return granularity;
     }
 
-    public void setGranularity(Leasebox.Granularity granularity) {
+    public void setGranularity(Granularity granularity) {
         this.granularity = granularity;
     }
 

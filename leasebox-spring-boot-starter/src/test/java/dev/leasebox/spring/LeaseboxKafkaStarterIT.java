@@ -1,11 +1,11 @@
 package dev.leasebox.spring;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
-import dev.leasebox.drain.OutboxProvider;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.kafka.KafkaProvider;
+import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.provider.OutboxProvider;
+import dev.leasebox.provider.ProviderOutcome;
 import dev.leasebox.testkit.KafkaBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;

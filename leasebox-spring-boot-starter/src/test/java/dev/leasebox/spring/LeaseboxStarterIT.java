@@ -1,14 +1,14 @@
 package dev.leasebox.spring;
 
-import dev.leasebox.outbox.leased.RowBlockLeases;
+import dev.leasebox.claim.grouped.GroupedLeaseManager;
+import dev.leasebox.claim.leased.RowBlockLeases;
 import dev.leasebox.jdbc.LeaseboxSchema;
-import dev.leasebox.drain.OutboxProvider;
-import dev.leasebox.outbox.grouped.GroupedLeaseManager;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.redis.RedisLeaseConfig;
 import dev.leasebox.lease.redis.RedisLeaseManager;
 import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.provider.OutboxProvider;
+import dev.leasebox.provider.ProviderOutcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;

@@ -5,6 +5,7 @@ import dev.leasebox.outbox.EmissionError;
 import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.EmissionStatus;
 import dev.leasebox.outbox.OutboxEntry;
+import dev.leasebox.provider.ProviderOutcome;
 
 import java.time.Instant;
 import java.util.Optional;

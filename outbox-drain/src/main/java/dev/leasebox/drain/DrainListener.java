@@ -6,6 +6,8 @@ import java.util.List;
 
 import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.CompletionOutcome;
+import dev.leasebox.provider.Envelope;
+import dev.leasebox.provider.ProviderOutcome;
 
 import java.time.Duration;
 import java.util.Set;

@@ -2,6 +2,10 @@ package dev.leasebox.drain;
 
 import java.time.Duration;
 import java.util.Objects;
+import dev.leasebox.provider.Envelope;
+import dev.leasebox.provider.ErrorClassifier;
+import dev.leasebox.provider.OutboxProvider;
+import dev.leasebox.provider.ProviderOutcome;
 
 /**
  * Calls the provider and turns whatever it does into a {@link ProviderOutcome}: exceptions are

@@ -1,5 +1,7 @@
 package dev.leasebox.drain;
 
+import dev.leasebox.provider.ErrorClassifier;
+import dev.leasebox.provider.OutboxProvider;
 import dev.leasebox.wakeup.WakeUp;
 
 import dev.leasebox.outbox.OutboxClaimStore;

@@ -5,6 +5,8 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import dev.leasebox.provider.Envelope;
+import dev.leasebox.provider.ProviderOutcome;
 
 /**
  * Makes a failing provider heard without a line per entry: the first failed emission is reported at

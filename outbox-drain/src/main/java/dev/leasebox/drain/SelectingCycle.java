@@ -4,6 +4,8 @@ import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.CompletionOutcome;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxStore;
+import dev.leasebox.provider.Envelope;
+import dev.leasebox.provider.ProviderOutcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

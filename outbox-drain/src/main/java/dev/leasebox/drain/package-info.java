@@ -1,6 +1,6 @@
 /**
  * The drain engine: {@link dev.leasebox.drain.OutboxDrain} takes eligible outbox entries, hands each
- * to an {@link dev.leasebox.drain.OutboxProvider} and writes what became of it.
+ * to an {@link dev.leasebox.provider.OutboxProvider} and writes what became of it.
  *
  * <p>Delivery is <b>at-least-once</b>, never exactly-once. On the default claim path
  * ({@code useClaimLeases = true}) an entry is emitted only under a claim the drain obtained and

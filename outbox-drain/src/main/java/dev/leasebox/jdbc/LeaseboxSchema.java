@@ -7,6 +7,9 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import dev.leasebox.jdbc.dialect.SqlDialect;
+import dev.leasebox.jdbc.lease.ClaimStyleRegistry;
+import dev.leasebox.jdbc.store.PostgreSqlCommitListener;
 
 /**
  * The outbox table's versioned migration scripts, for a database kind and a table name. The drain
@@ -54,10 +57,10 @@ public final class LeaseboxSchema {
         }
     }
 
-    static final String V1_FILE = "V1__create_leasebox_outbox.sql";
-    static final String V2_FILE = "V2__add_claim_leases.sql";
-    static final String V3_FILE = "V3__add_lease_slots.sql";
-    static final String V4_FILE = "V4__add_claim_styles.sql";
+    public static final String V1_FILE = "V1__create_leasebox_outbox.sql";
+    public static final String V2_FILE = "V2__add_claim_leases.sql";
+    public static final String V3_FILE = "V3__add_lease_slots.sql";
+    public static final String V4_FILE = "V4__add_claim_styles.sql";
     static final String V5_FILE = "V5__lean_claim_queue.sql";
     static final String V6_FILE = "V6__keys_compare_as_bytes.sql";
     static final String V7_FILE = "V7__wake_up_at_commit.sql";

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongConsumer;
+import dev.leasebox.jdbc.dialect.EntryRows;
 
 /**
  * The statements {@link OutboxMaintenance} runs on one connection: counts, the database's clock and

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import dev.leasebox.jdbc.dialect.SqlDialect;
 
 /**
  * Which migration a MariaDB table is at. MariaDB commits every DDL statement on its own, so an apply

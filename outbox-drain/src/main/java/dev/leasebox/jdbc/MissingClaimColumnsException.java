@@ -11,7 +11,7 @@ public final class MissingClaimColumnsException extends JdbcOutboxException {
 
     private final String remedy;
 
-    MissingClaimColumnsException(String remedy, String embeddedAdvice) {
+    public MissingClaimColumnsException(String remedy, String embeddedAdvice) {
         super(remedy + ", or " + embeddedAdvice);
         this.remedy = remedy;
     }

@@ -1,5 +1,6 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.jdbc.dialect.SqlDialect;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.WakeUpChannel;
 import dev.leasebox.outbox.OutboxEntry;

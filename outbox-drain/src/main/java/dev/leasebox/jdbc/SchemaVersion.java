@@ -6,6 +6,7 @@ import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Locale;
+import dev.leasebox.jdbc.store.PostgreSqlCommitListener;
 
 /**
  * Which Leasebox migration a table is at, read from the database's catalog: what {@code leasebox schema},

@@ -58,7 +58,7 @@ public record TableName(String schema, String table) {
     }
 
     /** Replaces the {@code ${table}} and {@code ${table_name}} placeholders of a script or statement. */
-    String substituteInto(String sql) {
+    public String substituteInto(String sql) {
         return sql.replace("${table}", qualified()).replace("${table_name}", table);
     }
 

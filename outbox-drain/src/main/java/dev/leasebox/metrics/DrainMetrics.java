@@ -1,10 +1,10 @@
 package dev.leasebox.metrics;
 
 import dev.leasebox.drain.DrainListener;
-import dev.leasebox.drain.Envelope;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.CompletionOutcome;
+import dev.leasebox.provider.Envelope;
+import dev.leasebox.provider.ProviderOutcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

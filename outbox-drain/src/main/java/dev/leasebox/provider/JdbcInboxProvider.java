@@ -1,8 +1,5 @@
 package dev.leasebox.provider;
 
-import dev.leasebox.drain.Envelope;
-import dev.leasebox.drain.OutboxProvider;
-import dev.leasebox.drain.ProviderOutcome;
 
 import javax.sql.DataSource;
 import java.io.IOException;

@@ -1,8 +1,5 @@
 package dev.leasebox.provider;
 
-import dev.leasebox.drain.Envelope;
-import dev.leasebox.drain.OutboxProvider;
-import dev.leasebox.drain.ProviderOutcome;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package dev.leasebox.drain;
 
+import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
 import dev.leasebox.outbox.ClaimLossListener;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
@@ -9,7 +10,7 @@ import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.EmissionStatus;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
+import dev.leasebox.provider.ProviderOutcome;
 import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

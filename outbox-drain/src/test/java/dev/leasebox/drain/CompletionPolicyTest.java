@@ -3,6 +3,7 @@ package dev.leasebox.drain;
 import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.EmissionStatus;
 import dev.leasebox.outbox.OutboxEntry;
+import dev.leasebox.provider.ProviderOutcome;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,12 +1,13 @@
 package dev.leasebox.drain;
 
+import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
 import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
 import dev.leasebox.outbox.OutboxStore;
 import dev.leasebox.outbox.inmemory.InMemoryOutboxStore;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
+import dev.leasebox.provider.OutboxProvider;
 import dev.leasebox.testkit.MutableClock;
 
 import java.nio.charset.StandardCharsets;

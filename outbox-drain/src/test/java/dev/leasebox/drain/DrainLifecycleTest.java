@@ -1,8 +1,10 @@
 package dev.leasebox.drain;
 
+import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
 import dev.leasebox.outbox.EmissionStatus;
 import dev.leasebox.outbox.OutboxEntry;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
+import dev.leasebox.provider.Envelope;
+import dev.leasebox.provider.ProviderOutcome;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

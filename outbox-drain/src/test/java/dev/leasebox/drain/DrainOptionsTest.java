@@ -4,6 +4,7 @@ import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
 import dev.leasebox.outbox.OutboxStore;
 import dev.leasebox.outbox.inmemory.InMemoryOutboxStore;
+import dev.leasebox.provider.ProviderOutcome;
 import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.api.Test;
 

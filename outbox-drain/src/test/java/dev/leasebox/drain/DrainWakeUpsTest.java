@@ -1,5 +1,6 @@
 package dev.leasebox.drain;
 
+import dev.leasebox.provider.ProviderOutcome;
 import dev.leasebox.wakeup.WakeUp;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,8 @@
 package dev.leasebox.drain;
 
 import dev.leasebox.outbox.EmissionStatus;
+import dev.leasebox.provider.OutboxProvider;
+import dev.leasebox.provider.ProviderOutcome;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;

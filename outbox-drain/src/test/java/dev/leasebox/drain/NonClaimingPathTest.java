@@ -3,6 +3,8 @@ package dev.leasebox.drain;
 import dev.leasebox.outbox.EmissionStatus;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxStore;
+import dev.leasebox.provider.OutboxProvider;
+import dev.leasebox.provider.ProviderOutcome;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

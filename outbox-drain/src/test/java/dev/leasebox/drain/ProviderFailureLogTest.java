@@ -1,6 +1,8 @@
 package dev.leasebox.drain;
 
 import dev.leasebox.outbox.OutboxEntry;
+import dev.leasebox.provider.Envelope;
+import dev.leasebox.provider.ProviderOutcome;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -2,6 +2,8 @@ package dev.leasebox.drain;
 
 import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.CompletionOutcome;
+import dev.leasebox.provider.Envelope;
+import dev.leasebox.provider.ProviderOutcome;
 
 import java.time.Duration;
 import java.util.List;

@@ -5,6 +5,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
+import dev.leasebox.provider.Envelope;
+import dev.leasebox.provider.OutboxProvider;
+import dev.leasebox.provider.ProviderOutcome;
 
 /** Records every emission (entry, fence, owner, attempt, time) before doing what {@code behaviour} does. */
 final class RecordingProvider implements OutboxProvider {

@@ -1,6 +1,8 @@
 package dev.leasebox.jdbc;
 
-import dev.leasebox.jdbc.ClaimStyleRegistry.ClaimStyle;
+import dev.leasebox.jdbc.lease.ClaimStyleRegistry.ClaimStyle;
+import dev.leasebox.jdbc.lease.ClaimStyleRegistry;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

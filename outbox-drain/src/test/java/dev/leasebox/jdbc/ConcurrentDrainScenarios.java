@@ -1,6 +1,8 @@
 package dev.leasebox.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
 import dev.leasebox.outbox.ClaimCompletion;
 import dev.leasebox.outbox.ClaimRequest;
@@ -11,7 +13,6 @@ import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

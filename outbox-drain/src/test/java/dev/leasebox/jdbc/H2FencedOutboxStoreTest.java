@@ -1,8 +1,9 @@
 package dev.leasebox.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.leasebox.outbox.contract.FencedOutboxStoreContract;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.outbox.FencedOutboxStore;
+import dev.leasebox.outbox.contract.FencedOutboxStoreContract;
 import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

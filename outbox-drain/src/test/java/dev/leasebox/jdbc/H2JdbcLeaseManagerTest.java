@@ -1,6 +1,7 @@
 package dev.leasebox.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.jdbc.lease.JdbcLeaseManager;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.contract.LeaseManagerContract;
 import dev.leasebox.testkit.MutableClock;

@@ -1,6 +1,7 @@
 package dev.leasebox.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.contract.OutboxClaimStoreContract;
 import dev.leasebox.testkit.MutableClock;

@@ -1,7 +1,10 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.outbox.CandidateQuery;
 import dev.leasebox.outbox.ClaimCompletion;
+import dev.leasebox.outbox.ClaimGrant;
+import dev.leasebox.outbox.ClaimRecording;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.Completion;
@@ -12,8 +15,6 @@ import dev.leasebox.outbox.EmissionStatus;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.outbox.ClaimGrant;
-import dev.leasebox.outbox.ClaimRecording;
 import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

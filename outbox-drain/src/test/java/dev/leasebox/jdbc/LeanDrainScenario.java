@@ -1,17 +1,18 @@
 package dev.leasebox.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.ReleaseAfterCompletion;
+import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
 import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxDrain;
-import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.CompletionOutcome;
 import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
-import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
+import dev.leasebox.provider.ProviderOutcome;
 
 import java.sql.Connection;
 import java.sql.ResultSet;

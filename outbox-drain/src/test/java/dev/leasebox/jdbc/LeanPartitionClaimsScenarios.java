@@ -1,5 +1,11 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.partition.PartitionedOutboxClaimStore;
+import dev.leasebox.claim.partition.SlotGrant;
+import dev.leasebox.claim.partition.SlotOutboxStore;
+import dev.leasebox.claim.partition.SlotRegistration;
+import dev.leasebox.jdbc.lease.JdbcWorkerGroup;
 import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
@@ -9,11 +15,6 @@ import dev.leasebox.outbox.EmissionError;
 import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
-import dev.leasebox.outbox.partition.SlotGrant;
-import dev.leasebox.outbox.partition.SlotOutboxStore;
-import dev.leasebox.outbox.partition.SlotRegistration;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;

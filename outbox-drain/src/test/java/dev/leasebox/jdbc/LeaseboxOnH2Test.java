@@ -2,20 +2,22 @@ package dev.leasebox.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.Leasebox;
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.Granularity;
+import dev.leasebox.claim.LeaseGrouping;
+import dev.leasebox.claim.grouped.GroupedLeaseManager;
+import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
 import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.drain.ErrorClassifier;
-import dev.leasebox.drain.OutboxProvider;
-import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.ForwardingLeaseManager;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
 import dev.leasebox.lease.spi.GroupRowsByDefault;
-import dev.leasebox.outbox.grouped.GroupedLeaseManager;
-import dev.leasebox.outbox.grouped.LeaseGrouping;
 import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
+import dev.leasebox.provider.ErrorClassifier;
+import dev.leasebox.provider.OutboxProvider;
+import dev.leasebox.provider.ProviderOutcome;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -103,7 +105,7 @@ class LeaseboxOnH2Test {
     void partitionLeasesAreRefusedOnH2WithOneLineNamingTheFlag() {
         try (InMemoryLeaseManager leases = new InMemoryLeaseManager(Clock.systemUTC())) {
             assertThatThrownBy(() -> Leasebox.drain(ds).table(table).leases(leases)
-                    .granularity(Leasebox.Granularity.PARTITION).provider(provider).build())
+                    .granularity(Granularity.PARTITION).provider(provider).build())
                     .hasMessageContaining("Partition leases need PostgreSQL or MariaDB").hasMessageContaining("h2")
                     .hasMessageContaining("--lease-granularity row").hasMessageNotContaining("\n");
         }

@@ -1,6 +1,7 @@
 package dev.leasebox.jdbc;
 
 import org.junit.jupiter.api.Test;
+import dev.leasebox.jdbc.store.PostgreSqlCommitListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -3,6 +3,7 @@ package dev.leasebox.jdbc;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.leasebox.jdbc.lease.JdbcLeaseManager;
 import dev.leasebox.lease.LeaseRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -1,12 +1,13 @@
 package dev.leasebox.jdbc;
 
 import dev.leasebox.Leasebox;
+import dev.leasebox.claim.Granularity;
 import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.drain.OutboxProvider;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
 import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.provider.OutboxProvider;
+import dev.leasebox.provider.ProviderOutcome;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -93,7 +94,7 @@ class MariaDbLeaseboxDrainIT {
      * machine; then each key's entries must have been emitted in id order.
      */
     private void threeOrderedPartitionDrains(LeaseManager leases) throws Exception {
-        drainWithThree(leases, SLOT_LEASE, b -> b.granularity(Leasebox.Granularity.PARTITION).ordered(true),
+        drainWithThree(leases, SLOT_LEASE, b -> b.granularity(Granularity.PARTITION).ordered(true),
                 () -> await("every drain holding slots").atMost(Duration.ofSeconds(60))
                         .until(() -> count(table + "_lease_slots", "holder LIKE 'drain-%'", "count(DISTINCT holder)") == 3));
         assertThat(emittedKeys.values()).as("each key's entries emitted in id order")

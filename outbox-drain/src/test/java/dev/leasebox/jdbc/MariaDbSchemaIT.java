@@ -1,5 +1,7 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.jdbc.lease.JdbcLeaseManager;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.outbox.ClaimRequest;

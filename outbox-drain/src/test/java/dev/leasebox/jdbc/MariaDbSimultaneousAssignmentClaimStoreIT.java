@@ -1,5 +1,6 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.contract.OutboxClaimStoreContract;
 import dev.leasebox.testkit.MutableClock;

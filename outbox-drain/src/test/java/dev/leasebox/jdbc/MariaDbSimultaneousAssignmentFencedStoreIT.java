@@ -1,5 +1,6 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.outbox.FencedOutboxStore;
 import dev.leasebox.outbox.contract.FencedOutboxStoreContract;
 import dev.leasebox.testkit.MutableClock;

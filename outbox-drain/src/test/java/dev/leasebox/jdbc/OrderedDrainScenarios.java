@@ -1,14 +1,17 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.partition.PartitionedOutboxClaimStore;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxDrain;
-import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.jdbc.lease.JdbcSlotStore;
+import dev.leasebox.jdbc.lease.JdbcWorkerGroup;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
 import dev.leasebox.outbox.EmissionStatus;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
+import dev.leasebox.provider.ProviderOutcome;
 import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

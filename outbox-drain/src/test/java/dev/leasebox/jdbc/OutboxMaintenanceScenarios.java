@@ -1,5 +1,6 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.outbox.EmissionStatus;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;

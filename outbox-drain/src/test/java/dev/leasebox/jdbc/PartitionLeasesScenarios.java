@@ -1,5 +1,12 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.partition.PartitionedOutboxClaimStore;
+import dev.leasebox.claim.partition.SlotGrant;
+import dev.leasebox.claim.partition.SlotRegistration;
+import dev.leasebox.jdbc.lease.JdbcSlotStore;
+import dev.leasebox.jdbc.lease.JdbcWorkerGroup;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
@@ -11,10 +18,6 @@ import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.partition.PartitionedOutboxClaimStore;
-import dev.leasebox.outbox.partition.SlotGrant;
-import dev.leasebox.outbox.partition.SlotRegistration;
 import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,13 +1,17 @@
 package dev.leasebox.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.jdbc.dialect.PostgreSqlDialect;
+import dev.leasebox.jdbc.dialect.PostgreSqlSlotStatements;
+import dev.leasebox.jdbc.dialect.SqlDialect;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.outbox.ClaimCompletion;
+import dev.leasebox.outbox.ClaimGrant;
 import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.EmissionResult;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
-import dev.leasebox.outbox.ClaimGrant;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -105,12 +109,12 @@ class PostgreSqlBatchPlansIT {
                 (c, ps) -> dialect.bindExtendClaims(ps, claims, now.plusSeconds(60), 0)));
 
         // lean partition completions, under grants of fence 5000 registered for every slot
-        List<dev.leasebox.outbox.partition.SlotOutboxStore.SlotCompletion> slotCompletions = new ArrayList<>();
+        List<dev.leasebox.claim.partition.SlotOutboxStore.SlotCompletion> slotCompletions = new ArrayList<>();
         Map<Long, Integer> slots = slotsOf(table, ids);
         for (long id : ids) {
             OutboxEntry row = store.find(id).orElseThrow();
             OutboxClaim claim = new OutboxClaim(row, "w1", 5_000, now, now.plusSeconds(30), 0);
-            slotCompletions.add(new dev.leasebox.outbox.partition.SlotOutboxStore.SlotCompletion(claim, slots.get(id),
+            slotCompletions.add(new dev.leasebox.claim.partition.SlotOutboxStore.SlotCompletion(claim, slots.get(id),
                     new Completion.Delivered(EmissionResult.at(now))));
         }
         PostgreSqlTestServer.execute(ds, "UPDATE " + table.qualified() + "_lease_slots SET fence_high_water = 5000");

@@ -1,6 +1,11 @@
 package dev.leasebox.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.jdbc.dialect.PostgreSqlDialect;
+import dev.leasebox.jdbc.dialect.QueueScan;
+import dev.leasebox.jdbc.dialect.SqlDialect;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
+import dev.leasebox.jdbc.store.QueueHead;
 import dev.leasebox.outbox.ClaimCompletion;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;

@@ -1,7 +1,9 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.jdbc.lease.JdbcLeaseManager;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.outbox.CandidateQuery;
-import dev.leasebox.outbox.leased.ClaimMode;
 
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseRequest;
@@ -114,9 +116,9 @@ class PostgreSqlDatabaseClockIT {
     void leanAndSlotCompletionsAreJudgedByTheDatabasesClock() {
         JdbcOutboxStore rows = worker(Clock.systemUTC());
         enqueue(rows, 2);
-        dev.leasebox.outbox.leased.LeasedOutboxClaimStore lean = dev.leasebox.outbox.leased.LeasedOutboxClaimStore
+        dev.leasebox.claim.leased.LeasedOutboxClaimStore lean = dev.leasebox.claim.leased.LeasedOutboxClaimStore
                 .builder(rows, new dev.leasebox.lease.inmemory.InMemoryLeaseManager(rows.localClock()), rows.localClock())
-                .claimMode(dev.leasebox.outbox.leased.ClaimMode.LEAN).open();
+                .claimMode(dev.leasebox.claim.ClaimMode.LEAN).open();
         List<OutboxClaim> claims = lean.claim(ClaimSelection.ELIGIBLE, new ClaimRequest("lean", 1, TTL));
         assertThat(claims).hasSize(1);
         assertThat(lean.complete(claims.get(0), new dev.leasebox.outbox.Completion.Delivered(

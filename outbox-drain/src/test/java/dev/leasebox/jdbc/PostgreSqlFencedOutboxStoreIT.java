@@ -1,8 +1,9 @@
 package dev.leasebox.jdbc;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.leasebox.outbox.contract.FencedOutboxStoreContract;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.outbox.FencedOutboxStore;
+import dev.leasebox.outbox.contract.FencedOutboxStoreContract;
 import dev.leasebox.testkit.MutableClock;
 
 /** The JDBC store under external leases passes the fenced-store contract on PostgreSQL; each store gets a fresh table in this class's schema. */

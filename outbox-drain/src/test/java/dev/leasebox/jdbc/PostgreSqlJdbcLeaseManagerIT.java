@@ -1,5 +1,6 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.jdbc.lease.JdbcLeaseManager;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.contract.LeaseManagerContract;
 import dev.leasebox.testkit.MutableClock;

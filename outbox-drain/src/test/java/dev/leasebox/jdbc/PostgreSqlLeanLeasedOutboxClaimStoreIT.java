@@ -1,10 +1,11 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.contract.OutboxClaimStoreContract;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

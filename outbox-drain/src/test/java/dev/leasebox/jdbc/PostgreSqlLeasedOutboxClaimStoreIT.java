@@ -1,10 +1,11 @@
 package dev.leasebox.jdbc;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.contract.OutboxClaimStoreContract;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import dev.leasebox.testkit.MutableClock;
 
 /** LeasedOutboxClaimStore over the JDBC store with the in-memory lease manager passes the claim-store contract on PostgreSQL; each store gets a fresh table in this class's schema. */

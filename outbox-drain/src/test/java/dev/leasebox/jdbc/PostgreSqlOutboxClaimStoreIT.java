@@ -1,6 +1,7 @@
 package dev.leasebox.jdbc;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.contract.OutboxClaimStoreContract;
 import dev.leasebox.testkit.MutableClock;

@@ -1,6 +1,7 @@
 package dev.leasebox.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasebox.jdbc.store.PostgreSqlCommitListener;
 import dev.leasebox.outbox.OutboxMessage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;

@@ -1,10 +1,12 @@
 package dev.leasebox.jdbc;
 
 import dev.leasebox.Leasebox;
+import dev.leasebox.claim.Granularity;
 import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.jdbc.store.PostgreSqlCommitListener;
 import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.provider.ProviderOutcome;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -63,7 +65,7 @@ class PostgreSqlWakeUpsIT {
     void aWorkerHoldingTheTablesSlotsIsWokenUnderPartitionLeases() {
         TableName table = new TableName(DB.name(), "outbox_slots_" + KEYS.incrementAndGet());
         new LeaseboxSchema(DatabaseKind.POSTGRESQL, table, 4).applyAll(DB.ds());
-        start(table, "slot-holder", b -> b.granularity(Leasebox.Granularity.PARTITION));
+        start(table, "slot-holder", b -> b.granularity(Granularity.PARTITION));
         await().atMost(BOUND).until(() -> idlePolls.get() >= 1 && listenerPid(table).isPresent()
                 && count("SELECT count(*) FROM " + table + "_lease_slots WHERE holder = 'slot-holder'") == 4);
 

@@ -1,5 +1,7 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
+import dev.leasebox.jdbc.store.QueueHead;
 import dev.leasebox.outbox.ClaimCompletion;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;

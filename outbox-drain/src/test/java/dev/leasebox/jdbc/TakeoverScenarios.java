@@ -1,9 +1,10 @@
 package dev.leasebox.jdbc;
 
 import dev.leasebox.Leasebox;
+import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
 import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
 import dev.leasebox.metrics.DrainMetrics;
 import dev.leasebox.outbox.ClaimLossListener;
@@ -15,7 +16,7 @@ import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
+import dev.leasebox.provider.ProviderOutcome;
 import dev.leasebox.testkit.MutableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;

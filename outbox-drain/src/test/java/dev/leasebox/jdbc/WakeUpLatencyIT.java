@@ -2,8 +2,8 @@ package dev.leasebox.jdbc;
 
 import dev.leasebox.Leasebox;
 import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.provider.ProviderOutcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;

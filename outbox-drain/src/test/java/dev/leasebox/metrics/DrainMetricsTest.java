@@ -1,10 +1,10 @@
 package dev.leasebox.metrics;
 
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.CompletionOutcome;
 import dev.leasebox.outbox.EmissionStatus;
 import dev.leasebox.outbox.OutboxEntry;
+import dev.leasebox.provider.ProviderOutcome;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,6 @@
 package dev.leasebox.provider;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.leasebox.drain.Envelope;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
 import org.junit.jupiter.api.AfterEach;

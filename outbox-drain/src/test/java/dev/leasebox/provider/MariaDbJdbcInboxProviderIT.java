@@ -1,8 +1,6 @@
 package dev.leasebox.provider;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.leasebox.drain.Envelope;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.jdbc.MariaDbTestServer;
 import dev.leasebox.jdbc.TestDataSources;
 import dev.leasebox.outbox.OutboxClaim;

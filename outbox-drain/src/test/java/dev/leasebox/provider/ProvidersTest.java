@@ -1,7 +1,5 @@
 package dev.leasebox.provider;
 
-import dev.leasebox.drain.Envelope;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package dev.leasebox.chaos.check;
 
-import dev.leasebox.outbox.leased.ClaimMode;
+import dev.leasebox.claim.ClaimMode;
 
 import dev.leasebox.chaos.history.FaultEvent;
 import dev.leasebox.chaos.history.HistoryEvent;

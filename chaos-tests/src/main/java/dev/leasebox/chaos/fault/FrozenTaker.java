@@ -7,8 +7,8 @@ import dev.leasebox.chaos.harness.WorkerProcess;
 import dev.leasebox.chaos.history.FaultEvent;
 import dev.leasebox.chaos.history.HistoryEvent;
 import dev.leasebox.chaos.worker.FaultPoints;
-import dev.leasebox.outbox.grouped.GroupedLeaseManager;
-import dev.leasebox.outbox.grouped.LeaseGrouping;
+import dev.leasebox.claim.LeaseGrouping;
+import dev.leasebox.claim.grouped.GroupedLeaseManager;
 
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package dev.leasebox.chaos.worker;
 
-import dev.leasebox.drain.Envelope;
-import dev.leasebox.drain.OutboxProvider;
-import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.provider.Envelope;
+import dev.leasebox.provider.OutboxProvider;
+import dev.leasebox.provider.ProviderOutcome;
 
 import java.io.IOException;
 import java.io.Reader;

@@ -3,11 +3,11 @@ package dev.leasebox.chaos.worker;
 import dev.leasebox.chaos.history.HistoryEvent;
 import dev.leasebox.chaos.history.JsonLinesFile;
 import dev.leasebox.drain.DrainListener;
-import dev.leasebox.drain.Envelope;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.CompletionOutcome;
 import dev.leasebox.outbox.OutboxClaim;
+import dev.leasebox.provider.Envelope;
+import dev.leasebox.provider.ProviderOutcome;
 
 import java.time.Clock;
 import java.time.Duration;

@@ -48,7 +48,7 @@ public final class HazelcastLeaseBackend implements LeaseBackend {
         for (String option : settings.options().keySet()) {
             if (MOVED.contains(option)) {
                 throw new IllegalArgumentException("hazelcast option " + option + " moved to the drain's grouped row leases "
-                        + "(dev.leasebox.outbox.grouped.LeaseGrouping), which the leasebox CLI, bench and chaos workers apply for any backend");
+                        + "(dev.leasebox.claim.LeaseGrouping), which the leasebox CLI, bench and chaos workers apply for any backend");
             }
             if (!OPTIONS.contains(option)) {
                 throw new IllegalArgumentException("unknown hazelcast backend option '" + option + "': use " + OPTIONS);

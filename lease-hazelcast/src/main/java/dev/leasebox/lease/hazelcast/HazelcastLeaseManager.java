@@ -102,7 +102,7 @@ import java.util.concurrent.TimeUnit;
  * two-minute bench: 653,354 lock objects on three members, snapshot copies included, with their
  * metrics, 1,065 MB of live heap). Callers that lease an unbounded set of keys therefore bound them
  * first: the drain groups its rows under a bounded set of group keys on this backend by default
- * ({@code dev.leasebox.outbox.grouped.GroupedLeaseManager}: 4,096 groups of 128 rows), and
+ * ({@code dev.leasebox.claim.grouped.GroupedLeaseManager}: 4,096 groups of 128 rows), and
  * {@link #releaseAndDestroy(Collection)} frees the lock of a key that will never be leased again; a
  * destroyed name can never be locked again, and a later attempt is simply not granted.
  */

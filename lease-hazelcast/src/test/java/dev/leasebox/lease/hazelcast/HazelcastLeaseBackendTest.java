@@ -22,7 +22,7 @@ class HazelcastLeaseBackendTest {
             assertThatThrownBy(() -> open(Map.of(option, "8")))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("hazelcast option " + option + " moved to the drain's grouped row leases "
-                            + "(dev.leasebox.outbox.grouped.LeaseGrouping), which the leasebox CLI, bench and chaos workers apply for any backend");
+                            + "(dev.leasebox.claim.LeaseGrouping), which the leasebox CLI, bench and chaos workers apply for any backend");
         }
     }
 
