@@ -18,5 +18,9 @@
  * a time, and its fence orders workers: a slot's grant is recorded in the table only when its fence
  * is above every earlier grant of that slot, and rows are claimed only under the grant the table
  * records, so a holder that lost its slot claims nothing more there.
+ *
+ * <p><b>Internal:</b> not API. Its types are public only so that other Leasebox packages can reach them; they
+ * may change or go in any release without notice. Partition leases are chosen with
+ * {@link dev.leasebox.claim.Granularity#PARTITION} on {@link dev.leasebox.Leasebox}'s builder.
  */
 package dev.leasebox.claim.partition;
