@@ -71,9 +71,12 @@ dev.leasebox.outbox.grouped dev.leasebox.claim.grouped
 EOF
 )
 
+# The decision record names the old packages on purpose.
+RECORD=docs/decisions/0045-packages-that-say-what-they-hold.md
+
 # Tracked text files that can name a Java type: sources, docs, and resources (service files, Spring imports).
 files() {
-    git ls-files -z -- '*.java' '*.md' '*/src/*/resources/*' ':!:*.png' ':!:*.jar' ':!:*.gz'
+    git ls-files -z -- '*.java' '*.md' '*/src/*/resources/*' ':!:*.png' ':!:*.jar' ':!:*.gz' ":!:$RECORD"
 }
 
 # 1. Fully-qualified names and source paths (dev.leasebox.x.Y and dev/leasebox/x/Y), then Leasebox.Granularity
@@ -89,7 +92,7 @@ while read -r old new; do
     printf 's#(^|[^A-Za-z0-9_])%s\\b#\\1%s#g\n' "$old_path" "$new_path" >>"$script"
 done <<<"$MOVES"
 files | xargs -0 sed -i -E -f "$script"
-git ls-files -z -- '*.md' | xargs -0 sed -i -E 's/(^|[^A-Za-z0-9_.])Leasebox\.Granularity\b/\1Granularity/g'
+git ls-files -z -- '*.md' ":!:$RECORD" | xargs -0 sed -i -E 's/(^|[^A-Za-z0-9_.])Leasebox\.Granularity\b/\1Granularity/g'
 
 # 2. and 3. Imports and package lines, where a simple name now needs an import.
 git ls-files -z -- '*.java' | MOVES="$MOVES" python3 -c '
