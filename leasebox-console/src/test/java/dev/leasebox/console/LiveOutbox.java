@@ -40,7 +40,7 @@ final class LiveOutbox implements AutoCloseable {
 
     LiveOutbox() {
         new LeaseboxSchema(DatabaseKind.POSTGRESQL, table).applyAll(dataSource);
-        writer = OutboxWriter.of(DatabaseKind.POSTGRESQL, table, Clock.systemUTC());
+        writer = OutboxWriter.of(table, Clock.systemUTC());
         sampler = ConsoleSampler.start(dataSource, table, Duration.ofMillis(200), 300);
         server = ConsoleHttpServer.start(new Console(dataSource, sampler), "127.0.0.1", 0);
     }

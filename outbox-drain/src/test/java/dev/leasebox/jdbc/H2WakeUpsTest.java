@@ -53,14 +53,14 @@ class H2WakeUpsTest {
 
     @Test
     void aWriterThatOwnsItsCommitWakesTheDrainAfterIt() {
-        OutboxWriter.of(DatabaseKind.H2, table, Clock.systemUTC()).enqueue(ds, message("owned"));
+        OutboxWriter.of(table, Clock.systemUTC()).enqueue(ds, message("owned"));
 
         await().atMost(BOUND).until(() -> delivered.size() == 1);
     }
 
     @Test
     void aWriterOnTheCallersTransactionWakesTheDrainWhenTheCallerReportsItsCommit() throws Exception {
-        OutboxWriter writer = OutboxWriter.of(DatabaseKind.H2, table, Clock.systemUTC());
+        OutboxWriter writer = OutboxWriter.of(table, Clock.systemUTC());
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
             writer.enqueue(c, message("in-transaction"));

@@ -60,7 +60,7 @@ class WakeUpLatencyIT {
         List<String> lines = new ArrayList<>();
         for (boolean wakeUps : new boolean[]{false, true}) {
             TableName table = TestTables.fresh(MARIADB.ds(), DatabaseKind.MARIADB, MARIADB.name());
-            OutboxWriter writer = OutboxWriter.of(DatabaseKind.MARIADB, table, Clock.systemUTC());
+            OutboxWriter writer = OutboxWriter.of(table, Clock.systemUTC());
             lines.add(measure(MARIADB.ds(), table, wakeUps, "MariaDB, OutboxWriter.enqueue(DataSource, …)",
                     key -> writer.enqueue(MARIADB.ds(), OutboxMessage.of("t", key.getBytes(StandardCharsets.UTF_8))).id()));
         }

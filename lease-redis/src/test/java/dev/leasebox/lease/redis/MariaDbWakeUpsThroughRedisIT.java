@@ -128,7 +128,7 @@ class MariaDbWakeUpsThroughRedisIT {
                     }
                 })) {
             await().atMost(BOUND).until(() -> listening.get() > 0);
-            OutboxWriter writer = OutboxWriter.of(DatabaseKind.MARIADB, table, Clock.systemUTC()).wakeUpsThrough(writersManager);
+            OutboxWriter writer = OutboxWriter.of(table, Clock.systemUTC()).wakeUpsThrough(writersManager);
 
             writer.enqueue(ds, message("owned"));
             await().atMost(BOUND).until(() -> heard.contains("committed"));
