@@ -1,5 +1,6 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.testing.LeaseboxToolBuilder;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.Leasebox;
 import dev.leasebox.drain.DrainListener;
@@ -80,7 +81,7 @@ class H2WakeUpsTest {
     }
 
     private Leasebox.Builder drainBuilder() {
-        return Leasebox.drain(ds).table(table).withoutClaimStyleRegistry()
+        return LeaseboxToolBuilder.drain(ds).withoutClaimStyleRegistry().table(table)
                 .options(DrainOptions.builder().owner("h2-woken").idlePolling(POLL, POLL).build())
                 .listener(new DrainListener() {
                     @Override

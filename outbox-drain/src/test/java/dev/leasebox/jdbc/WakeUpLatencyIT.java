@@ -1,5 +1,6 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.testing.LeaseboxToolBuilder;
 import dev.leasebox.Leasebox;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.ProviderOutcome;
@@ -70,7 +71,7 @@ class WakeUpLatencyIT {
     private static String measure(DataSource ds, TableName table, boolean wakeUps, String what, ToLongFunction<String> write) {
         Map<Long, Long> emittedAt = new ConcurrentHashMap<>();
         Map<Long, Long> committedAt = new ConcurrentHashMap<>();
-        try (Leasebox drain = Leasebox.drain(ds).table(table).withoutClaimStyleRegistry().wakeUps(wakeUps)
+        try (Leasebox drain = LeaseboxToolBuilder.drain(ds).withoutClaimStyleRegistry().table(table).wakeUps(wakeUps)
                 .options(DrainOptions.builder().owner("latency").build())
                 .provider(envelope -> {
                     emittedAt.putIfAbsent(envelope.entryId(), System.nanoTime());
