@@ -2,7 +2,8 @@ package example;
 
 import dev.leasebox.Leasebox;
 import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.jdbc.DatabaseKind;
+import dev.leasebox.drain.OutboxProvider;
+import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.OutboxWriter;
 import dev.leasebox.jdbc.TableName;
@@ -46,7 +47,7 @@ public final class PlainJavaExample {
         dataSource.setUrl(args[0]);
 
         TableName table = TableName.parse("example_outbox");
-        new LeaseboxSchema(DatabaseKind.POSTGRESQL, table).migrate(dataSource); // only what the table lacks
+        new LeaseboxSchema(table).migrate(dataSource); // only what the table lacks
 
         enqueue(dataSource, table, entries);
         System.out.println("database backend: delivered " + drain(dataSource, table, null, entries));
@@ -60,7 +61,7 @@ public final class PlainJavaExample {
 
     /** What a service does in its own transaction: the business write and the outbox entry commit together. */
     static void enqueue(DataSource dataSource, TableName table, int entries) {
-        OutboxWriter writer = OutboxWriter.of(DatabaseKind.POSTGRESQL, table, Clock.systemUTC());
+        OutboxWriter writer = OutboxWriter.of(table, Clock.systemUTC());
         for (int i = 0; i < entries; i++) {
             writer.enqueue(dataSource, OutboxMessage.of("order-placed",
                     ("{\"order\":" + i + "}").getBytes(StandardCharsets.UTF_8)));

@@ -20,11 +20,13 @@ import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.MonotonicClock;
 import dev.leasebox.lease.spi.GroupRowsByDefault;
+import dev.leasebox.metrics.MeteredLeaseManager;
 import dev.leasebox.outbox.FencedOutboxStore;
 import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.provider.ErrorClassifier;
 import dev.leasebox.provider.OutboxProvider;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,6 +66,10 @@ import java.util.function.UnaryOperator;
  * on every database; on PostgreSQL from the table's commit notifications (V7's trigger, whoever wrote); and
  * from writers of other processes through the lease manager's {@link dev.leasebox.lease.WakeUpChannel} where it
  * offers one ({@link #writer()} publishes there). Polling stays the safety net for every hint that is lost.
+ *
+ * <p>Benchmarks and tests that need to reach inside a drain (time or wrap its stores, skip the registry on a
+ * table they own, halt a worker as a crash would) build it with {@code dev.leasebox.testing.LeaseboxToolBuilder},
+ * whose hooks are tooling, not API.
  */
 public final class Leasebox implements AutoCloseable {
 
@@ -143,8 +149,13 @@ public final class Leasebox implements AutoCloseable {
         return writer;
     }
 
-    /** Builds a {@link Leasebox}; every setting has a default except the provider. */
-    public static final class Builder {
+    /**
+     * Builds a {@link Leasebox}; every setting has a default except the provider.
+     *
+     * <p>Its protected members are the hooks of {@code dev.leasebox.testing.LeaseboxToolBuilder}, for benchmarks
+     * and tests; they are not API and may change with any version.
+     */
+    public static class Builder {
         private final DataSource dataSource;
         private TableName table = TableName.DEFAULT;
         private LeaseManager leases;
@@ -165,7 +176,7 @@ public final class Leasebox implements AutoCloseable {
         private Clock clock = MonotonicClock.system();
         private DrainListener listener;
         private ErrorClassifier errorClassifier = ErrorClassifier.allRetryable();
-        private UnaryOperator<LeaseManager> decorateInTableLeases = UnaryOperator.identity();
+        private MeterRegistry leaseMeters; // null: leases not metered here
         private UnaryOperator<OutboxClaimStore> decorateClaimStore = UnaryOperator.identity();
         private UnaryOperator<FencedOutboxStore> decorateFencedStore = UnaryOperator.identity();
         private Consumer<JdbcOutboxStore.Builder> configureStore = store -> { };
@@ -173,7 +184,8 @@ public final class Leasebox implements AutoCloseable {
         private Consumer<String> onRegistryConflict = why -> { };
         private boolean wakeUps = true;
 
-        private Builder(DataSource dataSource) {
+        /** A builder of a drain of the outbox table in {@code dataSource}: for {@code LeaseboxToolBuilder}. */
+        protected Builder(DataSource dataSource) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         }
 
@@ -319,36 +331,15 @@ public final class Leasebox implements AutoCloseable {
             return this;
         }
 
-        /** Wraps the lease manager the drain opens itself (partition leases without {@link #leases}), e.g. to meter it. */
-        public Builder decorateInTableLeases(UnaryOperator<LeaseManager> decorator) {
-            this.decorateInTableLeases = Objects.requireNonNull(decorator, "decorator");
-            return this;
-        }
-
         /**
-         * Wraps the claim store the drain claims through (tracing, auditing, fault injection in tests). The
-         * wrapper must forward every call; it sees claims and completions exactly as the engine makes them.
+         * Meters the leases the drain takes in {@code registry} ({@link MeteredLeaseManager}: {@code leasebox.leases}
+         * granted, refused and lost, {@code leasebox.leases.held}, {@code leasebox.lease.calls} latency): those of
+         * the manager given to {@link #leases}, unless it is metered already, and those of the table's own lease
+         * manager that partition leases without {@link #leases} open. The drain's emissions and claims are counted
+         * by {@code listener(new DrainMetrics(registry))}. Needs Micrometer on the class path.
          */
-        public Builder decorateClaimStore(UnaryOperator<OutboxClaimStore> decorator) {
-            this.decorateClaimStore = Objects.requireNonNull(decorator, "decorator");
-            return this;
-        }
-
-        /**
-         * Wraps the table store that row leases from {@link #leases} are recorded on (timing or tracing the
-         * store's round trips). The wrapper must forward every call.
-         */
-        public Builder decorateFencedStore(UnaryOperator<FencedOutboxStore> decorator) {
-            this.decorateFencedStore = Objects.requireNonNull(decorator, "decorator");
-            return this;
-        }
-
-        /**
-         * Adjusts the JDBC store before it opens, after the drain's own settings: for measurements and
-         * tests (the bench's {@code --claim-records relaxed}); the store's defaults are the safe ones.
-         */
-        public Builder configureStore(Consumer<JdbcOutboxStore.Builder> configure) {
-            this.configureStore = Objects.requireNonNull(configure, "configure");
+        public Builder meterLeases(MeterRegistry registry) {
+            this.leaseMeters = Objects.requireNonNull(registry, "registry");
             return this;
         }
 
@@ -363,10 +354,37 @@ public final class Leasebox implements AutoCloseable {
         }
 
         /**
-         * Skips the claim-style registry. Only for tests and benchmarks that own the table: a fleet that
+         * Tooling: wraps the claim store the drain claims through (timing, history recording, fault injection).
+         * The wrapper must forward every call; it sees claims and completions exactly as the engine makes them.
+         */
+        protected Builder decorateClaimStore(UnaryOperator<OutboxClaimStore> decorator) {
+            this.decorateClaimStore = Objects.requireNonNull(decorator, "decorator");
+            return this;
+        }
+
+        /**
+         * Tooling: wraps the table store that row leases from {@link #leases} are recorded on (timing or
+         * tracing the store's round trips). The wrapper must forward every call.
+         */
+        protected Builder decorateFencedStore(UnaryOperator<FencedOutboxStore> decorator) {
+            this.decorateFencedStore = Objects.requireNonNull(decorator, "decorator");
+            return this;
+        }
+
+        /**
+         * Tooling: adjusts the JDBC store before it opens, after the drain's own settings (the bench's
+         * {@code --claim-records relaxed}); the store's defaults are the safe ones.
+         */
+        protected Builder configureStore(Consumer<JdbcOutboxStore.Builder> configure) {
+            this.configureStore = Objects.requireNonNull(configure, "configure");
+            return this;
+        }
+
+        /**
+         * Tooling: skips the claim-style registry, for tests and benchmarks that own the table: a fleet that
          * mixes claim styles is then not refused.
          */
-        public Builder withoutClaimStyleRegistry() {
+        protected Builder withoutClaimStyleRegistry() {
             this.joinRegistry = false;
             return this;
         }
@@ -407,7 +425,7 @@ public final class Leasebox implements AutoCloseable {
             List<AutoCloseable> resources = new ArrayList<>();
             try {
                 // the manager the claims lease from: the caller's, with its rows grouped as set (row leases)
-                LeaseManager leases = partition || this.leases == null ? this.leases : groupedAsSet(this.leases, resources);
+                LeaseManager leases = metered(partition || this.leases == null ? this.leases : groupedAsSet(this.leases, resources));
                 JdbcOutboxStore.Builder store = JdbcOutboxStore.builder(dataSource).table(table).localClock(clock)
                         .useClaimLeases(true).candidateSpread(leases == null ? 1 : candidateSpread);
                 configureStore.accept(store);
@@ -468,6 +486,14 @@ public final class Leasebox implements AutoCloseable {
             return groupedHere;
         }
 
+        /** {@code manager} metered in {@link #meterLeases}'s registry, unless it is null, metered already or not to be. */
+        private LeaseManager metered(LeaseManager manager) {
+            if (leaseMeters == null || manager == null || manager.as(MeteredLeaseManager.class).isPresent()) {
+                return manager;
+            }
+            return new MeteredLeaseManager(manager, leaseMeters);
+        }
+
         private OutboxClaimStore openRows(JdbcOutboxStore jdbc, ClaimMode mode, LeaseManager leases) {
             if (leases == null) {
                 return jdbc;
@@ -486,10 +512,9 @@ public final class Leasebox implements AutoCloseable {
             }
             LeaseManager manager = leases;
             if (manager == null) {
-                LeaseManager inTable = decorateInTableLeases.apply(
-                        JdbcLeaseManager.builder(dataSource).table(jdbc.table()).localClock(clock).open());
+                LeaseManager inTable = JdbcLeaseManager.builder(dataSource).table(jdbc.table()).localClock(clock).open();
                 resources.add(inTable);
-                manager = inTable;
+                manager = metered(inTable);
             }
             Duration ttl = options.leaseDuration();
             return PartitionedOutboxClaimStore.open(jdbc, slotStore, manager, new JdbcWorkerGroup(dataSource, jdbc, clock),

@@ -1,5 +1,6 @@
 package dev.leasebox.bench;
 
+import dev.leasebox.testing.LeaseboxToolBuilder;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.Leasebox;
 import dev.leasebox.claim.ClaimMode;
@@ -263,23 +264,23 @@ final class BenchCell {
     }
 
     /**
-     * One worker, built through the library's entry point as {@code leasebox worker} builds it: the table, the
+     * One worker, built as {@code leasebox worker} builds it, through the tooling builder: the table, the
      * cell's backend (none: the database backend), its granularity and claim settings, and the bench's meters
      * around the claim store and, under row leases, the table store. The lease manager it opens is added to
      * {@code resources}, to be closed after the worker.
      */
     private Leasebox worker(int worker, HikariDataSource pool, TableName table, Clock clock, String namespace,
                             Meters meters, DrainListener listener, List<AutoCloseable> resources) {
-        Leasebox.Builder builder = Leasebox.drain(pool).table(table).clock(clock).withoutClaimStyleRegistry()
-                .provider(envelope -> ProviderOutcome.delivered()).listener(listener)
-                .options(DrainOptions.builder().owner("bench-" + backend + "-" + worker).batchSize(batch)
-                        .leaseDuration(settings.leaseTtl()).build())
+        LeaseboxToolBuilder builder = LeaseboxToolBuilder.drain(pool).withoutClaimStyleRegistry()
                 .decorateClaimStore(store -> new TimedClaimStore(store, meters.latencies(), meters.phases()))
                 .configureStore(store -> {
                     if (!settings.durableClaimRecords()) {
                         store.claimRecordsWithoutWalFlush();
                     }
                 });
+        builder.table(table).clock(clock).provider(envelope -> ProviderOutcome.delivered()).listener(listener)
+                .options(DrainOptions.builder().owner("bench-" + backend + "-" + worker).batchSize(batch)
+                        .leaseDuration(settings.leaseTtl()).build());
         WakeUpSwitch.apply(builder, settings.wakeUps());
         if (settings.partition()) {
             builder.granularity(Granularity.PARTITION).claimMode(settings.partitionClaims());
@@ -290,10 +291,10 @@ final class BenchCell {
                     new LeaseBackendSettings(c.address(), namespace, settings.leaseTtl(), c.clientOptions()), clock);
             if (!settings.partition()) {
                 manager = new ReleasingLeaseManager(manager, settings.release(), meters.phases());
-                builder.rowGrouping(LeaseGrouping.forBackend(backend, c.clientOptions()))
+                builder.decorateFencedStore(store -> new TimedFencedStore(store, meters.phases()))
+                        .rowGrouping(LeaseGrouping.forBackend(backend, c.clientOptions()))
                         .claimMode(settings.claimMode()).releaseAfterCompletion(settings.releaseAfterCompletion())
-                        .releaseInBackground(settings.release() == ReleasingLeaseManager.Mode.ASYNC)
-                        .decorateFencedStore(store -> new TimedFencedStore(store, meters.phases()));
+                        .releaseInBackground(settings.release() == ReleasingLeaseManager.Mode.ASYNC);
             }
             resources.add(manager);
             builder.leases(manager).coordinator(backend, c.address(), namespace)

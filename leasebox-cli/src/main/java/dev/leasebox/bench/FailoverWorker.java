@@ -1,5 +1,6 @@
 package dev.leasebox.bench;
 
+import dev.leasebox.testing.LeaseboxToolBuilder;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.Leasebox;
 import dev.leasebox.claim.LeaseGrouping;
@@ -51,8 +52,8 @@ public final class FailoverWorker {
         FailoverTrace trace = new FailoverTrace(System.out);
         CountDownLatch pacing = new CountDownLatch(1);
         // Built as leasebox worker builds it; the trace hears the lease manager's grants and the drain's claims.
-        Leasebox.Builder builder = Leasebox.drain(pool).table(TableName.parse(args[1])).clock(clock)
-                .withoutClaimStyleRegistry()
+        Leasebox.Builder builder = LeaseboxToolBuilder.drain(pool).withoutClaimStyleRegistry()
+                .table(TableName.parse(args[1])).clock(clock)
                 .provider(envelope -> {
                     pacing.await(emitMillis, TimeUnit.MILLISECONDS); // the simulated provider's latency
                     return ProviderOutcome.delivered();

@@ -1,5 +1,6 @@
 package dev.leasebox.cli;
 
+import dev.leasebox.testing.Crash;
 import dev.leasebox.jdbc.OutboxTableStatus;
 import java.io.PrintWriter;
 import java.sql.SQLException;
@@ -55,7 +56,7 @@ final class DemoRun {
                 if (!killSwitch.awaitCaught(CATCH_PATIENCE)) {
                     out.printf("%n>>> %s emitted nothing for %s; killing it anyway%n", victim.owner(), CATCH_PATIENCE);
                 }
-                victim.drain().halt();
+                Crash.halt(victim.drain());
                 killedAtDelivered = delivered;
                 orphans = report.claimsOf(victim.owner());
                 out.printf("%n>>> killed %s at %,d delivered: it held claims on %d entries; they come back after the %s lease expires%n",

@@ -1,7 +1,6 @@
 package dev.leasebox.cli;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.leasebox.jdbc.DatabaseKind;
 import dev.leasebox.jdbc.OutboxWriter;
 import dev.leasebox.outbox.OutboxMessage;
 import picocli.CommandLine.Command;
@@ -71,7 +70,7 @@ final class EnqueueCommand implements Callable<Integer> {
                        int payloadBytes, String type, Progress progress) throws SQLException {
         int written = 0;
         try (Connection connection = dataSource.getConnection()) {
-            OutboxWriter writer = OutboxWriter.of(DatabaseKind.of(connection), database.tableName(), Clock.systemUTC());
+            OutboxWriter writer = OutboxWriter.of(database.tableName(), Clock.systemUTC());
             connection.setAutoCommit(false);
             try {
                 for (int i = 0; i < count; i++) {

@@ -201,7 +201,7 @@ final class WorkerCommand implements Callable<Integer> {
                                 DrainListener listener, MeterRegistry meters, Optional<MeteredLeaseManager> manager) {
         Leasebox.Builder builder = Leasebox.drain(dataSource).table(database.tableName()).provider(emitter)
                 .options(options).clock(clock).listener(listener).wakeUps(wakeUps)
-                .decorateInTableLeases(inTable -> new MeteredLeaseManager(inTable, meters))
+                .meterLeases(meters)
                 .onRegistryConflict(why -> {
                     stoppedBecause = why;
                     done.countDown();

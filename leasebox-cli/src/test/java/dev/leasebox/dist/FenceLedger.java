@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * What a table store said to every claim and completion made through it, in the order the calls
  * returned: the grants it recorded as claims, those it refused and why, and the completions it wrote
- * or refused. {@link #recording} wraps a worker's store ({@code Leasebox.Builder#decorateFencedStore});
+ * or refused. {@link #recording} wraps a worker's store ({@code LeaseboxToolBuilder#decorateFencedStore});
  * several workers may share one ledger.
  */
 final class FenceLedger {

@@ -1,5 +1,6 @@
 package dev.leasebox.dist;
 
+import dev.leasebox.testing.LeaseboxToolBuilder;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.Leasebox;
 import dev.leasebox.claim.LeaseGrouping;
@@ -316,11 +317,12 @@ class HazelcastCpResetIT {
     }
 
     private Leasebox drain(String owner, LeaseManager leases, Recorder recorder, OutboxProvider provider) {
-        Leasebox drain = Leasebox.drain(outbox).table(table).leases(leases).rowGrouping(LeaseGrouping.NONE).provider(provider)
+        Leasebox drain = LeaseboxToolBuilder.drain(outbox).decorateFencedStore(store -> ledger.recording(owner, store))
+                .table(table).leases(leases).rowGrouping(LeaseGrouping.NONE).provider(provider)
                 .options(DrainOptions.builder().owner(owner).batchSize(10).leaseDuration(LEASE)
                         .idlePolling(Duration.ofMillis(20), Duration.ofMillis(200))
                         .backoff(RETRY_AFTER, 1, RETRY_AFTER, 0).shutdownTimeout(Duration.ofSeconds(5)).build())
-                .listener(recorder).decorateFencedStore(store -> ledger.recording(owner, store)).build();
+                .listener(recorder).build();
         drains.add(drain);
         return drain;
     }

@@ -1,5 +1,6 @@
 package dev.leasebox.dist;
 
+import dev.leasebox.testing.Crash;
 import dev.leasebox.lease.spi.LoopbackPorts;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.cli.JdbcDataSources;
@@ -147,7 +148,7 @@ class RedisRestartedEmptyMidDrainIT {
         await("everything but worker-1's claims delivered").atMost(Duration.ofMinutes(2))
                 .until(() -> notDelivered() > 0 && notDelivered() == claimedBy("worker-1"));
         long orphans = notDelivered();
-        drains.get(0).halt(); // a crash: its claims stay on their rows, with their fences as high-water marks
+        Crash.halt(drains.get(0)); // a crash: its claims stay on their rows, with their fences as high-water marks
 
         redis.kill();
         redis = startRedis(); // empty: its fence counter starts again at 1

@@ -36,7 +36,7 @@ class ConsoleH2Test {
     void outboxWithADeadLetter() throws Exception {
         dataSource.setURL("jdbc:h2:mem:console-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         new LeaseboxSchema(DatabaseKind.H2, table).applyAll(dataSource);
-        deadLetter = OutboxWriter.of(DatabaseKind.H2, table, Clock.systemUTC()).enqueue(dataSource,
+        deadLetter = OutboxWriter.of(table, Clock.systemUTC()).enqueue(dataSource,
                 OutboxMessage.of("order", "{}".getBytes(StandardCharsets.UTF_8)).withIdempotencyKey("key-<b>1</b>")).id();
         try (Connection c = dataSource.getConnection(); PreparedStatement st = c.prepareStatement("UPDATE outbox SET "
                 + "status = 'DEAD_LETTERED', attempt_count = 3, last_error = ?, dead_letter_reason = ? WHERE id = ?")) {

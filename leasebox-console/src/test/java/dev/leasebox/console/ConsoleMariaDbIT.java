@@ -37,7 +37,7 @@ class ConsoleMariaDbIT {
     void aDeadLetterShowsAndARedriveDeliversIt() {
         TableName table = new TableName(DB.name(), "console_outbox");
         new LeaseboxSchema(DatabaseKind.MARIADB, table).applyAll(DB.ds());
-        OutboxWriter writer = OutboxWriter.of(DatabaseKind.MARIADB, table, Clock.systemUTC());
+        OutboxWriter writer = OutboxWriter.of(table, Clock.systemUTC());
         Set<String> delivered = ConcurrentHashMap.newKeySet();
         AtomicBoolean healed = new AtomicBoolean();
         try (ConsoleSampler sampler = ConsoleSampler.start(DB.ds(), table, Duration.ofMillis(200), 50);

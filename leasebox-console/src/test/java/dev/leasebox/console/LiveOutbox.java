@@ -1,5 +1,6 @@
 package dev.leasebox.console;
 
+import dev.leasebox.testing.LeaseboxToolBuilder;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.Leasebox;
 import dev.leasebox.drain.DrainOptions;
@@ -40,7 +41,7 @@ final class LiveOutbox implements AutoCloseable {
 
     LiveOutbox() {
         new LeaseboxSchema(DatabaseKind.POSTGRESQL, table).applyAll(dataSource);
-        writer = OutboxWriter.of(DatabaseKind.POSTGRESQL, table, Clock.systemUTC());
+        writer = OutboxWriter.of(table, Clock.systemUTC());
         sampler = ConsoleSampler.start(dataSource, table, Duration.ofMillis(200), 300);
         server = ConsoleHttpServer.start(new Console(dataSource, sampler), "127.0.0.1", 0);
     }
@@ -51,9 +52,9 @@ final class LiveOutbox implements AutoCloseable {
 
     /** A drain claiming in the database, started; options are the test's, with a quick idle poll. */
     Leasebox startDrain(DrainOptions.Builder options, OutboxProvider provider, UnaryOperator<OutboxClaimStore> store) {
-        Leasebox drain = Leasebox.drain(dataSource).table(table)
+        Leasebox drain = LeaseboxToolBuilder.drain(dataSource).decorateClaimStore(store).table(table)
                 .options(options.idlePolling(Duration.ofMillis(20), Duration.ofMillis(100)).build())
-                .decorateClaimStore(store).provider(provider).build();
+                .provider(provider).build();
         drains.add(drain);
         drain.start();
         return drain;

@@ -141,7 +141,7 @@ class KafkaDrainIT {
     }
 
     private void enqueue(int entries, int keys) {
-        OutboxWriter writer = OutboxWriter.of(DatabaseKind.POSTGRESQL, table, Clock.systemUTC());
+        OutboxWriter writer = OutboxWriter.of(table, Clock.systemUTC());
         for (int i = 0; i < entries; i++) {
             writer.enqueue(ds, OutboxMessage.of("order.placed", ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8))
                     .withPartitionKey("customer-" + (i % keys)));

@@ -5,7 +5,7 @@ import dev.leasebox.lease.LeaseManager;
 
 /**
  * A bean that adjusts the drain the starter builds, for what the {@code leasebox.*} properties do not
- * cover (release after completion, candidate window, a claim-store decorator, …). Every customizer bean
+ * cover (release after completion, candidate window, error classifier, …). Every customizer bean
  * is applied, in {@link org.springframework.core.annotation.Order order}, when the drain starts.
  */
 public interface LeaseboxCustomizer {
@@ -15,8 +15,10 @@ public interface LeaseboxCustomizer {
     }
 
     /**
-     * Wraps the lease manager the drain leases from (the application's, the one opened by name, or the
-     * database's own of partition leases), e.g. to meter it. The wrapper must forward every call.
+     * Wraps the lease manager the drain leases from (the application's, or the one opened by name), e.g. to
+     * trace it. The wrapper must forward every call. Lease meters need no wrapper:
+     * {@link Leasebox.Builder#meterLeases}, which {@link LeaseboxMetrics} sets, meters these and the
+     * database's own lease manager of partition leases.
      */
     default LeaseManager decorateLeaseManager(LeaseManager manager) {
         return manager;

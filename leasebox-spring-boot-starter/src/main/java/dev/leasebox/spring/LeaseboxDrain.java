@@ -106,7 +106,6 @@ public class LeaseboxDrain implements SmartLifecycle {
         };
         Leasebox.Builder builder = Leasebox.drain(dataSource).table(settings.table()).provider(provider)
                 .options(settings.options()).clock(clock).granularity(settings.granularity()).wakeUps(settings.wakeUps())
-                .decorateInTableLeases(decorate)
                 .onRegistryConflict(this::stopOnConflict);
         providerFailures = new ProviderFailureLog(line -> LOG.warn("Leasebox {}: {}", settings.table(), line));
         List<DrainListener> all = new ArrayList<>(listeners);

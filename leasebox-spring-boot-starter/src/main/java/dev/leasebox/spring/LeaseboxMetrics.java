@@ -1,6 +1,6 @@
 package dev.leasebox.spring;
 
-import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.Leasebox;
 import dev.leasebox.metrics.BacklogGauges;
 import dev.leasebox.metrics.DrainMetrics;
 import dev.leasebox.metrics.MeteredLeaseManager;
@@ -25,9 +25,10 @@ public class LeaseboxMetrics implements LeaseboxCustomizer {
         BacklogGauges.register(registry, report.status(), clock);
     }
 
+    /** Meters the drain's leases in the registry, whichever lease manager it leases from. */
     @Override
-    public LeaseManager decorateLeaseManager(LeaseManager manager) {
-        return new MeteredLeaseManager(manager, registry);
+    public void customize(Leasebox.Builder builder) {
+        builder.meterLeases(registry);
     }
 
     /** The drain listener that counts into the registry. */

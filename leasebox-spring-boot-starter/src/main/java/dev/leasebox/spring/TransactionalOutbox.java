@@ -1,7 +1,5 @@
 package dev.leasebox.spring;
 
-import dev.leasebox.jdbc.DatabaseKind;
-import dev.leasebox.jdbc.JdbcOutboxException;
 import dev.leasebox.jdbc.OutboxWriter;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.outbox.OutboxEntry;
@@ -10,7 +8,6 @@ import org.springframework.jdbc.datasource.DataSourceUtils;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Objects;
 
@@ -32,13 +29,12 @@ public class TransactionalOutbox {
 
     private final DataSource dataSource;
     private final TableName table;
-    private final Clock clock;
-    private volatile OutboxWriter writer;
+    private final OutboxWriter writer;
 
     public TransactionalOutbox(DataSource dataSource, TableName table, Clock clock) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.table = Objects.requireNonNull(table, "table");
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this.writer = OutboxWriter.of(table, Objects.requireNonNull(clock, "clock"));
     }
 
     /**
@@ -48,7 +44,7 @@ public class TransactionalOutbox {
     public OutboxEntry enqueue(OutboxMessage message) {
         Connection connection = DataSourceUtils.getConnection(dataSource);
         try {
-            return writer(connection).enqueue(connection, message);
+            return writer.enqueue(connection, message);
         } finally {
             DataSourceUtils.releaseConnection(connection, dataSource);
         }
@@ -57,19 +53,5 @@ public class TransactionalOutbox {
     /** The outbox table written to. */
     public TableName table() {
         return table;
-    }
-
-    private OutboxWriter writer(Connection connection) {
-        OutboxWriter current = writer;
-        if (current == null) {
-            try {
-                current = OutboxWriter.of(DatabaseKind.of(connection), table, clock);
-            } catch (SQLException e) {
-                throw new JdbcOutboxException("Cannot tell which database holds outbox table " + table + ": "
-                        + e.getMessage(), e);
-            }
-            writer = current;
-        }
-        return current;
     }
 }

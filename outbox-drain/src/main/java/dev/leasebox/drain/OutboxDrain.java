@@ -289,10 +289,11 @@ public final class OutboxDrain implements AutoCloseable {
     /**
      * Stops at once, as a crash would: no further completion, release or renewal is sent; the claims
      * this drain holds lapse at their expiry and are reclaimed by others with higher fences. For demos
-     * and fault-injection tests; a real shutdown is {@link #close()}. Returns when its threads are gone
-     * (at most a few seconds, for a provider call that ignores interruption).
+     * and fault-injection tests, through {@code dev.leasebox.testing.Crash}: not API; a real shutdown is
+     * {@link #close()}. Returns when its threads are gone (at most a few seconds, for a provider call that
+     * ignores interruption).
      */
-    public void halt() {
+    void halt() {
         if (!lifecycle.beginHalt()) {
             return;
         }

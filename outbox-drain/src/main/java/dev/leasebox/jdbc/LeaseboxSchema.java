@@ -46,6 +46,10 @@ import dev.leasebox.jdbc.store.PostgreSqlCommitListener;
  * their own, so an interrupted apply can leave part of a script behind; every MariaDB statement can run
  * again, and {@link SchemaVersion} counts a MariaDB script as applied only when all of its objects exist,
  * so applying again completes it.
+ *
+ * <p>What is applied is the scripts of the database behind the connection, read from its JDBC metadata. A
+ * schema built for a named {@link DatabaseKind} (to print or hand its scripts to a migration tool) refuses,
+ * before any statement, to apply to another database.
  */
 public final class LeaseboxSchema {
 
@@ -80,17 +84,32 @@ public final class LeaseboxSchema {
     /** The largest slot count V3 accepts. */
     public static final int MAX_SLOT_COUNT = 65_536;
 
-    private final DatabaseKind kind;
+    private final DatabaseKind kind; // null: the database of the connection applied to
     private final TableName table;
     private final int slotCount;
 
+    /** The scripts of {@code table}, for the database they are applied to. */
+    public LeaseboxSchema(TableName table) {
+        this(table, DEFAULT_SLOT_COUNT);
+    }
+
+    /** As {@link #LeaseboxSchema(TableName)}, with V3 creating {@code slotCount} lease slots (1..65536). */
+    public LeaseboxSchema(TableName table, int slotCount) {
+        this(table, slotCount, null);
+    }
+
+    /** {@code kind}'s scripts of {@code table}: what {@link #migrations()} lists; applied to {@code kind} only. */
     public LeaseboxSchema(DatabaseKind kind, TableName table) {
         this(kind, table, DEFAULT_SLOT_COUNT);
     }
 
-    /** Scripts whose V3 creates {@code slotCount} lease slots (1..65536). */
+    /** As {@link #LeaseboxSchema(DatabaseKind, TableName)}, with V3 creating {@code slotCount} lease slots (1..65536). */
     public LeaseboxSchema(DatabaseKind kind, TableName table, int slotCount) {
-        this.kind = Objects.requireNonNull(kind, "kind");
+        this(table, slotCount, Objects.requireNonNull(kind, "kind"));
+    }
+
+    private LeaseboxSchema(TableName table, int slotCount, DatabaseKind kind) {
+        this.kind = kind;
         this.table = Objects.requireNonNull(table, "table");
         if (slotCount < 1 || slotCount > MAX_SLOT_COUNT) {
             throw new IllegalArgumentException("the slot count must be in 1.." + MAX_SLOT_COUNT + ", was " + slotCount);
@@ -103,13 +122,27 @@ public final class LeaseboxSchema {
         return "db/leasebox/" + kind.folder() + "/" + fileName;
     }
 
-    /** Every migration in order, placeholders substituted with the validated table name. */
+    /**
+     * Every migration in order, placeholders substituted with the validated table name.
+     *
+     * @throws IllegalStateException for a schema built without a {@link DatabaseKind}, which has no scripts
+     *         until it meets a database
+     */
     public List<Migration> migrations() {
-        return List.of(migration(1, V1_FILE), migration(2, V2_FILE), migration(3, V3_FILE), migration(4, V4_FILE),
-                migration(5, V5_FILE), migration(6, V6_FILE), migration(7, V7_FILE));
+        if (kind == null) {
+            throw new IllegalStateException("the scripts of " + table + " depend on the database: build the schema with "
+                    + "new LeaseboxSchema(DatabaseKind.POSTGRESQL|MARIADB|H2, table) to read them");
+        }
+        return migrations(kind);
     }
 
-    private Migration migration(int version, String file) {
+    private List<Migration> migrations(DatabaseKind kind) {
+        return List.of(migration(kind, 1, V1_FILE), migration(kind, 2, V2_FILE), migration(kind, 3, V3_FILE),
+                migration(kind, 4, V4_FILE), migration(kind, 5, V5_FILE), migration(kind, 6, V6_FILE),
+                migration(kind, 7, V7_FILE));
+    }
+
+    private Migration migration(DatabaseKind kind, int version, String file) {
         String path = resourcePath(kind, file);
         return new Migration(version, path, substituted(SqlDialect.resource(path)));
     }
@@ -128,7 +161,8 @@ public final class LeaseboxSchema {
     /**
      * The statements that drop the outbox table and every table and sequence the migrations create
      * beside it ({@link #COMPANION_TABLES}, {@link #COMPANION_SEQUENCES}), companions first. Never run by
-     * Leasebox: for an operator removing an outbox, after its last worker stopped.
+     * Leasebox: for an operator removing an outbox, after its last worker stopped. Without a
+     * {@link DatabaseKind}, PostgreSQL's V7 trigger function is not among them.
      */
     public List<String> dropStatements() {
         List<String> statements = new ArrayList<>();
@@ -178,13 +212,25 @@ public final class LeaseboxSchema {
         return applied;
     }
 
-    /** As {@link #apply(DataSource, int, int)}, on the caller's connection (restored to its auto-commit mode). */
+    /**
+     * As {@link #apply(DataSource, int, int)}, on the caller's connection (restored to its auto-commit mode).
+     *
+     * @throws JdbcOutboxException before any statement, when the connection reaches another database than
+     *         the one this schema was built for, or one Leasebox does not support
+     */
     public void apply(Connection c, int fromVersion, int toVersion) throws SQLException {
+        DatabaseKind target = DatabaseKind.of(c);
+        if (kind != null && kind != target) {
+            throw new JdbcOutboxException("The " + kind + " scripts of the outbox table " + table + " cannot be applied to "
+                    + target + " at " + JdbcUrls.redact(c.getMetaData().getURL()) + ": build the schema for that database "
+                    + "(new LeaseboxSchema(DatabaseKind." + target + ", table)), or without a kind (new LeaseboxSchema(table)) "
+                    + "to apply the scripts of whichever database it reaches");
+        }
         boolean autoCommit = c.getAutoCommit();
         SQLException failure = null;
         try {
             c.setAutoCommit(false);
-            for (Migration m : migrations()) {
+            for (Migration m : migrations(target)) {
                 if (m.version() < fromVersion || m.version() > toVersion) {
                     continue;
                 }
@@ -195,7 +241,7 @@ public final class LeaseboxSchema {
                     c.commit();
                 } catch (SQLException e) {
                     SQLException failed = new SQLException(m.fileName() + " failed: " + e.getMessage()
-                            + (kind == DatabaseKind.MARIADB ? " (MariaDB commits each statement of a script on its"
+                            + (target == DatabaseKind.MARIADB ? " (MariaDB commits each statement of a script on its"
                             + " own: once the cause is fixed, apply again and the script is completed)" : ""),
                             e.getSQLState(), e);
                     try {

@@ -13,7 +13,9 @@ import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Writes outbox entries, above all inside the caller's own business transaction: the entry
@@ -24,6 +26,10 @@ import java.util.Objects;
  * idempotency key fails with {@link IllegalArgumentException}; on PostgreSQL a failed statement
  * also aborts the caller's transaction, as any failed statement does. The creation time is the
  * injected {@link Clock}'s.
+ *
+ * <p>The SQL is the database's behind each connection, read from its JDBC metadata before the INSERT: one
+ * writer serves PostgreSQL, MariaDB and H2 alike, and a connection to any other database is refused before
+ * anything is written.
  *
  * <h2>Wake-ups</h2>
  * After an entry is written the writer wakes the drains of its table in this JVM ({@link LocalWakeUps}), and,
@@ -36,23 +42,26 @@ import java.util.Objects;
  */
 public final class OutboxWriter {
 
-    private final SqlDialect dialect;
+    private final TableName table;
     private final Clock clock;
     private final WakeUpPublisher publisher;
+    private final Map<DatabaseKind, SqlDialect> dialects;
 
+    /** A writer whose SQL for {@code dialect}'s database is {@code dialect} itself (a store's writer). */
     OutboxWriter(SqlDialect dialect, Clock clock) {
-        this(dialect, clock, null);
+        this(dialect.table(), clock, null, new ConcurrentHashMap<>(Map.of(dialect.kind(), dialect)));
     }
 
-    private OutboxWriter(SqlDialect dialect, Clock clock, WakeUpPublisher publisher) {
-        this.dialect = Objects.requireNonNull(dialect, "dialect");
+    private OutboxWriter(TableName table, Clock clock, WakeUpPublisher publisher, Map<DatabaseKind, SqlDialect> dialects) {
+        this.table = Objects.requireNonNull(table, "table");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.publisher = publisher;
+        this.dialects = dialects;
     }
 
-    /** A writer for {@code kind}'s table {@code table}; "now" from {@code clock}. */
-    public static OutboxWriter of(DatabaseKind kind, TableName table, Clock clock) {
-        return new OutboxWriter(SqlDialect.of(kind, table), clock);
+    /** A writer of the table {@code table}, in whichever supported database a connection reaches; "now" from {@code clock}. */
+    public static OutboxWriter of(TableName table, Clock clock) {
+        return new OutboxWriter(table, clock, null, new ConcurrentHashMap<>());
     }
 
     /**
@@ -60,7 +69,7 @@ public final class OutboxWriter {
      * drains lease from: Redis pub/sub, a ZooKeeper node, a Hazelcast topic).
      */
     public OutboxWriter wakeUpsThroughChannel(WakeUpChannel channel) {
-        return new OutboxWriter(dialect, clock, new WakeUpPublisher(channel, dialect.table().qualified()));
+        return new OutboxWriter(table, clock, new WakeUpPublisher(channel, table.qualified()), dialects);
     }
 
     /**
@@ -93,16 +102,30 @@ public final class OutboxWriter {
     private OutboxEntry insert(Connection connection, OutboxMessage message) {
         Objects.requireNonNull(connection, "connection");
         Objects.requireNonNull(message, "message");
+        SqlDialect dialect = dialectOf(connection);
         try {
             return dialect.insert(connection, message, clock.instant());
         } catch (SQLException e) {
             if (dialect.isDuplicateKey(e)) {
                 throw new IllegalArgumentException("an outbox entry with idempotency key " + message.idempotencyKey()
-                        + " exists already in " + dialect.table(), e);
+                        + " exists already in " + table, e);
             }
-            throw new JdbcOutboxException("Enqueue into outbox table " + dialect.table() + " failed: "
+            throw new JdbcOutboxException("Enqueue into outbox table " + table + " failed: "
                     + JdbcUrls.rootMessage(e), e);
         }
+    }
+
+    /** The SQL of the database {@code connection} reaches; an unsupported database is refused before any write. */
+    private SqlDialect dialectOf(Connection connection) {
+        DatabaseKind kind;
+        try {
+            kind = DatabaseKind.of(connection);
+        } catch (SQLException e) {
+            throw new JdbcOutboxException("Enqueue into outbox table " + table + " failed before writing: the "
+                    + "connection's metadata, which says which database it reaches, cannot be read: "
+                    + JdbcUrls.rootMessage(e), e);
+        }
+        return dialects.computeIfAbsent(kind, k -> SqlDialect.of(k, table));
     }
 
     /**
@@ -117,7 +140,7 @@ public final class OutboxWriter {
                 c.commit();
             }
         } catch (SQLException e) {
-            throw new JdbcOutboxException("Enqueue into outbox table " + dialect.table() + " at "
+            throw new JdbcOutboxException("Enqueue into outbox table " + table + " at "
                     + JdbcUrls.describe(dataSource) + " failed: " + JdbcUrls.rootMessage(e), e);
         }
         signal(WakeUp.COMMITTED);
@@ -133,7 +156,7 @@ public final class OutboxWriter {
     }
 
     private void signal(WakeUp hint) {
-        LocalWakeUps.signal(dialect.table().qualified(), hint);
+        LocalWakeUps.signal(table.qualified(), hint);
         if (publisher != null) {
             publisher.publish(hint);
         }

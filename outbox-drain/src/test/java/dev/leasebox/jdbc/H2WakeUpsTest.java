@@ -1,5 +1,6 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.testing.LeaseboxToolBuilder;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.Leasebox;
 import dev.leasebox.drain.DrainListener;
@@ -53,14 +54,14 @@ class H2WakeUpsTest {
 
     @Test
     void aWriterThatOwnsItsCommitWakesTheDrainAfterIt() {
-        OutboxWriter.of(DatabaseKind.H2, table, Clock.systemUTC()).enqueue(ds, message("owned"));
+        OutboxWriter.of(table, Clock.systemUTC()).enqueue(ds, message("owned"));
 
         await().atMost(BOUND).until(() -> delivered.size() == 1);
     }
 
     @Test
     void aWriterOnTheCallersTransactionWakesTheDrainWhenTheCallerReportsItsCommit() throws Exception {
-        OutboxWriter writer = OutboxWriter.of(DatabaseKind.H2, table, Clock.systemUTC());
+        OutboxWriter writer = OutboxWriter.of(table, Clock.systemUTC());
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
             writer.enqueue(c, message("in-transaction"));
@@ -80,7 +81,7 @@ class H2WakeUpsTest {
     }
 
     private Leasebox.Builder drainBuilder() {
-        return Leasebox.drain(ds).table(table).withoutClaimStyleRegistry()
+        return LeaseboxToolBuilder.drain(ds).withoutClaimStyleRegistry().table(table)
                 .options(DrainOptions.builder().owner("h2-woken").idlePolling(POLL, POLL).build())
                 .listener(new DrainListener() {
                     @Override

@@ -1,5 +1,6 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.testing.Crash;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.claim.ClaimMode;
 import dev.leasebox.claim.ReleaseAfterCompletion;
@@ -154,13 +155,13 @@ public final class LeanDrainScenario {
             assertThat(victimStarted.await(1, TimeUnit.MINUTES)).as("the victim emitted its first entry").isTrue();
             drains.subList(1, WORKERS).forEach(OutboxDrain::start);
             assertThat(victimMidBatch.await(2, TimeUnit.MINUTES)).as("the victim reached its 20th emission").isTrue();
-            drains.get(0).halt();
+            Crash.halt(drains.get(0));
             victimHalted = true;
             await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
                     .until(() -> count(admin, table, "status = 'DELIVERED'") == ENTRIES);
         } finally {
             if (!victimHalted && !drains.isEmpty()) {
-                drains.get(0).halt(); // a scenario that failed before the halt leaves no worker on a closed pool
+                Crash.halt(drains.get(0)); // a scenario that failed before the halt leaves no worker on a closed pool
             }
             for (int i = drains.size() - 1; i >= 1; i--) {
                 drains.get(i).close();

@@ -46,7 +46,7 @@ class LeaseboxOnH2Test {
     void openDatabase() {
         ds = H2TestDatabase.newDatabase();
         table = TestTables.fresh(ds, DatabaseKind.H2, H2TestDatabase.SCHEMA);
-        OutboxWriter writer = OutboxWriter.of(DatabaseKind.H2, table, Clock.systemUTC());
+        OutboxWriter writer = OutboxWriter.of(table, Clock.systemUTC());
         for (int i = 0; i < 30; i++) {
             writer.enqueue(ds, OutboxMessage.of("t", ("" + i).getBytes(StandardCharsets.UTF_8)));
         }
@@ -60,7 +60,7 @@ class LeaseboxOnH2Test {
     @Test
     void withoutATableTheDrainUsesTheTableTheCliAndTheStarterUse() {
         new LeaseboxSchema(DatabaseKind.H2, TableName.DEFAULT).applyAll(ds);
-        OutboxWriter.of(DatabaseKind.H2, TableName.DEFAULT, Clock.systemUTC())
+        OutboxWriter.of(TableName.DEFAULT, Clock.systemUTC())
                 .enqueue(ds, OutboxMessage.of("t", "default".getBytes(StandardCharsets.UTF_8)));
         try (Leasebox drain = Leasebox.drain(ds).provider(provider).build()) {
             drain.engine().drainUntilIdle(5);

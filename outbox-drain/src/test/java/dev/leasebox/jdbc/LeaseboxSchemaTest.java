@@ -3,6 +3,7 @@ package dev.leasebox.jdbc;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class LeaseboxSchemaTest {
 
@@ -29,5 +30,12 @@ class LeaseboxSchemaTest {
                 "DROP SEQUENCE IF EXISTS app.orders_outbox_claim_token_seq;",
                 "DROP SEQUENCE IF EXISTS app.orders_outbox_lease_fence_seq;",
                 "DROP FUNCTION IF EXISTS app.orders_outbox_wake_up();");
+    }
+
+    @Test
+    void aSchemaWithoutADatabaseHasNoScriptsToPrintAndSaysHowToGetThem() {
+        assertThatThrownBy(() -> new LeaseboxSchema(TableName.parse("orders_outbox")).migrations())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("depend on the database").hasMessageContaining("new LeaseboxSchema(DatabaseKind.");
     }
 }

@@ -57,7 +57,7 @@ class MariaDbLeaseboxDrainIT {
     @BeforeEach
     void freshOutbox() {
         table = TestTables.fresh(DB.ds(), DatabaseKind.MARIADB, DB.name());
-        OutboxWriter writer = OutboxWriter.of(DatabaseKind.MARIADB, table, Clock.systemUTC());
+        OutboxWriter writer = OutboxWriter.of(table, Clock.systemUTC());
         for (int i = 0; i < ENTRIES; i++) {
             writer.enqueue(DB.ds(), OutboxMessage.of("order-placed", ("{\"order\":" + i + "}").getBytes(StandardCharsets.UTF_8))
                     .withPartitionKey("key-" + (i % 40)));

@@ -47,7 +47,7 @@ class PostgreSqlWakeUpTriggerCostIT {
     @Test
     void enqueueThroughputWithAndWithoutTheTrigger() throws Exception {
         TableName table = TestTables.fresh(DB.ds(), DatabaseKind.POSTGRESQL, DB.name());
-        OutboxWriter writer = OutboxWriter.of(DatabaseKind.POSTGRESQL, table, Clock.systemUTC());
+        OutboxWriter writer = OutboxWriter.of(table, Clock.systemUTC());
         String trigger = table.table() + PostgreSqlCommitListener.TRIGGER_SUFFIX;
         if (EVERY_TRANSACTION_NOTIFIES) {
             PostgreSqlTestServer.execute(DB.ds(), "DROP TRIGGER " + trigger + " ON " + table);

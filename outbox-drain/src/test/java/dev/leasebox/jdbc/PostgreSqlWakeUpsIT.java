@@ -1,5 +1,6 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.testing.LeaseboxToolBuilder;
 import dev.leasebox.Leasebox;
 import dev.leasebox.claim.Granularity;
 import dev.leasebox.drain.DrainListener;
@@ -152,7 +153,7 @@ class PostgreSqlWakeUpsIT {
     }
 
     private Leasebox start(TableName table, String owner, UnaryOperator<Leasebox.Builder> configure) {
-        Leasebox.Builder builder = Leasebox.drain(DB.ds()).table(table).withoutClaimStyleRegistry()
+        Leasebox.Builder builder = LeaseboxToolBuilder.drain(DB.ds()).withoutClaimStyleRegistry().table(table)
                 .options(DrainOptions.builder().owner(owner).idlePolling(POLL, POLL).build())
                 .listener(new DrainListener() {
                     @Override

@@ -1,5 +1,6 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.testing.Crash;
 import dev.leasebox.Leasebox;
 import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
 import dev.leasebox.drain.DrainListener;
@@ -187,7 +188,7 @@ abstract class TakeoverScenarios {
             enqueue(writer, 5);
             doomed.start();
             await().atMost(Duration.ofSeconds(30)).until(() -> held.getCount() == 4); // a batch of 5 claimed, one emitting
-            doomed.engine().halt(); // as kill -9: no completion, release or renewal; its 5 claims stay on their rows
+            Crash.halt(doomed); // as kill -9: no completion, release or renewal; its 5 claims stay on their rows
 
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             DrainMetrics metrics = new DrainMetrics(registry);

@@ -1,5 +1,6 @@
 package dev.leasebox.jdbc;
 
+import dev.leasebox.testing.LeaseboxToolBuilder;
 import dev.leasebox.Leasebox;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.outbox.OutboxMessage;
@@ -60,7 +61,7 @@ class WakeUpLatencyIT {
         List<String> lines = new ArrayList<>();
         for (boolean wakeUps : new boolean[]{false, true}) {
             TableName table = TestTables.fresh(MARIADB.ds(), DatabaseKind.MARIADB, MARIADB.name());
-            OutboxWriter writer = OutboxWriter.of(DatabaseKind.MARIADB, table, Clock.systemUTC());
+            OutboxWriter writer = OutboxWriter.of(table, Clock.systemUTC());
             lines.add(measure(MARIADB.ds(), table, wakeUps, "MariaDB, OutboxWriter.enqueue(DataSource, …)",
                     key -> writer.enqueue(MARIADB.ds(), OutboxMessage.of("t", key.getBytes(StandardCharsets.UTF_8))).id()));
         }
@@ -70,7 +71,7 @@ class WakeUpLatencyIT {
     private static String measure(DataSource ds, TableName table, boolean wakeUps, String what, ToLongFunction<String> write) {
         Map<Long, Long> emittedAt = new ConcurrentHashMap<>();
         Map<Long, Long> committedAt = new ConcurrentHashMap<>();
-        try (Leasebox drain = Leasebox.drain(ds).table(table).withoutClaimStyleRegistry().wakeUps(wakeUps)
+        try (Leasebox drain = LeaseboxToolBuilder.drain(ds).withoutClaimStyleRegistry().table(table).wakeUps(wakeUps)
                 .options(DrainOptions.builder().owner("latency").build())
                 .provider(envelope -> {
                     emittedAt.putIfAbsent(envelope.entryId(), System.nanoTime());

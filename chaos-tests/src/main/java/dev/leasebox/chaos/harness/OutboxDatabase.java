@@ -188,7 +188,7 @@ public final class OutboxDatabase implements AutoCloseable {
      * ids are committed in enqueue order, which is the order {@code --ordered} promises.
      */
     public void enqueue(int first, int count) {
-        OutboxWriter writer = OutboxWriter.of(DatabaseKind.POSTGRESQL, table, Clock.systemUTC());
+        OutboxWriter writer = OutboxWriter.of(table, Clock.systemUTC());
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             for (int i = first; i < first + count; i++) {

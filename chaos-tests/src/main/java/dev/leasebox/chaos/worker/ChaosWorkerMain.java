@@ -1,5 +1,6 @@
 package dev.leasebox.chaos.worker;
 
+import dev.leasebox.testing.LeaseboxToolBuilder;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.Leasebox;
 import dev.leasebox.chaos.history.JsonLinesFile;
@@ -233,8 +234,7 @@ public final class ChaosWorkerMain implements Callable<Integer> {
                 .useClaimLeases(true).open();
         // Built as leasebox worker builds it, through the library's entry point; the history recorder (and, for
         // --unsafe-no-fence, the store that drops the fence) wrap the claim store the drain claims through.
-        Leasebox.Builder builder = Leasebox.drain(dataSource).table(tableName).provider(provider).options(options)
-                .clock(clock).listener(recorder)
+        Leasebox.Builder builder = LeaseboxToolBuilder.drain(dataSource)
                 .decorateClaimStore(store -> {
                     OutboxClaimStore claims = unsafeNoFence
                             ? new UnfencedClaimStore(store, leanPartitions ? rows : null, dataSource, tableName.qualified())
@@ -242,6 +242,7 @@ public final class ChaosWorkerMain implements Callable<Integer> {
                     return new RecordingClaimStore(claims, recorder, clock, Duration.ofMillis(writeLatencyMillis),
                             sharesLeases(manager));
                 })
+                .table(tableName).provider(provider).options(options).clock(clock).listener(recorder)
                 .onRegistryConflict(why -> {
                     stoppedBecause = why;
                     stopped.countDown();

@@ -1,5 +1,6 @@
 package dev.leasebox.lease.redis;
 
+import dev.leasebox.testing.LeaseboxToolBuilder;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.Leasebox;
@@ -128,7 +129,7 @@ class MariaDbWakeUpsThroughRedisIT {
                     }
                 })) {
             await().atMost(BOUND).until(() -> listening.get() > 0);
-            OutboxWriter writer = OutboxWriter.of(DatabaseKind.MARIADB, table, Clock.systemUTC()).wakeUpsThrough(writersManager);
+            OutboxWriter writer = OutboxWriter.of(table, Clock.systemUTC()).wakeUpsThrough(writersManager);
 
             writer.enqueue(ds, message("owned"));
             await().atMost(BOUND).until(() -> heard.contains("committed"));
@@ -149,7 +150,7 @@ class MariaDbWakeUpsThroughRedisIT {
     }
 
     private void startDrain() {
-        drain = Leasebox.drain(ds).table(table).leases(drainsManager).withoutClaimStyleRegistry()
+        drain = LeaseboxToolBuilder.drain(ds).withoutClaimStyleRegistry().table(table).leases(drainsManager)
                 .options(DrainOptions.builder().owner("mariadb-woken").idlePolling(POLL, POLL).build())
                 .listener(new DrainListener() {
                     @Override
