@@ -27,7 +27,7 @@ class LeaseDeadlinesModelCheckTest {
             MutableClock clock = MutableClock.startingAt2026();
             Instant start = clock.instant();
             List<Lease> lapsed = new CopyOnWriteArrayList<>();
-            LeaseLossListeners listeners = LeaseLossListeners.onCallingThread("model", org.slf4j.LoggerFactory.getLogger(getClass()));
+            LeaseLossListeners listeners = LeaseLossListeners.onCallingThread("model", org.slf4j.helpers.NOPLogger.NOP_LOGGER);
             listeners.add(loss -> lapsed.addAll(loss.leases()));
             LeaseDeadlines deadlines = new LeaseDeadlines(clock, listeners, "model");
             Lease lease = new Lease("row-1", "w1", 1, start, TTL, start.plus(TTL));

@@ -24,7 +24,7 @@ class LeaseDeadlinesTest {
     void aRenewalAppliedLateNeverMovesTheDeadlineBack() {
         MutableClock clock = MutableClock.startingAt2026();
         Instant start = clock.instant();
-        LeaseLossListeners listeners = LeaseLossListeners.onCallingThread("test manager", org.slf4j.LoggerFactory.getLogger(getClass()));
+        LeaseLossListeners listeners = LeaseLossListeners.onCallingThread("test manager", org.slf4j.LoggerFactory.getLogger(HazelcastLeaseManager.class));
         List<Lease> lapsed = new ArrayList<>();
         listeners.add(loss -> lapsed.addAll(loss.leases()));
         LeaseDeadlines deadlines = new LeaseDeadlines(clock, listeners, "test manager");
