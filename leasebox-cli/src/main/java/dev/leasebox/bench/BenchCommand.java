@@ -171,7 +171,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--backend-option", paramLabel = "BACKEND.NAME=VALUE",
             description = "A backend's own setting for its workers (repeatable), as leasebox worker --backend-option NAME=VALUE, "
-                    + "prefixed with the backend it is for, e.g. hazelcast.rowLockBlock=128 or zookeeper.sessionTimeout=10s.")
+                    + "prefixed with the backend it is for, e.g. hazelcast.row-group-block=128 or zookeeper.session-timeout=10s.")
     Map<String, String> backendOptions = new LinkedHashMap<>();
 
     @Option(names = "--latency", description = "After the throughput cells, measure latency per backend and --wake-ups "
@@ -351,7 +351,7 @@ public final class BenchCommand implements Callable<Integer> {
             check(dot > 0 && dot < key.length() - 1 && !local(prefix) && backends.contains(prefix),
                     "--backend-option " + key + ": name it BACKEND.NAME=VALUE with BACKEND one of the external backends in "
                             + "--backends " + backends.stream().filter(b -> !local(b)).toList()
-                            + ", e.g. hazelcast.rowLockBlock=128");
+                            + ", e.g. hazelcast.row-group-block=128");
         }
         if (backends.stream().distinct().count() != backends.size()) {
             throw new IllegalArgumentException("--backends names a backend twice: " + backends);

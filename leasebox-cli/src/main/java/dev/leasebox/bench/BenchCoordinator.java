@@ -2,6 +2,8 @@ package dev.leasebox.bench;
 
 import dev.leasebox.claim.LeaseGrouping;
 import dev.leasebox.lease.spi.EmbeddedCoordinator;
+import dev.leasebox.cli.embedded.EmbeddedCoordinator;
+import dev.leasebox.cli.embedded.EmbeddedCoordinators;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 
@@ -31,7 +33,7 @@ record BenchCoordinator(String backend, String address, Map<String, String> clie
 
     /**
      * The coordinator for {@code backend}: at {@code given} if present, else started here with
-     * {@code embeddedOptions} (the backend's {@code startEmbedded} options; ignored when given).
+     * {@code embeddedOptions} ({@link EmbeddedCoordinators#start}'s options; ignored when given).
      */
     static BenchCoordinator start(String backend, Optional<String> given, Map<String, String> embeddedOptions) {
         if (given.isPresent()) {
@@ -46,9 +48,10 @@ record BenchCoordinator(String backend, String address, Map<String, String> clie
             return new BenchCoordinator(backend, server.uri(), Map.of(),
                     "embedded redis-server " + server.uri() + " (pid " + server.pid() + ", no persistence)", server);
         }
-        EmbeddedCoordinator embedded = LeaseBackends.named(backend).startEmbedded(embeddedOptions).orElseThrow(() ->
-                new IllegalArgumentException("the " + backend + " backend cannot run embedded: give its address with --"
-                        + backend));
+        if (!EmbeddedCoordinators.BACKENDS.contains(backend)) {
+            throw new IllegalArgumentException("the " + backend + " backend cannot run embedded: give its address with --" + backend);
+        }
+        EmbeddedCoordinator embedded = EmbeddedCoordinators.start(backend, embeddedOptions);
         String shape = backend.equals("hazelcast") ? "three in-process CP members " : "in-process server ";
         return new BenchCoordinator(backend, embedded.address(), embedded.clientOptions(),
                 "embedded " + backend + ", " + shape + embedded.address(), embedded);

@@ -1,5 +1,6 @@
 package dev.leasebox.bench;
 
+import dev.leasebox.lease.spi.Durations;
 import dev.leasebox.jdbc.TableName;
 
 import java.io.PrintWriter;
@@ -133,7 +134,7 @@ final class FailoverBench {
             return Map.of();
         }
         long seconds = (leaseTtl.toMillis() + 999) / 1000;
-        return Map.of("sessionTtl", (seconds + 1) + "s", "heartbeat", "1s");
+        return Map.of("session-ttl", (seconds + 1) + "s", "heartbeat", "1s");
     }
 
     /**
@@ -144,11 +145,10 @@ final class FailoverBench {
     double targetSeconds(String backend) {
         double ttlTarget = leaseTtl.toMillis() / 1000.0 + 1;
         BenchCoordinator c = coordinators.get(backend);
-        if (!backend.equals("hazelcast") || c == null || !c.clientOptions().containsKey("sessionTtl")) {
+        if (!backend.equals("hazelcast") || c == null || !c.clientOptions().containsKey("session-ttl")) {
             return ttlTarget;
         }
-        String session = c.clientOptions().get("sessionTtl");
-        double sessionTarget = Long.parseLong(session.substring(0, session.length() - 1)) + 1;
+        double sessionTarget = Durations.parse("session-ttl", c.clientOptions().get("session-ttl")).toMillis() / 1000.0 + 1;
         return Math.max(ttlTarget, sessionTarget);
     }
 
@@ -169,7 +169,7 @@ final class FailoverBench {
         for (String backend : backends) {
             BenchCoordinator c = coordinators.get(backend);
             if (c != null && targetSeconds(backend) != leaseTtl.toMillis() / 1000.0 + 1) {
-                out.printf(Locale.ROOT, "; %s: CP session TTL %s + 1 s = %.0f s", backend, c.clientOptions().get("sessionTtl"),
+                out.printf(Locale.ROOT, "; %s: CP session TTL %s + 1 s = %.0f s", backend, c.clientOptions().get("session-ttl"),
                         targetSeconds(backend));
             }
         }

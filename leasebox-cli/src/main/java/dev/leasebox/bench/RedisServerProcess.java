@@ -1,6 +1,6 @@
 package dev.leasebox.bench;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.cli.embedded.LoopbackPorts;
 
 import java.io.File;
 import java.io.IOException;

@@ -45,8 +45,9 @@ final class BackendOptions {
     String namespace;
 
     @Option(names = "--backend-option", paramLabel = "NAME=VALUE",
-            description = "A backend-specific setting (repeatable), e.g. sessionTimeout=10s; rowLockSlots=N, rowLockBlock=N and "
-                    + "rowLockLinger=500ms group rows under shared leases on any backend (on by default for hazelcast and zookeeper, rowLockSlots=0 turns it off).")
+            description = "A backend-specific setting (repeatable, kebab-case), e.g. session-timeout=10s; row-groups=N, row-group-block=N "
+                    + "and row-group-linger=500ms group rows under shared leases on any backend (on by default for hazelcast and "
+                    + "zookeeper, row-groups=0 turns it off).")
     Map<String, String> backendOptions = new LinkedHashMap<>();
 
     /** The coordinator address for the chosen backend, or a one-line error naming the option to give. */
@@ -115,13 +116,13 @@ final class BackendOptions {
         return Optional.of(new MeteredLeaseManager(manager, registry));
     }
 
-    private static final Pattern CONFIG_KEY = Pattern.compile("leasebox\\.(zookeeper|redis|hazelcast)\\.([A-Za-z]+)");
+    private static final Pattern CONFIG_KEY = Pattern.compile("leasebox\\.(zookeeper|redis|hazelcast)\\.([a-z][a-z-]*)");
     private static final Pattern ISO_DURATION = Pattern.compile("\\bPT[0-9HMS.]+\\b");
-    private static final Set<String> ADDRESS_KEYS = Set.of("connectString", "uri", "addresses");
+    private static final Set<String> ADDRESS_KEYS = Set.of("connect-string", "uri", "addresses");
 
     /**
-     * A backend's message in the command's words: its configuration keys ({@code leasebox.zookeeper.connectString})
-     * become the flags that set them ({@code --zookeeper}, {@code --backend-option sessionTimeout=…}), ISO-8601
+     * A backend's message in the command's words: its configuration keys ({@code leasebox.zookeeper.connect-string})
+     * become the flags that set them ({@code --zookeeper}, {@code --backend-option session-timeout=…}), ISO-8601
      * durations become {@code 10s}.
      */
     static String inCliTerms(String backend, String message) {

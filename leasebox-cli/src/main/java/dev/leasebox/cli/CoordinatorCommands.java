@@ -1,7 +1,7 @@
 package dev.leasebox.cli;
 
-import dev.leasebox.lease.spi.EmbeddedCoordinator;
-import dev.leasebox.lease.spi.LeaseBackends;
+import dev.leasebox.cli.embedded.EmbeddedCoordinator;
+import dev.leasebox.cli.embedded.EmbeddedCoordinators;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -21,8 +21,7 @@ final class CoordinatorCommands {
 
     static int serve(CommandSpec spec, String backend, Map<String, String> options) throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
-        EmbeddedCoordinator coordinator = LeaseBackends.named(backend).startEmbedded(options).orElseThrow(() ->
-                new IllegalStateException("the " + backend + " backend cannot run a coordinator in this process"));
+        EmbeddedCoordinator coordinator = EmbeddedCoordinators.start(backend, options);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             coordinator.close();
@@ -51,7 +50,7 @@ final class CoordinatorCommands {
             Map<String, String> options = new LinkedHashMap<>();
             options.put("port", Integer.toString(port));
             if (dataDir != null) {
-                options.put("dataDir", dataDir);
+                options.put("data-dir", dataDir);
             }
             return serve(spec, "zookeeper", options);
         }
@@ -87,8 +86,8 @@ final class CoordinatorCommands {
             Map<String, String> options = new LinkedHashMap<>();
             options.put("port", Integer.toString(port));
             options.put("members", members);
-            options.put("clusterName", clusterName);
-            options.put("sessionTtl", sessionTtl);
+            options.put("cluster-name", clusterName);
+            options.put("session-ttl", sessionTtl);
             options.put("heartbeat", heartbeat);
             return serve(spec, "hazelcast", options);
         }

@@ -9,10 +9,9 @@ import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxDrain;
 import dev.leasebox.jdbc.DatabaseKind;
 import dev.leasebox.jdbc.LeaseboxSchema;
-import dev.leasebox.lease.spi.EmbeddedCoordinator;
-import dev.leasebox.lease.spi.LeaseBackend;
+import dev.leasebox.cli.embedded.EmbeddedCoordinator;
+import dev.leasebox.cli.embedded.EmbeddedCoordinators;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
-import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.metrics.DrainMetrics;
 import dev.leasebox.metrics.MeteredLeaseManager;
 import dev.leasebox.provider.Envelope;
@@ -74,14 +73,16 @@ final class DemoCommand implements Callable<Integer> {
             throw new IllegalArgumentException("the demo needs --entries ≥ 1 and --workers ≥ 2 (or --no-kill)");
         }
         PrintWriter out = spec.commandLine().getOut();
-        LeaseBackend leaseBackend = LeaseBackends.named(backend);
+        if (!EmbeddedCoordinators.BACKENDS.contains(backend)) {
+            throw new IllegalArgumentException("the demo runs its coordinator embedded: use --backend zookeeper or hazelcast, not '"
+                    + backend + "'");
+        }
         Clock clock = MonotonicClock.system();
         List<AutoCloseable> resources = new ArrayList<>();
         try {
             out.println("Starting an embedded " + backend + " coordinator and an H2 outbox...");
             out.flush();
-            EmbeddedCoordinator coordinator = leaseBackend.startEmbedded(Map.of()).orElseThrow(() ->
-                    new IllegalArgumentException("the " + backend + " backend cannot run embedded; use --backend zookeeper or hazelcast"));
+            EmbeddedCoordinator coordinator = EmbeddedCoordinators.start(backend, Map.of());
             resources.add(coordinator);
             DatabaseOptions database = new DatabaseOptions();
             database.table = "leasebox_outbox";

@@ -135,11 +135,11 @@ class BenchIT {
     @Test
     void backendOptionsAreHandedToTheirBackendWithoutThePrefix() {
         BenchCommand bench = new BenchCommand();
-        new CommandLine(bench).parseArgs("--backend-option", "hazelcast.rowLockBlock=128",
-                "--backend-option", "zookeeper.sessionTimeout=10s", "--backend-option", "hazelcast.rowLockLinger=0");
+        new CommandLine(bench).parseArgs("--backend-option", "hazelcast.row-group-block=128",
+                "--backend-option", "zookeeper.session-timeout=10s", "--backend-option", "hazelcast.row-group-linger=0");
 
-        assertThat(bench.optionsFor("hazelcast")).containsExactly(Map.entry("rowLockBlock", "128"), Map.entry("rowLockLinger", "0"));
-        assertThat(bench.optionsFor("zookeeper")).containsExactly(Map.entry("sessionTimeout", "10s"));
+        assertThat(bench.optionsFor("hazelcast")).containsExactly(Map.entry("row-group-block", "128"), Map.entry("row-group-linger", "0"));
+        assertThat(bench.optionsFor("zookeeper")).containsExactly(Map.entry("session-timeout", "10s"));
         assertThat(bench.optionsFor("redis")).isEmpty();
     }
 

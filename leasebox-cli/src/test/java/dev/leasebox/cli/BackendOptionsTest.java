@@ -10,7 +10,7 @@ class BackendOptionsTest {
     @Test
     void anUnreachableZooKeeperNamesTheFlagNotTheLibrarysKey() {
         String library = "ZooKeeper ensemble at 127.0.0.1:1 is not reachable within PT10S: "
-                + "check leasebox.zookeeper.connectString and that the servers are running";
+                + "check leasebox.zookeeper.connect-string and that the servers are running";
         assertThat(BackendOptions.inCliTerms("zookeeper", library)).isEqualTo("ZooKeeper ensemble at 127.0.0.1:1 is not "
                 + "reachable within 10s: check --zookeeper and that the servers are running");
     }
@@ -19,6 +19,8 @@ class BackendOptionsTest {
     void otherKeysBecomeBackendOptions() {
         assertThat(BackendOptions.inCliTerms("zookeeper", "no access to /leasebox (check leasebox.zookeeper.digest and the ACLs)"))
                 .isEqualTo("no access to /leasebox (check --backend-option digest=… and the ACLs)");
+        assertThat(BackendOptions.inCliTerms("zookeeper", "leasebox.zookeeper.session-timeout = PT0S is invalid"))
+                .isEqualTo("--backend-option session-timeout=… = 0s is invalid");
         assertThat(BackendOptions.inCliTerms("zookeeper", "session of PT1M30S")).isEqualTo("session of 1m30s");
     }
 }

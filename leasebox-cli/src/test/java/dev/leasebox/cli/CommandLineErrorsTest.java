@@ -280,9 +280,9 @@ class CommandLineErrorsTest {
 
     @Test
     void aBackendOptionTheDatabaseBackendDoesNotKnowIsRefused() {
-        CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--backend-option", "sessionTimeout=10s");
+        CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--backend-option", "session-timeout=10s");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("--backend-option sessionTimeout: --backend database takes no backend options");
+        assertThat(run.err()).contains("--backend-option session-timeout: --backend database takes no backend options");
     }
 
     @Test

@@ -1,6 +1,6 @@
 package dev.leasebox.cli;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import dev.leasebox.jdbc.JdbcOutboxException;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
 package dev.leasebox.cli;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.DatabaseKind;
 import dev.leasebox.jdbc.TableName;

@@ -1,6 +1,6 @@
 package dev.leasebox.dist;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import dev.leasebox.testkit.ManagedProcess;
 import dev.leasebox.testkit.RequiredServer;
 
@@ -34,7 +34,7 @@ final class Coordinators {
         int port = LoopbackPorts.free();
         fleet.start("zookeeper", List.of("zookeeper-server", "--port", Integer.toString(port)))
                 .awaitListening(port, Duration.ofSeconds(60));
-        return List.of("--backend", "zookeeper", "--zookeeper", "127.0.0.1:" + port, "--backend-option", "sessionTimeout=6s");
+        return List.of("--backend", "zookeeper", "--zookeeper", "127.0.0.1:" + port, "--backend-option", "session-timeout=6s");
     }
 
     /** Three CP members; workers must use a lease ttl of at most 5 s with the 10 s session ttl given here. */
@@ -49,7 +49,7 @@ final class Coordinators {
         for (int i = 0; i < ports.size(); i++) {
             started.get(i).awaitListening(ports.get(i), Duration.ofSeconds(90));
         }
-        return List.of("--backend", "hazelcast", "--hazelcast", members, "--backend-option", "clusterName=" + clusterName,
-                "--backend-option", "sessionTtl=10s", "--backend-option", "heartbeat=1s");
+        return List.of("--backend", "hazelcast", "--hazelcast", members, "--backend-option", "cluster-name=" + clusterName,
+                "--backend-option", "session-ttl=10s", "--backend-option", "heartbeat=1s");
     }
 }

@@ -4,7 +4,7 @@ import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -95,7 +95,7 @@ final class CpMembers implements AutoCloseable {
 
     /** What a client needs besides the address: the cluster name and the members' CP session timing. */
     Map<String, String> clientOptions() {
-        return Map.of("clusterName", clusterName, "sessionTtl", SESSION_TTL_SECONDS + "s", "heartbeat", HEARTBEAT_SECONDS + "s");
+        return Map.of("cluster-name", clusterName, "session-ttl", SESSION_TTL_SECONDS + "s", "heartbeat", HEARTBEAT_SECONDS + "s");
     }
 
     private List<Integer> ports() {

@@ -2,6 +2,8 @@ package dev.leasebox.dist;
 
 import dev.leasebox.claim.leased.RowBlockLeases;
 import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
+import dev.leasebox.outbox.leased.RowBlockLeases;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.claim.LeaseGrouping;
 import dev.leasebox.claim.ReleaseAfterCompletion;
@@ -10,9 +12,13 @@ import dev.leasebox.jdbc.LeanDrainScenario;
 import dev.leasebox.jdbc.PostgreSqlTestServer;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.MonotonicClock;
-import dev.leasebox.lease.spi.EmbeddedCoordinator;
+import dev.leasebox.cli.embedded.EmbeddedCoordinator;
+import dev.leasebox.cli.embedded.EmbeddedCoordinators;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
+import dev.leasebox.outbox.grouped.GroupedLeaseManager;
+import dev.leasebox.outbox.grouped.LeaseGrouping;
+import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import dev.leasebox.testkit.RequiredServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,7 +48,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class GroupedLeasesDrainIT {
 
     private static final Duration LEASE = Duration.ofSeconds(3);
-    private static final Map<String, String> GROUPING = Map.of("rowLockSlots", "64", "rowLockBlock", "16", "rowLockLinger", "200ms");
+    private static final Map<String, String> GROUPING = Map.of("row-groups", "64", "row-group-block", "16", "row-group-linger", "200ms");
     private static HikariDataSource admin;
     private static String schema;
 
@@ -70,7 +76,7 @@ class GroupedLeasesDrainIT {
             drain(backend, redis, Map.of(), namespace -> deleteRedisNamespace(redis, namespace));
             return;
         }
-        try (EmbeddedCoordinator coordinator = LeaseBackends.named(backend).startEmbedded(Map.of()).orElseThrow()) {
+        try (EmbeddedCoordinator coordinator = EmbeddedCoordinators.start(backend, Map.of())) {
             drain(backend, coordinator.address(), coordinator.clientOptions(), namespace -> { });
         }
     }

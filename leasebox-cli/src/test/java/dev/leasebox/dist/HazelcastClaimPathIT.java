@@ -4,6 +4,9 @@ import dev.leasebox.claim.grouped.GroupedLeaseManager;
 import dev.leasebox.claim.leased.RowBlockLeases;
 import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import dev.leasebox.lease.spi.LeaseBackends;
+import dev.leasebox.outbox.leased.RowBlockLeases;
+import dev.leasebox.cli.embedded.EmbeddedCoordinator;
+import dev.leasebox.cli.embedded.EmbeddedCoordinators;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
 import dev.leasebox.outbox.OutboxClaim;
@@ -31,7 +34,7 @@ class HazelcastClaimPathIT extends StripedClaimPathTests {
 
     @BeforeAll
     static void startCpMembers() {
-        hazelcast = LeaseBackends.named("hazelcast").startEmbedded(Map.of()).orElseThrow();
+        hazelcast = EmbeddedCoordinators.start("hazelcast", Map.of());
     }
 
     @AfterAll

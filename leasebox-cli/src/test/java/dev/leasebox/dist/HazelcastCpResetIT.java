@@ -81,7 +81,7 @@ import static org.awaitility.Awaitility.await;
  * refused while B's fences stayed below their marks are drained once those fences pass them: the
  * group's Raft log index, which every lock, unlock and session heartbeat advances.
  *
- * <p>Rows are leased one lease per row ({@code rowLockSlots=0}): every lock and unlock moves the Raft
+ * <p>Rows are leased one lease per row ({@code row-groups=0}): every lock and unlock moves the Raft
  * index, so A's marks rise well above the index a reset group starts from within a few seconds, and
  * B's refused grants move B's fences past them within a few more. Grouped (Hazelcast's default), A's
  * rows share a few group grants, its marks stay at a few units (3 in a trial) and the first fence after
@@ -154,7 +154,7 @@ class HazelcastCpResetIT {
     void freshFencesAfterAResetAreRefusedByTheRowsMarksAndTheDrainRecovers() throws Exception {
         // 1. Worker A drains part of the outbox, failing every fifth row, then is held with claims in flight.
         Recorder a = new Recorder();
-        LeaseManager aLeases = open(Map.of("operationTimeout", "3s"));
+        LeaseManager aLeases = open(Map.of("operation-timeout", "3s"));
         Leasebox drainA = drain(WORKER_A, aLeases, a, envelope -> {
             if (holdA) {
                 aHeld.countDown();

@@ -4,7 +4,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.claim.ReleaseAfterCompletion;
 import dev.leasebox.jdbc.LeanDrainScenario;
 import dev.leasebox.jdbc.PostgreSqlTestServer;
-import dev.leasebox.lease.spi.EmbeddedCoordinator;
+import dev.leasebox.cli.embedded.EmbeddedCoordinator;
+import dev.leasebox.cli.embedded.EmbeddedCoordinators;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 import org.junit.jupiter.api.AfterAll;
@@ -44,7 +45,7 @@ class LeanDrainIT {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"zookeeper", "hazelcast"})
     void leanWorkersDrainEveryEntryOnceAndDuplicateOnlyWhatAHaltedWorkerNeverCompleted(String backend) throws Exception {
-        try (EmbeddedCoordinator coordinator = LeaseBackends.named(backend).startEmbedded(Map.of()).orElseThrow()) {
+        try (EmbeddedCoordinator coordinator = EmbeddedCoordinators.start(backend, Map.of())) {
             LeanDrainScenario.run(admin, schema, ReleaseAfterCompletion.ALWAYS,
                     namespace -> LeaseBackends.named(backend).open(new LeaseBackendSettings(coordinator.address(), namespace,
                             LEASE, coordinator.clientOptions())),

@@ -2,6 +2,7 @@ package dev.leasebox.dist;
 
 import dev.leasebox.testing.Crash;
 import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.cli.JdbcDataSources;
 import dev.leasebox.cli.LeaseboxMain;

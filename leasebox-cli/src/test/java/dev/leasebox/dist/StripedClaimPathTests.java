@@ -13,7 +13,7 @@ import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.MonotonicClock;
 import dev.leasebox.lease.PeerRank;
-import dev.leasebox.lease.spi.EmbeddedCoordinator;
+import dev.leasebox.cli.embedded.EmbeddedCoordinator;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.outbox.CandidateStripe;
 import dev.leasebox.outbox.ClaimRequest;
@@ -97,7 +97,7 @@ abstract class StripedClaimPathTests {
         return worker(releaseInBackground, java.util.Map.of());
     }
 
-    /** A worker whose backend also gets {@code options} (e.g. {@code rowLockSlots=0}: a lease per row). */
+    /** A worker whose backend also gets {@code options} (e.g. {@code row-groups=0}: a lease per row). */
     protected Worker worker(boolean releaseInBackground, java.util.Map<String, String> options) {
         HikariDataSource pool = PostgreSqlTestServer.dataSource(2);
         resources.add(pool);

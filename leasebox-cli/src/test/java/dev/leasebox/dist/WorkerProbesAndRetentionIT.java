@@ -1,6 +1,6 @@
 package dev.leasebox.dist;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.cli.LeaseboxMain;

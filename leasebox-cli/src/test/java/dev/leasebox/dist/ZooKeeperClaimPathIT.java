@@ -4,8 +4,8 @@ import dev.leasebox.claim.LeaseGrouping;
 import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseRequest;
-import dev.leasebox.lease.spi.EmbeddedCoordinator;
-import dev.leasebox.lease.spi.LeaseBackends;
+import dev.leasebox.cli.embedded.EmbeddedCoordinator;
+import dev.leasebox.cli.embedded.EmbeddedCoordinators;
 import dev.leasebox.outbox.ClaimCompletion;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;
@@ -36,7 +36,7 @@ class ZooKeeperClaimPathIT extends StripedClaimPathTests {
 
     @BeforeAll
     static void startZooKeeper() {
-        zooKeeper = LeaseBackends.named("zookeeper").startEmbedded(Map.of()).orElseThrow();
+        zooKeeper = EmbeddedCoordinators.start("zookeeper", Map.of());
     }
 
     @AfterAll

@@ -8,9 +8,13 @@ import dev.leasebox.lease.LeaseLoss;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.MonotonicClock;
-import dev.leasebox.lease.spi.EmbeddedCoordinator;
+import dev.leasebox.cli.embedded.EmbeddedCoordinator;
+import dev.leasebox.cli.embedded.EmbeddedCoordinators;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
+import dev.leasebox.outbox.grouped.GroupedLeaseManager;
+import dev.leasebox.outbox.grouped.LeaseGrouping;
+import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,7 +55,7 @@ class ZooKeeperGroupedRenewalIT {
 
     @BeforeAll
     static void startZooKeeper() {
-        zooKeeper = LeaseBackends.named("zookeeper").startEmbedded(Map.of()).orElseThrow();
+        zooKeeper = EmbeddedCoordinators.start("zookeeper", Map.of());
     }
 
     @AfterAll

@@ -10,7 +10,8 @@ import dev.leasebox.jdbc.lease.JdbcSlotStore;
 import dev.leasebox.jdbc.lease.JdbcWorkerGroup;
 import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.LeaseManager;
-import dev.leasebox.lease.spi.EmbeddedCoordinator;
+import dev.leasebox.cli.embedded.EmbeddedCoordinator;
+import dev.leasebox.cli.embedded.EmbeddedCoordinators;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.ClaimRequest;
@@ -53,8 +54,8 @@ class ZooKeeperLeanBlipIT {
         JdbcOutboxStore rows = JdbcOutboxStore.builder(DB.ds()).table(table).open();
         JdbcSlotStore slots = JdbcSlotStore.open(DB.ds(), rows, rows.localClock());
         Path data = Files.createTempDirectory("leasebox-zookeeper-blip-");
-        Map<String, String> server = Map.of("port", Integer.toString(freePort()), "dataDir", data.toString());
-        EmbeddedCoordinator zooKeeper = LeaseBackends.named("zookeeper").startEmbedded(server).orElseThrow();
+        Map<String, String> server = Map.of("port", Integer.toString(freePort()), "data-dir", data.toString());
+        EmbeddedCoordinator zooKeeper = EmbeddedCoordinators.start("zookeeper", server);
         LeaseManager manager = LeaseBackends.named("zookeeper").open(new LeaseBackendSettings(zooKeeper.address(),
                 "lean-blip-it", TTL, zooKeeper.clientOptions()));
         PartitionedOutboxClaimStore store = PartitionedOutboxClaimStore.open(rows, slots, manager,
@@ -69,7 +70,7 @@ class ZooKeeperLeanBlipIT {
             await("the keeper to see the connection suspended").atMost(Duration.ofSeconds(20))
                     .until(() -> store.keeper().validGrants().isEmpty());
             store.renewClaims(List.of(emitting), TTL); // the drain's renewal runs during the blip
-            zooKeeper = LeaseBackends.named("zookeeper").startEmbedded(server).orElseThrow();
+            zooKeeper = EmbeddedCoordinators.start("zookeeper", server);
             await("the connection restored on the same session, the slot held under the same grant")
                     .atMost(Duration.ofSeconds(20))
                     .until(() -> store.keeper().validGrants().stream().anyMatch(g -> g.fence() == fence));

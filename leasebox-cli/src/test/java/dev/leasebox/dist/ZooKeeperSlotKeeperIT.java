@@ -10,7 +10,8 @@ import dev.leasebox.jdbc.lease.JdbcSlotStore;
 import dev.leasebox.jdbc.lease.JdbcWorkerGroup;
 import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.LeaseManager;
-import dev.leasebox.lease.spi.EmbeddedCoordinator;
+import dev.leasebox.cli.embedded.EmbeddedCoordinator;
+import dev.leasebox.cli.embedded.EmbeddedCoordinators;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.ClaimRequest;
@@ -43,7 +44,7 @@ class ZooKeeperSlotKeeperIT {
         new LeaseboxSchema(DatabaseKind.POSTGRESQL, table, 4).applyAll(DB.ds());
         JdbcOutboxStore rows = JdbcOutboxStore.builder(DB.ds()).table(table).open();
         JdbcSlotStore slots = JdbcSlotStore.open(DB.ds(), rows, rows.localClock());
-        EmbeddedCoordinator zooKeeper = LeaseBackends.named("zookeeper").startEmbedded(Map.of()).orElseThrow();
+        EmbeddedCoordinator zooKeeper = EmbeddedCoordinators.start("zookeeper", Map.of());
         LeaseManager manager = LeaseBackends.named("zookeeper").open(new LeaseBackendSettings(zooKeeper.address(),
                 "slot-keeper-it", TTL, zooKeeper.clientOptions()));
         PartitionedOutboxClaimStore store = PartitionedOutboxClaimStore.open(rows, slots, manager,

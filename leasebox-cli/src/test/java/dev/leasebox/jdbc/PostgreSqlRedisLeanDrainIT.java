@@ -1,6 +1,6 @@
 package dev.leasebox.jdbc;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.claim.ReleaseAfterCompletion;
 import dev.leasebox.lease.spi.LeaseBackendSettings;

@@ -6,6 +6,7 @@ import dev.leasebox.claim.partition.SlotGrant;
 import dev.leasebox.jdbc.lease.JdbcSlotStore;
 import dev.leasebox.jdbc.lease.JdbcWorkerGroup;
 import dev.leasebox.jdbc.store.JdbcOutboxStore;
+import dev.leasebox.testkit.LoopbackPorts;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;

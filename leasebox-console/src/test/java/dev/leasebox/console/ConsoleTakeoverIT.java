@@ -4,7 +4,7 @@ import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.jdbc.PostgreSqlTestServer;
 import dev.leasebox.lease.redis.RedisLeaseConfig;
 import dev.leasebox.lease.redis.RedisLeaseManager;
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import dev.leasebox.metrics.DrainMetrics;
 import dev.leasebox.provider.ProviderOutcome;
 import dev.leasebox.testkit.RequiredServer;

@@ -1,6 +1,9 @@
 package dev.leasebox.kafka;
 
 import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
+import dev.leasebox.drain.Envelope;
+import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.provider.Envelope;

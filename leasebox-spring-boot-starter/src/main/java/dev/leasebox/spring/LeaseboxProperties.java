@@ -79,7 +79,7 @@ public class LeaseboxProperties {
     /** Wake the drain when entries are committed (PostgreSQL notifications, Leasebox writers, the coordinator); false: poll only. */
     private boolean wakeUps = true;
 
-    /** Backend-specific settings by name (redis: password, pool-size, …; zookeeper: sessionTimeout, …; hazelcast: clusterName, …). */
+    /** Backend-specific settings by name in kebab-case (redis: password, pool-size, …; zookeeper: session-timeout, …; hazelcast: cluster-name, …). */
     private Map<String, String> backendOptions = new LinkedHashMap<>();
 
     private final Backoff backoff = new Backoff();

@@ -1,5 +1,8 @@
 package dev.leasebox.spring;
 
+import dev.leasebox.testkit.LoopbackPorts;
+import dev.leasebox.drain.OutboxProvider;
+import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.kafka.KafkaProvider;
 import dev.leasebox.lease.spi.LoopbackPorts;

@@ -169,7 +169,7 @@ class LeaseboxStarterIT {
     void groupsRowsUnderSharedLeasesAsTheCliDoes() {
         runner().withBean(OutboxProvider.class, () -> recording)
                 .withPropertyValues("leasebox.backend=redis", "leasebox.redis.uri=" + TestTables.REDIS_URI,
-                        "leasebox.backend-options.rowLockBlock=16", "leasebox.backend-options.rowLockSlots=64")
+                        "leasebox.backend-options.row-group-block=16", "leasebox.backend-options.row-groups=64")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     LeaseboxDrain drain = context.getBean(LeaseboxDrain.class);
@@ -243,7 +243,7 @@ class LeaseboxStarterIT {
         runner().withBean(OutboxProvider.class, () -> recording)
                 .withPropertyValues("leasebox.backend=redis", "leasebox.redis.uri=redis://127.0.0.1:1",
                         // backend options reach the backend: short timeouts shorten the client's retries
-                        "leasebox.backend-options.connect-timeout-ms=200", "leasebox.backend-options.socket-timeout-ms=200")
+                        "leasebox.backend-options.connect-timeout=200ms", "leasebox.backend-options.socket-timeout=200ms")
                 .run(context -> {
                     assertThat(context).hasFailed();
                     String trace = org.assertj.core.util.Throwables.getStackTrace(context.getStartupFailure());

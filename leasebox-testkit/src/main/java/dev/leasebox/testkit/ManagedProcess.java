@@ -1,6 +1,5 @@
 package dev.leasebox.testkit;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -2,6 +2,7 @@ package dev.leasebox.claim;
 
 import dev.leasebox.claim.grouped.GroupedLeaseManager;
 import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.spi.Durations;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 
@@ -24,8 +25,9 @@ import java.util.Set;
  * the row; with lean claims the table's claim-style registry refuses a worker whose {@link #rowKeys} differ
  * from the live workers'.
  *
- * <p>As backend options ({@code --backend-option}), for any backend: {@code rowLockSlots=N} (groups,
- * 0 for a lease per row), {@code rowLockBlock=N} and {@code rowLockLinger=500ms}. The drain groups
+ * <p>As backend options ({@code --backend-option}, Spring's {@code leasebox.backend-options.*}), for any backend:
+ * {@code row-groups=N} (how many group keys, 0 for a lease per row), {@code row-group-block=N} (consecutive rows
+ * that map to one group) and {@code row-group-linger=500ms} (a duration as {@link Durations} reads it). The drain groups
  * rows by default ({@link #DEFAULT}) on Hazelcast, whose coordinator keeps every lock it ever created, and
  * on ZooKeeper, whose every lease is a replicated write; on the other backends only when one of these
  * options is given ({@link #GROUPED_BY_DEFAULT}).
@@ -47,10 +49,12 @@ public record LeaseGrouping(int block, int groups, Duration linger) {
     /** A lease per row. */
     public static final LeaseGrouping NONE = new LeaseGrouping(1, 0, Duration.ZERO);
 
-    /** The backend options that set the grouping (names kept from when Hazelcast grouped rows itself). */
-    public static final String GROUPS_OPTION = "rowLockSlots";
-    public static final String BLOCK_OPTION = "rowLockBlock";
-    public static final String LINGER_OPTION = "rowLockLinger";
+    /** The backend option that sets {@link #groups()}: how many group keys rows are spread over (0: a lease per row). */
+    public static final String GROUPS_OPTION = "row-groups";
+    /** The backend option that sets {@link #block()}: how many consecutive rows map to one group. */
+    public static final String BLOCK_OPTION = "row-group-block";
+    /** The backend option that sets {@link #linger()}: how long a group left with no row stays held. */
+    public static final String LINGER_OPTION = "row-group-linger";
     public static final Set<String> OPTIONS = Set.of(GROUPS_OPTION, BLOCK_OPTION, LINGER_OPTION);
     /**
      * The backends whose rows are grouped unless an option says otherwise: Hazelcast, whose CP group keeps every
@@ -61,14 +65,14 @@ public record LeaseGrouping(int block, int groups, Duration linger) {
 
     public LeaseGrouping {
         if (groups < 0 || groups > MAX_GROUPS) {
-            throw new IllegalArgumentException("rowLockSlots (groups) must be in [0, " + MAX_GROUPS + "] (0: a lease per row), was " + groups);
+            throw new IllegalArgumentException(GROUPS_OPTION + " must be in [0, " + MAX_GROUPS + "] (0: a lease per row), was " + groups);
         }
         if (block < 1 || block > MAX_BLOCK) {
-            throw new IllegalArgumentException("rowLockBlock must be in [1, " + MAX_BLOCK + "] (1: a group per row), was " + block);
+            throw new IllegalArgumentException(BLOCK_OPTION + " must be in [1, " + MAX_BLOCK + "], was " + block);
         }
         if (linger == null || linger.isNegative() || linger.compareTo(MAX_LINGER) > 0) {
-            throw new IllegalArgumentException("rowLockLinger must be in [0, " + MAX_LINGER.toMillis() + " ms], was "
-                    + (linger == null ? "null" : linger.toMillis() + " ms"));
+            throw new IllegalArgumentException(LINGER_OPTION + " must be in [0, " + Durations.format(MAX_LINGER) + "], was "
+                    + (linger == null ? "null" : Durations.format(linger)));
         }
         if (groups == 0) {
             block = 1;
@@ -105,7 +109,8 @@ public record LeaseGrouping(int block, int groups, Duration linger) {
         }
         int groups = Optional.ofNullable(options.get(GROUPS_OPTION)).map(v -> count(GROUPS_OPTION, v)).orElse(DEFAULT_GROUPS);
         int block = Optional.ofNullable(options.get(BLOCK_OPTION)).map(v -> count(BLOCK_OPTION, v)).orElse(DEFAULT_BLOCK);
-        Duration linger = Optional.ofNullable(options.get(LINGER_OPTION)).map(LeaseGrouping::duration).orElse(DEFAULT_LINGER);
+        Duration linger = Optional.ofNullable(options.get(LINGER_OPTION)).map(v -> Durations.parse(LINGER_OPTION, v))
+                .orElse(DEFAULT_LINGER);
         return new LeaseGrouping(block, groups, linger);
     }
 
@@ -136,26 +141,8 @@ public record LeaseGrouping(int block, int groups, Duration linger) {
         try {
             return Integer.parseInt(value.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("option " + option + " expects a whole number, was '" + value + "'");
+            throw new IllegalArgumentException(option + ": expects a whole number, was '" + value + "'");
         }
-    }
-
-    private static Duration duration(String value) {
-        String v = value.trim().toLowerCase(Locale.ROOT);
-        try {
-            if (v.equals("0")) {
-                return Duration.ZERO;
-            }
-            if (v.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
-            }
-            if (v.endsWith("s")) {
-                return Duration.ofMillis(Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 1000));
-            }
-        } catch (NumberFormatException e) {
-            // below
-        }
-        throw new IllegalArgumentException("option " + LINGER_OPTION + " expects a duration like 500ms or 1s (or 0), was '" + value + "'");
     }
 
     @Override

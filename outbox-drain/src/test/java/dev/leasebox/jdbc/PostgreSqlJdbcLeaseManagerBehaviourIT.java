@@ -2,6 +2,7 @@ package dev.leasebox.jdbc;
 
 import dev.leasebox.jdbc.lease.JdbcLeaseManager;
 import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.lease.Lease;

@@ -1,6 +1,6 @@
 package dev.leasebox.jdbc;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.testkit.ManagedProcess;
 import dev.leasebox.testkit.RequiredServer;

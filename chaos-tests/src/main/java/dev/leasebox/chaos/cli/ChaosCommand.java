@@ -113,8 +113,8 @@ public final class ChaosCommand implements Callable<Integer> {
     boolean releaseInBackground;
 
     @Option(names = "--row-grouping", paramLabel = "per-row|grouped", defaultValue = "",
-            description = {"Row leases through an external backend: a lease per row (--backend-option rowLockSlots=0) or "
-                    + "rows grouped (rowLockSlots=4096), whatever the backend's default (grouped on zookeeper and "
+            description = {"Row leases through an external backend: a lease per row (--backend-option row-groups=0) or "
+                    + "rows grouped (row-groups=4096), whatever the backend's default (grouped on zookeeper and "
                     + "hazelcast, a lease per row on redis)."})
     String rowGrouping;
 

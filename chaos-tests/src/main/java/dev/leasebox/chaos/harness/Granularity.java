@@ -25,8 +25,8 @@ import java.util.List;
  * @param releaseInBackground {@code leasebox worker --release-in-background} (row leases through an external backend)
  * @param rowGrouping      how row leases are keyed through an external backend: {@code ""} (the backend's default:
  *                         grouped on ZooKeeper and Hazelcast, a lease per row on Redis), {@value #PER_ROW} (a lease per
- *                         row, {@code --backend-option rowLockSlots=0}) or {@value #GROUPED} (rows grouped as the
- *                         library groups them by default, {@code rowLockSlots} set explicitly)
+ *                         row, {@code --backend-option row-groups=0}) or {@value #GROUPED} (rows grouped as the
+ *                         library groups them by default, {@code row-groups} set explicitly)
  */
 public record Granularity(String leaseGranularity, boolean ordered, String partitionClaims, String rowClaims,
                           String releaseAfterCompletion, boolean releaseInBackground, String rowGrouping) {

@@ -1,6 +1,6 @@
 package dev.leasebox.chaos.harness;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import dev.leasebox.chaos.fault.FaultLog;
 import dev.leasebox.chaos.history.FaultEvent;
 
@@ -74,7 +74,7 @@ public final class HazelcastCoordinator implements Coordinator {
     /** A lock, renewal check or unlock gives up after 1 s, well within the short partition's 4.5 s cut. */
     @Override
     public Map<String, String> quickTimeouts() {
-        return Map.of("operationTimeout", "1s");
+        return Map.of("operation-timeout", "1s");
     }
 
     @Override
@@ -84,7 +84,7 @@ public final class HazelcastCoordinator implements Coordinator {
 
     @Override
     public Map<String, String> backendOptions() {
-        return Map.of("clusterName", CLUSTER, "sessionTtl", SESSION_TTL, "heartbeat", HEARTBEAT);
+        return Map.of("cluster-name", CLUSTER, "session-ttl", SESSION_TTL, "heartbeat", HEARTBEAT);
     }
 
     @Override

@@ -4,7 +4,7 @@ import dev.leasebox.chaos.check.FinalState;
 import dev.leasebox.chaos.evidence.Delivery;
 import dev.leasebox.chaos.fault.FaultLog;
 import dev.leasebox.chaos.history.FaultEvent;
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;

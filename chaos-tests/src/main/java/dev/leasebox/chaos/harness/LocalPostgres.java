@@ -2,7 +2,7 @@ package dev.leasebox.chaos.harness;
 
 import dev.leasebox.chaos.fault.FaultLog;
 import dev.leasebox.chaos.history.FaultEvent;
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

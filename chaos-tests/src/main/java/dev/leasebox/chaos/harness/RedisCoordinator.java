@@ -1,6 +1,6 @@
 package dev.leasebox.chaos.harness;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import dev.leasebox.chaos.fault.FaultLog;
 import dev.leasebox.chaos.history.FaultEvent;
 

@@ -1,6 +1,6 @@
 package dev.leasebox.chaos.harness;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import dev.leasebox.chaos.fault.FaultLog;
 import dev.leasebox.chaos.history.FaultEvent;
 
@@ -189,7 +189,7 @@ public final class ZooKeeperCoordinator implements Coordinator {
 
     @Override
     public Map<String, String> backendOptions() {
-        return Map.of("sessionTimeout", SESSION_TIMEOUT.toSeconds() + "s");
+        return Map.of("session-timeout", SESSION_TIMEOUT.toSeconds() + "s");
     }
 
     @Override

@@ -16,8 +16,8 @@ import java.util.Set;
  * A case is {@code BACKEND/SCENARIO} or {@code BACKEND/SCENARIO@VARIANT}, the variant {@code lean-rows}
  * ({@code --claim-mode lean}), {@code lean-partition} ({@code --lease-granularity partition --partition-claims
  * lean}, unordered), {@code partition} (the same, {@code --partition-claims recorded}), {@code per-row} and
- * {@code per-row-lean} (a lease per row, {@code --backend-option rowLockSlots=0}, claims recorded or lean),
- * {@code grouped} and {@code grouped-lean} (rows grouped, {@code rowLockSlots=4096}), {@code non-terminal}
+ * {@code per-row-lean} (a lease per row, {@code --backend-option row-groups=0}, claims recorded or lean),
+ * {@code grouped} and {@code grouped-lean} (rows grouped, {@code row-groups=4096}), {@code non-terminal}
  * ({@code --release-after-completion non-terminal}, Redis only) or {@code release-in-background}
  * ({@code --release-in-background}).
  */

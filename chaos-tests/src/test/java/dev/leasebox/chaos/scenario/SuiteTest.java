@@ -96,10 +96,10 @@ class SuiteTest {
     @Test
     void aRowKeyingVariantSetsTheGroupingOptionAndNamesTheReport() {
         Granularity perRow = Suite.Case.parse("zookeeper/connection-blip@per-row-lean").granularity(Granularity.ROW);
-        assertThat(perRow.groupingOptions()).containsEntry("rowLockSlots", "0");
+        assertThat(perRow.groupingOptions()).containsEntry("row-groups", "0");
         assertThat(perRow.workerArgs()).containsSequence("--claim-mode", "lean");
         assertThat(Suite.Case.parse("redis/connection-blip@grouped").granularity(Granularity.ROW).groupingOptions())
-                .containsEntry("rowLockSlots", "4096");
+                .containsEntry("row-groups", "4096");
         assertThat(Suite.Case.parse("redis/connection-blip@partition").granularity(Granularity.ROW).workerArgs())
                 .containsSequence("--partition-claims", "recorded");
         assertThat(Granularity.partition(false, "lean").groupingOptions()).isEmpty();

@@ -2,9 +2,6 @@ package dev.leasebox.lease.spi;
 
 import dev.leasebox.lease.LeaseManager;
 
-import java.util.Map;
-import java.util.Optional;
-
 /**
  * A lease backend module's entry point, found with {@link java.util.ServiceLoader}: how the
  * {@code leasebox} command and other hosts open a {@link LeaseManager} by name without a compile-time
@@ -24,15 +21,4 @@ public interface LeaseBackend {
      * the address tried when the coordinator cannot be reached or the settings are wrong.
      */
     LeaseManager open(LeaseBackendSettings settings);
-
-    /**
-     * Starts a coordinator in this JVM on loopback, when the backend can (ZooKeeper: one server;
-     * Hazelcast: three CP members); empty when it cannot (Redis needs its own server).
-     *
-     * @param options {@code port} (default: a free one), {@code dataDir} (default: a temp directory),
-     *                and backend-specific settings; unknown names are refused with one line
-     */
-    default Optional<EmbeddedCoordinator> startEmbedded(Map<String, String> options) {
-        return Optional.empty();
-    }
 }

@@ -9,11 +9,17 @@ import java.util.Optional;
  * What a host knows when it opens a backend by name.
  *
  * @param address   the coordinator's address in the backend's format (see {@link LeaseBackend#addressFormat()})
- * @param namespace separates deployments sharing one coordinator
+ * @param namespace separates deployments sharing one coordinator; a manager opened here with a namespace leases
+ *                  the same names as one built with that namespace in code (every backend's builder has
+ *                  {@code namespace}, default {@link #DEFAULT_NAMESPACE})
  * @param leaseTtl  the lease duration the drain will request
- * @param options   backend-specific settings ({@code sessionTimeout}, {@code user}, …), by name
+ * @param options   backend-specific settings, by their kebab-case names ({@code session-timeout}, {@code user}, …);
+ *                  durations in the form {@link Durations} reads
  */
 public record LeaseBackendSettings(String address, String namespace, Duration leaseTtl, Map<String, String> options) {
+
+    /** The namespace every backend uses when none is given: in code, on the command line and in Spring properties. */
+    public static final String DEFAULT_NAMESPACE = "leasebox";
 
     public LeaseBackendSettings {
         Objects.requireNonNull(address, "address");

@@ -1,5 +1,6 @@
 package dev.leasebox.lease.hazelcast;
 
+import dev.leasebox.lease.spi.LeaseLossListeners;
 import com.hazelcast.core.LifecycleEvent;
 import dev.leasebox.lease.Lease;
 import org.slf4j.Logger;

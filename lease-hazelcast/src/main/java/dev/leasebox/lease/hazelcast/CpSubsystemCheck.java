@@ -40,7 +40,7 @@ final class CpSubsystemCheck {
      * bounded by the connect timeout, since CP discovery may still be waiting for members).
      */
     static void requireRaft(HazelcastInstance instance, OwnerThread thread, HazelcastLeaseConfig config, String description) {
-        String probeName = config.lockNamePrefix() + "cp-probe";
+        String probeName = config.namePrefix() + "cp-probe";
         String group;
         try {
             group = thread.submit(() -> instance.getCPSubsystem().getLock(probeName).getGroupId().getName())

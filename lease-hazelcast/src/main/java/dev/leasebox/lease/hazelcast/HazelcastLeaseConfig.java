@@ -1,5 +1,7 @@
 package dev.leasebox.lease.hazelcast;
 
+import dev.leasebox.lease.spi.LeaseBackendSettings;
+
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -57,7 +59,7 @@ public final class HazelcastLeaseConfig {
     private final Duration declaredHeartbeat;
     private final Duration leaseTtl;
     private final String cpGroup;
-    private final String lockNamePrefix;
+    private final String namespace;
     private final int ownerThreads;
     private final boolean peerRanks;
     private final Duration reapInterval;
@@ -80,7 +82,7 @@ public final class HazelcastLeaseConfig {
         }
         this.leaseTtl = b.leaseTtl == null ? null : positive("leaseTtl", b.leaseTtl);
         this.cpGroup = b.cpGroup;
-        this.lockNamePrefix = b.lockNamePrefix;
+        this.namespace = b.namespace;
         this.ownerThreads = b.ownerThreads;
         this.peerRanks = b.peerRanks;
         this.reapInterval = positive("reapInterval", b.reapInterval);
@@ -94,8 +96,9 @@ public final class HazelcastLeaseConfig {
         if (cpGroup.isBlank() || cpGroup.contains("@")) {
             throw new IllegalArgumentException("cpGroup must be a non-blank CP group name without '@', was '" + cpGroup + "'");
         }
-        if (lockNamePrefix.contains("@")) {
-            throw new IllegalArgumentException("lockNamePrefix must not contain '@' (it selects a CP group), was '" + lockNamePrefix + "'");
+        if (namespace.isBlank() || namespace.contains("@") || namespace.chars().anyMatch(Character::isWhitespace)) {
+            throw new IllegalArgumentException("namespace must be non-blank, without whitespace or '@' (it selects a CP group), was '"
+                    + namespace + "'");
         }
     }
 
@@ -200,8 +203,14 @@ public final class HazelcastLeaseConfig {
         return cpGroup;
     }
 
-    public String lockNamePrefix() {
-        return lockNamePrefix;
+    /** The namespace: every lock is named {@code <namespace>/<key>}. */
+    public String namespace() {
+        return namespace;
+    }
+
+    /** What every name this manager creates in the cluster starts with: {@code <namespace>/}. */
+    String namePrefix() {
+        return namespace + "/";
     }
 
     public int ownerThreads() {
@@ -235,7 +244,7 @@ public final class HazelcastLeaseConfig {
         private Duration heartbeat = DEFAULT_HEARTBEAT;
         private Duration leaseTtl;
         private String cpGroup = "default";
-        private String lockNamePrefix = "leasebox/";
+        private String namespace = LeaseBackendSettings.DEFAULT_NAMESPACE;
         private int ownerThreads = 32;
         private boolean peerRanks = true;
         private Duration reapInterval = Duration.ofMillis(250);
@@ -283,9 +292,13 @@ public final class HazelcastLeaseConfig {
             return this;
         }
 
-        /** Prefix of every lock name (default "leasebox/"). */
-        public Builder lockNamePrefix(String prefix) {
-            this.lockNamePrefix = Objects.requireNonNull(prefix, "lockNamePrefix");
+        /**
+         * Separates deployments sharing one cluster (default {@code leasebox}, as on every backend): the lock of
+         * key {@code k} is {@code <namespace>/k}. A manager opened by name ({@code --namespace}, Spring's
+         * {@code leasebox.namespace}) with the same namespace locks the same names.
+         */
+        public Builder namespace(String namespace) {
+            this.namespace = Objects.requireNonNull(namespace, "namespace");
             return this;
         }
 
@@ -296,9 +309,9 @@ public final class HazelcastLeaseConfig {
         }
 
         /**
-         * Whether the manager reports its rank among the live managers of its lock name prefix
+         * Whether the manager reports its rank among the live managers of its namespace
          * (default on), so that workers ask for different rows first (candidate stripes): each
-         * manager renews an entry in the IMap {@code <prefix>%peers} every second and reads its keys.
+         * manager renews an entry in the IMap {@code <namespace>/%peers} every second and reads its keys.
          * Off leaves {@code peerRank()} empty, for clusters whose clients may not use IMaps.
          */
         public Builder peerRanks(boolean on) {

@@ -1,5 +1,6 @@
 package dev.leasebox.lease.hazelcast;
 
+import dev.leasebox.lease.spi.LeaseLossListeners;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.lock.FencedLock;
@@ -92,7 +93,7 @@ import java.util.concurrent.TimeUnit;
  * fetching one is a round trip of its own, answered with a linearizable read of the METADATA CP group.
  *
  * <h2>Wake-ups</h2>
- * As a {@link WakeUpChannel}: hints go out on a plain {@code ITopic} per topic, {@code <lock prefix>%wake-up%<topic>}
+ * As a {@link WakeUpChannel}: hints go out on a plain {@code ITopic} per topic, {@code <namespace>/%wake-up%<topic>}
  * (no CP session involved); a client misses the hints sent while it is disconnected and tells its
  * subscriptions so when it connects again ({@link HazelcastWakeUps}).
  *
@@ -109,7 +110,7 @@ import java.util.concurrent.TimeUnit;
 public final class HazelcastLeaseManager implements LeaseManager, PeerRanking, GroupRowsByDefault, WakeUpChannel {
 
     private static final Logger LOG = LoggerFactory.getLogger(HazelcastLeaseManager.class);
-    /** After the lock name prefix: the IMap of live managers, for {@link #peerRank()}. */
+    /** After {@code <namespace>/}: the IMap of live managers, for {@link #peerRank()}. */
     static final String PEERS_MAP = "%peers";
 
     private final HazelcastInstance instance;
@@ -135,13 +136,14 @@ public final class HazelcastLeaseManager implements LeaseManager, PeerRanking, G
         this.config = config;
         boolean member = instance.getLocalEndpoint() instanceof Member;
         this.description = "Hazelcast CP FencedLock leases via " + (member ? "member " : "client ")
-                + instance.getName() + " of cluster '" + CpSubsystemCheck.clusterName(instance, config) + "', CP group " + config.cpGroup();
+                + instance.getName() + " of cluster '" + CpSubsystemCheck.clusterName(instance, config) + "', CP group " + config.cpGroup()
+                + ", namespace " + config.namespace();
         this.timing = member ? CpSubsystemCheck.memberTiming(instance) : new CpSessionTiming(config.declaredSessionTtl(),
                 config.declaredHeartbeat(), "declared in HazelcastLeaseConfig.cpSession");
         this.owners = new OwnerThreads(config.ownerThreads(), proxiesPerThread(config), config.operationTimeout(), description);
-        this.peers = config.peerRanks() ? new HazelcastPeers(instance, config.lockNamePrefix() + PEERS_MAP) : null;
+        this.peers = config.peerRanks() ? new HazelcastPeers(instance, config.namePrefix() + PEERS_MAP) : null;
         this.names = new LockNames(config);
-        this.listeners = new LeaseLossListeners(description);
+        this.listeners = LeaseLossListeners.onOwnThread(description, "leasebox-hazelcast-listeners", LOG);
         this.deadlines = new LeaseDeadlines(config.clock(), listeners, description);
         this.release = new LockRelease(owners, names, deadlines, config.clock(), description);
         this.acquisition = new LockAcquisition(instance.getCPSubsystem()::getLock, owners, names, release, deadlines, config.clock(),
@@ -257,8 +259,8 @@ public final class HazelcastLeaseManager implements LeaseManager, PeerRanking, G
     }
 
     /**
-     * This manager's place among the live managers of its lock name prefix (the IMap
-     * {@code <prefix>%peers}, renewed every second, read locally), so that the claim store asks
+     * This manager's place among the live managers of its namespace (the IMap
+     * {@code <namespace>/%peers}, renewed every second, read locally), so that the claim store asks
      * different workers for different rows first; empty when {@link HazelcastLeaseConfig#peerRanks()}
      * is off or no heartbeat got through yet.
      */
@@ -288,14 +290,14 @@ public final class HazelcastLeaseManager implements LeaseManager, PeerRanking, G
         return description + " (" + timing.describe() + ")";
     }
 
-    /** Publishes on the topic {@code <lock prefix>%wake-up%<topic>} ({@link HazelcastWakeUps}). */
+    /** Publishes on the topic {@code <namespace>/%wake-up%<topic>} ({@link HazelcastWakeUps}). */
     @Override
     public void publish(String topic, String hint) {
         if (closed) {
             throw new IllegalStateException(description + " is closed; publish refused");
         }
         try {
-            HazelcastWakeUps.publish(instance, HazelcastWakeUps.topicName(config.lockNamePrefix(), topic), hint);
+            HazelcastWakeUps.publish(instance, HazelcastWakeUps.topicName(config.namePrefix(), topic), hint);
         } catch (RuntimeException e) {
             throw new LeaseManagerException(description + " could not publish a wake-up: " + e.getMessage(), e);
         }
@@ -306,7 +308,7 @@ public final class HazelcastLeaseManager implements LeaseManager, PeerRanking, G
         if (closed) {
             throw new IllegalStateException(description + " is closed; subscribe refused");
         }
-        return HazelcastWakeUps.subscribe(instance, HazelcastWakeUps.topicName(config.lockNamePrefix(), topic), listener);
+        return HazelcastWakeUps.subscribe(instance, HazelcastWakeUps.topicName(config.namePrefix(), topic), listener);
     }
 
     /**

@@ -17,8 +17,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The live lease managers of one lock name prefix, for {@link HazelcastLeaseManager#peerRank()}: each
- * manager keeps an entry in the IMap {@code <prefix>%peers} whose time-to-live it renews every
+ * The live lease managers of one namespace, for {@link HazelcastLeaseManager#peerRank()}: each
+ * manager keeps an entry in the IMap {@code <namespace>/%peers} whose time-to-live it renews every
  * {@link #HEARTBEAT}, and reads the map's keys on the same tick. A manager that stops renewing drops
  * out {@link #ENTRY_TTL} later, one that closes at once. The claim path reads only the local view.
  *

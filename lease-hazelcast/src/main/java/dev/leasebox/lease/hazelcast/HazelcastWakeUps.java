@@ -8,7 +8,7 @@ import dev.leasebox.lease.WakeUpChannel;
 import java.util.UUID;
 
 /**
- * Wake-up hints on a Hazelcast {@link ITopic} per topic, {@code <lock prefix>%wake-up%<topic>} (an AP structure:
+ * Wake-up hints on a Hazelcast {@link ITopic} per topic, {@code <namespace>/%wake-up%<topic>} (an AP structure:
  * no CP session involved). A topic keeps no message for a listener that is not registered: a client that lost
  * its cluster misses the hints sent meanwhile, so each (re)connection of a client tells the listener
  * {@link WakeUpChannel.Listener#subscribed()}, as does the registration itself. Messages are delivered on
@@ -33,8 +33,8 @@ final class HazelcastWakeUps implements WakeUpChannel.Subscription {
         });
     }
 
-    static String topicName(String lockNamePrefix, String topic) {
-        return lockNamePrefix + "%wake-up%" + topic;
+    static String topicName(String namePrefix, String topic) {
+        return namePrefix + "%wake-up%" + topic;
     }
 
     static void publish(HazelcastInstance instance, String name, String hint) {

@@ -1,5 +1,6 @@
 package dev.leasebox.lease.hazelcast;
 
+import dev.leasebox.lease.spi.LeaseLossListeners;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseLoss;
 import org.slf4j.Logger;

@@ -4,7 +4,7 @@ import dev.leasebox.lease.Lease;
 
 /**
  * The FencedLock a key is leased under: a lock of its own. '%' cannot start an escaped key's
- * '%'-sequence other than %25 and %40, so a manager's own objects ({@code <prefix>%peers}) never
+ * '%'-sequence other than %25 and %40, so a manager's own objects ({@code <namespace>/%peers}) never
  * meet a key's name. '@' selects a CP group in Hazelcast, so keys are escaped.
  */
 final class LockNames {
@@ -13,7 +13,7 @@ final class LockNames {
     private final String cpGroup;
 
     LockNames(HazelcastLeaseConfig config) {
-        this.prefix = config.lockNamePrefix();
+        this.prefix = config.namePrefix();
         this.cpGroup = config.cpGroup();
     }
 

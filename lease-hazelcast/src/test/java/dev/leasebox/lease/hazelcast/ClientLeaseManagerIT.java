@@ -1,9 +1,11 @@
 package dev.leasebox.lease.hazelcast;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import dev.leasebox.lease.Lease;
+import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
+import dev.leasebox.lease.spi.LeaseBackendSettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -13,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -68,6 +71,33 @@ class ClientLeaseManagerIT {
             long highestClientFence = held.stream().mapToLong(Lease::fence).max().orElseThrow();
             assertThat(next).allSatisfy(l -> assertThat(l.fence()).isGreaterThan(highestClientFence));
             onMember.release(next);
+        }
+    }
+
+    /**
+     * The namespace means one thing in code and by name: a manager built with the default namespace and one opened by
+     * name (as the CLI and the starter do) in {@code leasebox} lock the same names; another namespace locks others.
+     */
+    @Test
+    void aManagerBuiltInCodeAndOneOpenedByNameInOneNamespaceContendForOneLease() {
+        List<String> keys = keys("by-name", 2);
+        Map<String, String> options = Map.of("cluster-name", cluster.clusterName, "session-ttl", SESSION_TTL.toSeconds() + "s",
+                "heartbeat", HEARTBEAT.toSeconds() + "s");
+        String address = String.join(",", cluster.addresses());
+        try (LeaseManager byName = new HazelcastLeaseBackend().open(
+                     new LeaseBackendSettings(address, LeaseBackendSettings.DEFAULT_NAMESPACE, TTL, options));
+             LeaseManager elsewhere = new HazelcastLeaseBackend().open(new LeaseBackendSettings(address, "other", TTL, options))) {
+            List<Lease> held = onMember.acquire(new LeaseRequest(keys, "in-code", TTL));
+            assertThat(held).hasSize(keys.size());
+            assertThat(byName.acquire(new LeaseRequest(keys, "by-name", TTL))).as("same namespace: held in code").isEmpty();
+            List<Lease> other = elsewhere.acquire(new LeaseRequest(keys, "other", TTL));
+            assertThat(other).as("another namespace locks other names").hasSize(keys.size());
+
+            onMember.release(held);
+            List<Lease> next = byName.acquire(new LeaseRequest(keys, "by-name", TTL));
+            assertThat(next).as("released in code, granted by name").hasSize(keys.size());
+            byName.release(next);
+            elsewhere.release(other);
         }
     }
 

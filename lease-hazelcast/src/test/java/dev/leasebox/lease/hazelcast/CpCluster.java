@@ -1,7 +1,8 @@
 package dev.leasebox.lease.hazelcast;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 
@@ -16,8 +17,8 @@ import java.util.UUID;
  */
 final class CpCluster implements AutoCloseable {
 
-    static final int SESSION_TTL_SECONDS = (int) EmbeddedCpMembers.SESSION_TTL.toSeconds();
-    static final int HEARTBEAT_SECONDS = (int) EmbeddedCpMembers.HEARTBEAT.toSeconds();
+    static final int SESSION_TTL_SECONDS = 10;
+    static final int HEARTBEAT_SECONDS = 1;
 
     final String clusterName = "leasebox-it-" + UUID.randomUUID().toString().substring(0, 8);
     final List<Integer> ports = new ArrayList<>();
@@ -76,7 +77,27 @@ final class CpCluster implements AutoCloseable {
 
     /** A member of {@code clusterName} on 127.0.0.1:{@code port} joining {@code memberPorts} by TCP-IP. */
     static Config memberConfig(String clusterName, int port, List<Integer> memberPorts, int cpMemberCount) {
-        return EmbeddedCpMembers.memberConfig(clusterName, port, memberPorts, cpMemberCount);
+        Config config = new Config();
+        config.setClusterName(clusterName);
+        config.setInstanceName(clusterName + "-" + port);
+        config.setProperty("hazelcast.logging.type", "slf4j");
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        config.getNetworkConfig().setPort(port).setPortAutoIncrement(false);
+        config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+        config.getNetworkConfig().setPublicAddress("127.0.0.1:" + port);
+        JoinConfig join = config.getNetworkConfig().getJoin();
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        // loopback members answer at once or not at all: short connection timeout and Raft elections
+        join.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(1);
+        memberPorts.forEach(p -> join.getTcpIpConfig().addMember("127.0.0.1:" + p));
+        config.getCPSubsystemConfig()
+                .setCPMemberCount(cpMemberCount)
+                .setSessionTimeToLiveSeconds(SESSION_TTL_SECONDS)
+                .setSessionHeartbeatIntervalSeconds(HEARTBEAT_SECONDS)
+                .getRaftAlgorithmConfig().setLeaderElectionTimeoutInMillis(500).setLeaderHeartbeatPeriodInMillis(1000);
+        return config;
     }
 
     /**

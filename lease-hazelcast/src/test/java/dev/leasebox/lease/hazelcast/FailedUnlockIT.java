@@ -95,7 +95,7 @@ class FailedUnlockIT {
      */
     @Test
     void unlocksThatFailWhileCutOffNeitherRepeatAFenceNorKeepTheKeysFromOthers() throws Exception {
-        String prefix = "failed-unlock-" + UUID.randomUUID() + "/";
+        String namespace = "failed-unlock-" + UUID.randomUUID();
         int firstPort = 20_000 + ThreadLocalRandom.current().nextInt(150) * OUTBOUND_PORTS;
         CountDownLatch disconnected = new CountDownLatch(1);
         CountDownLatch reconnected = new CountDownLatch(1);
@@ -107,10 +107,10 @@ class FailedUnlockIT {
             }
         });
         closing.add(() -> clientInstance.getLifecycleService().terminate());
-        HazelcastLeaseManager client = HazelcastLeaseManager.using(clientInstance, config(prefix)
+        HazelcastLeaseManager client = HazelcastLeaseManager.using(clientInstance, config(namespace)
                 .cpSession(SESSION_TTL, HEARTBEAT).operationTimeout(OPERATION_TIMEOUT).build());
         closing.add(client);
-        HazelcastLeaseManager other = HazelcastLeaseManager.using(cluster.members.get(1), config(prefix).build());
+        HazelcastLeaseManager other = HazelcastLeaseManager.using(cluster.members.get(1), config(namespace).build());
         closing.add(other);
         Map<String, LeaseLoss.Cause> lapsed = new ConcurrentHashMap<>();
         client.addLeaseLossListener(loss -> loss.leases().forEach(lease -> lapsed.put(lease.key(), loss.cause())));
@@ -129,7 +129,7 @@ class FailedUnlockIT {
         emissions.emit(row5); // a stuck worker emits row 5 while its lease lapses, and never marks it done
         await().atMost(Duration.ofSeconds(20)).until(() -> lapsed.containsKey(row5.key()));
         client.awaitOwnerThreads(Duration.ofSeconds(30)); // the failed unlocks have returned
-        FencedLock partitionLock = cluster.members.get(0).getCPSubsystem().getLock(prefix + key);
+        FencedLock partitionLock = cluster.members.get(0).getCPSubsystem().getLock(namespace + "/" + key);
         assertThat(partitionLock.isLocked()).as("the release's unlock did not take effect").isTrue();
 
         heal();
@@ -210,8 +210,8 @@ class FailedUnlockIT {
         return new LeaseRequest(List.of(rowKey), "worker", ttl);
     }
 
-    private static HazelcastLeaseConfig.Builder config(String prefix) {
-        return HazelcastLeaseConfig.existingInstance().lockNamePrefix(prefix).peerRanks(false).leaseTtl(LONG_TTL);
+    private static HazelcastLeaseConfig.Builder config(String namespace) {
+        return HazelcastLeaseConfig.existingInstance().namespace(namespace).peerRanks(false).leaseTtl(LONG_TTL);
     }
 
     /** A client whose sockets all use local ports {@code firstPort} onwards, so the cut can single them out. */

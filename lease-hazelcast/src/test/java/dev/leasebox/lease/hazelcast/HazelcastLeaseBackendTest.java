@@ -15,36 +15,28 @@ class HazelcastLeaseBackendTest {
         new HazelcastLeaseBackend().open(new LeaseBackendSettings("127.0.0.1:1", "ns", Duration.ofSeconds(9), options));
     }
 
-    /** The row grouping moved to the drain, which takes these options out before it opens a backend. */
-    @Test
-    void theFormerRowLockOptionsAreRefusedNamingTheDrainsGrouping() {
-        for (String option : new String[]{"rowLockSlots", "rowLockBlock", "rowLockLinger"}) {
-            assertThatThrownBy(() -> open(Map.of(option, "8")))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("hazelcast option " + option + " moved to the drain's grouped row leases "
-                            + "(dev.leasebox.claim.LeaseGrouping), which the leasebox CLI, bench and chaos workers apply for any backend");
-        }
-    }
-
     @Test
     void peerRanksIsTrueOrFalse() {
-        assertThatThrownBy(() -> open(Map.of("peerRanks", "maybe")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("hazelcast option peerRanks expects true or false, was 'maybe'");
+        assertThatThrownBy(() -> open(Map.of("peer-ranks", "maybe")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("peer-ranks: expects true or false, was 'maybe'");
     }
 
     @Test
-    void operationTimeoutIsWholePositiveSeconds() {
-        assertThatThrownBy(() -> open(Map.of("operationTimeout", "2 minutes")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("hazelcast option expects seconds like 10s, was '2 minutes'");
-        assertThatThrownBy(() -> open(Map.of("operationTimeout", "0s")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("operationTimeout");
+    void durationsAreReadByTheSharedParserAndMustBePositive() {
+        assertThatThrownBy(() -> open(Map.of("operation-timeout", "2 minutes")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("operation-timeout: '2 minutes' is not a duration: write e.g. 500ms, 30s, 2m, 1m30s, 1h, 7d or PT30S");
+        assertThatThrownBy(() -> open(Map.of("operation-timeout", "0s")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("operation-timeout: must be positive, was '0s'");
+        assertThatThrownBy(() -> open(Map.of("session-ttl", "10")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("session-ttl: '10' is not a duration");
     }
 
     @Test
-    void unknownOptionsNameTheKnownOnes() {
-        assertThatThrownBy(() -> open(Map.of("rowLockSlot", "8")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown hazelcast backend option 'rowLockSlot'")
-                .hasMessageContaining("sessionTtl").hasMessageContaining("peerRanks")
-                .hasMessageContaining("operationTimeout");
+    void unknownOptionsNameTheKnownOnesInKebabCase() {
+        assertThatThrownBy(() -> open(Map.of("sessionTtl", "8s")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown hazelcast backend option 'sessionTtl'")
+                .hasMessageContaining("session-ttl").hasMessageContaining("peer-ranks")
+                .hasMessageContaining("operation-timeout").hasMessageContaining("cluster-name");
     }
 }

@@ -168,7 +168,7 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
         HazelcastInstance counting = countingLockFetches(cluster.members.get(0), fetches);
         List<String> keys = java.util.stream.IntStream.range(0, 8).mapToObj(i -> "row-group-" + i).toList();
         try (HazelcastLeaseManager a = HazelcastLeaseManager.using(counting,
-                HazelcastLeaseConfig.existingInstance().lockNamePrefix(prefix).leaseTtl(longLeaseTtl()).build())) {
+                HazelcastLeaseConfig.existingInstance().namespace(namespaceOf(prefix)).leaseTtl(longLeaseTtl()).build())) {
             for (int round = 0; round < 5; round++) {
                 assertThat(a.release(a.acquire(keys(keys)))).as("round %d", round).hasSize(8);
             }
@@ -218,7 +218,7 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
         String prefix = uniquePrefix();
         try (HazelcastLeaseManager on = ranked(0, prefix);
              HazelcastLeaseManager off = HazelcastLeaseManager.using(cluster.members.get(1), HazelcastLeaseConfig.existingInstance()
-                     .lockNamePrefix(prefix).peerRanks(false).leaseTtl(longLeaseTtl()).build())) {
+                     .namespace(namespaceOf(prefix)).peerRanks(false).leaseTtl(longLeaseTtl()).build())) {
             assertThat(off.peerRank()).isEmpty();
             assertThat(on.peerRank()).contains(new PeerRank(0, 1));
         }
@@ -228,24 +228,29 @@ class HazelcastLeaseManagerIT extends LeaseManagerContract {
         return Arrays.stream(managers).map(HazelcastLeaseManager::peerRank).flatMap(Optional::stream).toList();
     }
 
-    /** A manager of lock name prefix {@code prefix}, reporting peer ranks. */
+    /** A manager of the namespace of {@code prefix}, reporting peer ranks. */
     private HazelcastLeaseManager ranked(int member, String prefix) {
         return HazelcastLeaseManager.using(cluster.members.get(member),
-                HazelcastLeaseConfig.existingInstance().lockNamePrefix(prefix).leaseTtl(longLeaseTtl()).build());
+                HazelcastLeaseConfig.existingInstance().namespace(namespaceOf(prefix)).leaseTtl(longLeaseTtl()).build());
     }
 
     /** Without peer ranks. */
     private HazelcastLeaseManager prefixed(int member, String prefix) {
         return HazelcastLeaseManager.using(cluster.members.get(member),
-                HazelcastLeaseConfig.existingInstance().lockNamePrefix(prefix).peerRanks(false).leaseTtl(longLeaseTtl()).build());
+                HazelcastLeaseConfig.existingInstance().namespace(namespaceOf(prefix)).peerRanks(false).leaseTtl(longLeaseTtl()).build());
     }
 
     private LeaseRequest keys(List<String> keys) {
         return new LeaseRequest(keys, owner(), longLeaseTtl());
     }
 
+    /** {@code <namespace>/} of a fresh namespace: what every name its managers create starts with. */
     private static String uniquePrefix() {
         return "hz-it-" + UUID.randomUUID() + "/";
+    }
+
+    private static String namespaceOf(String prefix) {
+        return prefix.substring(0, prefix.length() - 1);
     }
 
     /** The FencedLocks under {@code prefix} in a member's replica of the CP group (Hazelcast internals: a test-only look). */

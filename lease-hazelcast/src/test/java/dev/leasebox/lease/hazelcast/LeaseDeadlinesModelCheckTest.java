@@ -1,5 +1,6 @@
 package dev.leasebox.lease.hazelcast;
 
+import dev.leasebox.lease.spi.LeaseLossListeners;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.testkit.MutableClock;
 import org.jetbrains.lincheck.Lincheck;
@@ -26,7 +27,7 @@ class LeaseDeadlinesModelCheckTest {
             MutableClock clock = MutableClock.startingAt2026();
             Instant start = clock.instant();
             List<Lease> lapsed = new CopyOnWriteArrayList<>();
-            LeaseLossListeners listeners = new LeaseLossListeners("model", Runnable::run);
+            LeaseLossListeners listeners = LeaseLossListeners.onCallingThread("model", org.slf4j.helpers.NOPLogger.NOP_LOGGER);
             listeners.add(loss -> lapsed.addAll(loss.leases()));
             LeaseDeadlines deadlines = new LeaseDeadlines(clock, listeners, "model");
             Lease lease = new Lease("row-1", "w1", 1, start, TTL, start.plus(TTL));

@@ -1,5 +1,6 @@
 package dev.leasebox.lease.hazelcast;
 
+import dev.leasebox.lease.spi.LeaseLossListeners;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.testkit.MutableClock;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,7 @@ class LeaseDeadlinesTest {
     void aRenewalAppliedLateNeverMovesTheDeadlineBack() {
         MutableClock clock = MutableClock.startingAt2026();
         Instant start = clock.instant();
-        LeaseLossListeners listeners = new LeaseLossListeners("test manager", Runnable::run);
+        LeaseLossListeners listeners = LeaseLossListeners.onCallingThread("test manager", org.slf4j.LoggerFactory.getLogger(HazelcastLeaseManager.class));
         List<Lease> lapsed = new ArrayList<>();
         listeners.add(loss -> lapsed.addAll(loss.leases()));
         LeaseDeadlines deadlines = new LeaseDeadlines(clock, listeners, "test manager");

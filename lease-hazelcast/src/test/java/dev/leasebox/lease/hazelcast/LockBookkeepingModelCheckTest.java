@@ -1,5 +1,6 @@
 package dev.leasebox.lease.hazelcast;
 
+import dev.leasebox.lease.spi.LeaseLossListeners;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import dev.leasebox.lease.Lease;
@@ -54,7 +55,7 @@ class LockBookkeepingModelCheckTest {
         final MutableClock clock = new MutableClock(START);
         final ModelCpLocks locks = new ModelCpLocks();
         final List<LeaseLoss> losses = new CopyOnWriteArrayList<>();
-        final LeaseLossListeners listeners = new LeaseLossListeners("model CP group", Runnable::run);
+        final LeaseLossListeners listeners = LeaseLossListeners.onCallingThread("model CP group", org.slf4j.helpers.NOPLogger.NOP_LOGGER);
         final LeaseDeadlines deadlines = new LeaseDeadlines(clock, listeners, "model CP group");
         final OwnerThreads owners = new OwnerThreads(1, 8, Duration.ofSeconds(5), "model CP group");
         final OwnerThread owner = owners.first();

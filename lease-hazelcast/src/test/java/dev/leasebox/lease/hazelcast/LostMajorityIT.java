@@ -44,7 +44,7 @@ class LostMajorityIT {
     @Test
     void aLapseIsReportedOnTimeWhileTheOwnerThreadsWaitOnALostMajority() {
         HazelcastInstance survivor = cluster.members.get(0);
-        manager = HazelcastLeaseManager.using(survivor, HazelcastLeaseConfig.existingInstance().lockNamePrefix("majority-" + UUID.randomUUID() + "/")
+        manager = HazelcastLeaseManager.using(survivor, HazelcastLeaseConfig.existingInstance().namespace("majority-" + UUID.randomUUID())
                 .peerRanks(false).leaseTtl(TTL).operationTimeout(Duration.ofSeconds(5)).build());
         Map<String, LeaseLoss.Cause> lost = new ConcurrentHashMap<>();
         manager.addLeaseLossListener(loss -> loss.leases().forEach(lease -> lost.put(lease.key(), loss.cause())));
@@ -79,8 +79,8 @@ class LostMajorityIT {
     @Test
     void afterAResetOfTheCpSubsystemFencesRepeat() throws Exception {
         HazelcastInstance survivor = cluster.members.get(0);
-        String prefix = "reset-" + UUID.randomUUID() + "/";
-        manager = HazelcastLeaseManager.using(survivor, HazelcastLeaseConfig.existingInstance().lockNamePrefix(prefix)
+        String namespace = "reset-" + UUID.randomUUID();
+        manager = HazelcastLeaseManager.using(survivor, HazelcastLeaseConfig.existingInstance().namespace(namespace)
                 .peerRanks(false).leaseTtl(TTL).operationTimeout(Duration.ofSeconds(5)).build());
         Lease before = manager.acquire(new LeaseRequest(List.of("row-1"), "worker", TTL)).get(0);
         cluster.members.get(1).getLifecycleService().terminate();
@@ -92,7 +92,7 @@ class LostMajorityIT {
         survivor.getCPSubsystem().getCPSubsystemManagementService().reset().toCompletableFuture().get(2, java.util.concurrent.TimeUnit.MINUTES);
 
         HazelcastLeaseManager fresh = HazelcastLeaseManager.using(started.get(0), HazelcastLeaseConfig.existingInstance()
-                .lockNamePrefix(prefix).peerRanks(false).leaseTtl(TTL).build());
+                .namespace(namespace).peerRanks(false).leaseTtl(TTL).build());
         try {
             List<Lease> after = new java.util.ArrayList<>();
             await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> after.addAll(fresh.acquire(

@@ -68,9 +68,9 @@ class LostReplyIT {
      */
     @Test
     void aTryLockWhoseReplyIsLostIsNeitherGrantedUnderItsFenceNorKeptFromOthers() {
-        String prefix = "lost-reply-" + UUID.randomUUID() + "/";
-        HazelcastLeaseManager manager = manager(cluster.members.get(0), prefix, Duration.ofSeconds(5));
-        HazelcastLeaseManager other = manager(cluster.members.get(1), prefix, Duration.ofSeconds(5));
+        String namespace = "lost-reply-" + UUID.randomUUID();
+        HazelcastLeaseManager manager = manager(cluster.members.get(0), namespace, Duration.ofSeconds(5));
+        HazelcastLeaseManager other = manager(cluster.members.get(1), namespace, Duration.ofSeconds(5));
         String key = "row-" + UUID.randomUUID();
         AtomicLong lostFence = new AtomicLong();
         manager.acquisition().afterTryLock((name, fence) -> {
@@ -111,9 +111,9 @@ class LostReplyIT {
      */
     @Test
     void aRenewalThatRunsAfterItsCallerGaveUpReportsTheLossItFinds() throws Exception {
-        String prefix = "late-renewal-" + UUID.randomUUID() + "/";
+        String namespace = "late-renewal-" + UUID.randomUUID();
         HazelcastInstance member = cluster.members.get(0);
-        HazelcastLeaseManager manager = manager(member, prefix, Duration.ofSeconds(5));
+        HazelcastLeaseManager manager = manager(member, namespace, Duration.ofSeconds(5));
         Map<String, LeaseLoss.Cause> lost = new ConcurrentHashMap<>();
         manager.addLeaseLossListener(loss -> loss.leases().forEach(lease -> lost.put(lease.key(), loss.cause())));
         String key = "row-" + UUID.randomUUID();
@@ -151,8 +151,8 @@ class LostReplyIT {
         assertThat(closed).as("CP sessions of %s closed", address).isPositive();
     }
 
-    private HazelcastLeaseManager manager(HazelcastInstance member, String prefix, Duration operationTimeout) {
-        HazelcastLeaseManager manager = HazelcastLeaseManager.using(member, HazelcastLeaseConfig.existingInstance().lockNamePrefix(prefix)
+    private HazelcastLeaseManager manager(HazelcastInstance member, String namespace, Duration operationTimeout) {
+        HazelcastLeaseManager manager = HazelcastLeaseManager.using(member, HazelcastLeaseConfig.existingInstance().namespace(namespace)
                 .peerRanks(false).leaseTtl(TTL).operationTimeout(operationTimeout).build());
         closing.add(manager);
         return manager;

@@ -2,8 +2,9 @@ package dev.leasebox.lease.redis;
 
 import dev.leasebox.lease.redis.RedisLeaseConfig.SentinelNode;
 
+import dev.leasebox.lease.spi.Durations;
+
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -23,7 +24,10 @@ final class RedisConfigProperties {
     static RedisLeaseConfig read(Properties properties, String prefix) {
         RedisLeaseConfig.Builder b = RedisLeaseConfig.builder();
         b.uri(properties.getProperty(prefix + "uri"));
-        b.namespace(properties.getProperty(prefix + "namespace"));
+        String namespace = properties.getProperty(prefix + "namespace");
+        if (namespace != null) {
+            b.namespace(namespace);
+        }
         String user = properties.getProperty(prefix + "user");
         if (user != null) {
             b.user(user);
@@ -32,24 +36,24 @@ final class RedisConfigProperties {
         if (password != null) {
             b.password(password);
         }
-        String connect = properties.getProperty(prefix + "connect-timeout-ms");
+        String connect = properties.getProperty(prefix + "connect-timeout");
         if (connect != null) {
-            b.connectTimeout(Duration.ofMillis(integer(prefix + "connect-timeout-ms", connect)));
+            b.connectTimeout(Durations.parse(prefix + "connect-timeout", connect));
         }
-        String socket = properties.getProperty(prefix + "socket-timeout-ms");
+        String socket = properties.getProperty(prefix + "socket-timeout");
         if (socket != null) {
-            b.socketTimeout(Duration.ofMillis(integer(prefix + "socket-timeout-ms", socket)));
+            b.socketTimeout(Durations.parse(prefix + "socket-timeout", socket));
         }
         String pool = properties.getProperty(prefix + "pool-size");
         if (pool != null) {
             b.poolSize(integer(prefix + "pool-size", pool));
         }
-        String trustStore = properties.getProperty(prefix + "tls.truststore");
+        String trustStore = properties.getProperty(prefix + "tls-truststore");
         if (trustStore != null) {
-            b.tlsTrustStore(Path.of(trustStore), properties.getProperty(prefix + "tls.truststore-password", ""));
+            b.tlsTrustStore(Path.of(trustStore), properties.getProperty(prefix + "tls-truststore-password", ""));
         }
-        String master = properties.getProperty(prefix + "sentinel.master");
-        String nodes = properties.getProperty(prefix + "sentinel.nodes");
+        String master = properties.getProperty(prefix + "sentinel-master");
+        String nodes = properties.getProperty(prefix + "sentinel-nodes");
         if (master != null || nodes != null) {
             b.sentinel(master, nodes == null ? List.of() : parseNodes(nodes));
         }
@@ -63,11 +67,11 @@ final class RedisConfigProperties {
             String trimmed = node.trim();
             int colon = trimmed.lastIndexOf(':');
             if (colon <= 0 || colon == trimmed.length() - 1) {
-                throw invalid("sentinel.nodes", "must be a comma-separated list of host:port", nodes);
+                throw invalid("sentinel-nodes", "must be a comma-separated list of host:port", nodes);
             }
-            int nodePort = integer("sentinel.nodes", trimmed.substring(colon + 1));
+            int nodePort = integer("sentinel-nodes", trimmed.substring(colon + 1));
             if (nodePort < 1 || nodePort > 65535) {
-                throw invalid("sentinel.nodes", "has a port outside 1..65535", nodes);
+                throw invalid("sentinel-nodes", "has a port outside 1..65535", nodes);
             }
             parsed.add(new SentinelNode(trimmed.substring(0, colon), nodePort));
         }

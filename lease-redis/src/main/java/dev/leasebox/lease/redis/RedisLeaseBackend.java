@@ -9,16 +9,17 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The {@code redis} lease backend for hosts that open backends by name: the address is the Redis URI
+ * The {@code redis} lease backend for hosts that open backends by name, in the settings' namespace (keys
+ * {@code <namespace>:…}, as {@link RedisLeaseConfig.Builder#namespace}): the address is the Redis URI
  * ({@code redis://[user[:password]@]host:port[/db]} or {@code rediss://…}); backend options are the
- * {@link RedisLeaseConfig} properties without prefix ({@code password}, {@code pool-size},
- * {@code sentinel.master}, …).
+ * {@link RedisLeaseConfig} properties without prefix ({@code password}, {@code pool-size}, {@code connect-timeout},
+ * {@code sentinel-master}, …).
  */
 public final class RedisLeaseBackend implements LeaseBackend {
 
     /** The options {@link RedisLeaseConfig#fromProperties} reads (the address and namespace come as settings). */
-    static final Set<String> OPTIONS = Set.of("user", "password", "connect-timeout-ms", "socket-timeout-ms", "pool-size",
-            "tls.truststore", "tls.truststore-password", "sentinel.master", "sentinel.nodes");
+    static final Set<String> OPTIONS = Set.of("user", "password", "connect-timeout", "socket-timeout", "pool-size",
+            "tls-truststore", "tls-truststore-password", "sentinel-master", "sentinel-nodes");
 
     @Override
     public String name() {

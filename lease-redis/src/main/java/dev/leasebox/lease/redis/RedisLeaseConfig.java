@@ -1,5 +1,7 @@
 package dev.leasebox.lease.redis;
 
+import dev.leasebox.lease.spi.LeaseBackendSettings;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,17 +22,18 @@ import java.util.Properties;
  *       (URL-encoded); a password alone authenticates the {@code default} user ({@code requirepass}).
  *       With Sentinel, only the scheme, credentials and database are used.</li>
  *   <li>{@code user}, {@code password} — override the URI's credentials, to keep secrets out of URIs.</li>
- *   <li>{@code namespace} (required) — prefix of every key, so several deployments can share one
- *       Redis: leases are {@code <namespace>:lease:<key>}, the fence counter {@code <namespace>:fence}.
+ *   <li>{@code namespace} (default {@code leasebox}, as on every backend) — prefix of every key, so several
+ *       deployments can share one Redis: leases are {@code <namespace>:lease:<key>}, the fence counter {@code <namespace>:fence}.
  *       On Redis Cluster write it as a hash tag, e.g. {@code {orders}}: every key of the namespace
  *       then hashes to one slot, which is what lets one Lua script touch them all.</li>
- *   <li>{@code connect-timeout-ms} (default 2000), {@code socket-timeout-ms} (default 2000),
+ *   <li>{@code connect-timeout} (default 2s), {@code socket-timeout} (default 2s), durations as
+ *       {@link dev.leasebox.lease.spi.Durations} reads them,
  *       {@code pool-size} (default 8; also bounds the wait for a pooled connection to the connect
  *       timeout).</li>
- *   <li>{@code tls.truststore}, {@code tls.truststore-password} — a PKCS12 trust store holding the CA
+ *   <li>{@code tls-truststore}, {@code tls-truststore-password} — a PKCS12 trust store holding the CA
  *       (or self-signed certificate) Redis presents, for {@code rediss://} only; without it the JVM's
  *       default trust store is used. The certificate is always verified, host name included.</li>
- *   <li>{@code sentinel.master} and {@code sentinel.nodes} ({@code host:port,host:port}) — find the
+ *   <li>{@code sentinel-master} and {@code sentinel-nodes} ({@code host:port,host:port}) — find the
  *       master through Redis Sentinel instead of the URI's host; both or neither. The Sentinels
  *       themselves are asked without TLS or credentials; the master gets the URI's.</li>
  * </ul>
@@ -70,8 +73,8 @@ public final class RedisLeaseConfig {
         this.user = b.user != null ? b.user : uri.user();
         this.password = b.password != null ? b.password : uri.password();
         this.namespace = validNamespace(b.namespace);
-        this.connectTimeout = positive("connect-timeout-ms", b.connectTimeout);
-        this.socketTimeout = positive("socket-timeout-ms", b.socketTimeout);
+        this.connectTimeout = positive("connect-timeout", b.connectTimeout);
+        this.socketTimeout = positive("socket-timeout", b.socketTimeout);
         if (b.poolSize < 1) {
             throw invalid("pool-size", "must be at least 1", Integer.toString(b.poolSize));
         }
@@ -79,18 +82,18 @@ public final class RedisLeaseConfig {
         this.sentinelMaster = b.sentinelMaster == null || b.sentinelMaster.isBlank() ? null : b.sentinelMaster.trim();
         this.sentinelNodes = List.copyOf(b.sentinelNodes);
         if (sentinelMaster != null && sentinelNodes.isEmpty()) {
-            throw invalid("sentinel.nodes", "must name at least one host:port when sentinel.master is set", "");
+            throw invalid("sentinel-nodes", "must name at least one host:port when sentinel-master is set", "");
         }
         if (sentinelMaster == null && !sentinelNodes.isEmpty()) {
-            throw invalid("sentinel.master", "must name the monitored master when sentinel.nodes is set", "");
+            throw invalid("sentinel-master", "must name the monitored master when sentinel-nodes is set", "");
         }
         this.trustStore = b.trustStore;
         this.trustStorePassword = b.trustStorePassword;
         if (trustStore != null && !tls) {
-            throw invalid("tls.truststore", "is set but the uri is not rediss:// (TLS)", trustStore.toString());
+            throw invalid("tls-truststore", "is set but the uri is not rediss:// (TLS)", trustStore.toString());
         }
         if (trustStore != null && !Files.isReadable(trustStore)) {
-            throw invalid("tls.truststore", "is not a readable file", trustStore.toString());
+            throw invalid("tls-truststore", "is not a readable file", trustStore.toString());
         }
         if (sentinelMaster == null && host.isEmpty()) {
             throw invalid("uri", "must name a host", uri.toString());
@@ -193,7 +196,7 @@ public final class RedisLeaseConfig {
 
     private static String validNamespace(String value) {
         if (value == null || value.isBlank()) {
-            throw invalid("namespace", "is required (the key prefix of this deployment, e.g. orders or {orders})", "");
+            throw invalid("namespace", "must not be blank (the key prefix of this deployment, e.g. orders or {orders})", "");
         }
         if (!value.equals(value.strip()) || value.chars().anyMatch(Character::isWhitespace)) {
             throw invalid("namespace", "must not contain whitespace", value);
@@ -211,7 +214,7 @@ public final class RedisLeaseConfig {
     private static Duration positive(String property, Duration value) {
         Objects.requireNonNull(value, property);
         if (value.toMillis() < 1 || value.toMillis() > Integer.MAX_VALUE) {
-            throw invalid(property, "must be between 1 and " + Integer.MAX_VALUE + " ms", Long.toString(value.toMillis()));
+            throw invalid(property, "must be between 1ms and " + Integer.MAX_VALUE + "ms", dev.leasebox.lease.spi.Durations.format(value));
         }
         return value;
     }
@@ -227,7 +230,7 @@ public final class RedisLeaseConfig {
         private String uri;
         private String user;
         private String password;
-        private String namespace;
+        private String namespace = LeaseBackendSettings.DEFAULT_NAMESPACE;
         private Duration connectTimeout = Duration.ofSeconds(2);
         private Duration socketTimeout = Duration.ofSeconds(2);
         private int poolSize = 8;
@@ -261,6 +264,11 @@ public final class RedisLeaseConfig {
             return this;
         }
 
+        /**
+         * Separates deployments sharing one Redis (default {@code leasebox}, as on every backend): every key starts
+         * with {@code <namespace>:}. A manager opened by name ({@code --namespace}, Spring's {@code leasebox.namespace})
+         * with the same namespace uses the same keys.
+         */
         public Builder namespace(String namespace) {
             this.namespace = namespace;
             return this;

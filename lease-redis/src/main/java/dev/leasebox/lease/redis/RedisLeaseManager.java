@@ -332,7 +332,7 @@ public final class RedisLeaseManager implements LeaseManager, LapsingLeases, Wak
         }
         if (causedBy(e, SSLException.class) || causedBy(e, CertificateException.class)) {
             return new LeaseManagerException(where + " presented a TLS certificate this client does not trust or the TLS handshake failed ("
-                    + reason + "); set tls.truststore to a PKCS12 trust store holding Redis's CA, and check the host name in the uri", e);
+                    + reason + "); set tls-truststore to a PKCS12 trust store holding Redis's CA, and check the host name in the uri", e);
         }
         if (e instanceof JedisConnectionException) {
             return new LeaseManagerException(where + " is unreachable (" + operation + "): " + reason

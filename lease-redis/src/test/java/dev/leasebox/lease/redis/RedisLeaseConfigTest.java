@@ -49,8 +49,9 @@ class RedisLeaseConfigTest {
     }
 
     @Test
-    void theNamespaceIsRequiredWithoutWhitespaceAndWithAWellFormedHashTag() {
-        assertThatThrownBy(() -> valid().namespace(" ").build()).hasMessageStartingWith("Redis lease configuration: namespace is required");
+    void theNamespaceDefaultsToLeaseboxAndHasNoWhitespaceAndAWellFormedHashTag() {
+        assertThat(RedisLeaseConfig.builder().uri("redis://127.0.0.1").build().namespace()).isEqualTo("leasebox");
+        assertThatThrownBy(() -> valid().namespace(" ").build()).hasMessageStartingWith("Redis lease configuration: namespace must not be blank");
         assertThatThrownBy(() -> valid().namespace("my orders").build()).hasMessageContaining("namespace must not contain whitespace, was 'my orders'");
         assertThatThrownBy(() -> valid().namespace("{orders").build()).hasMessageContaining("namespace opens a hash tag");
         assertThatThrownBy(() -> valid().namespace("{}orders").build()).hasMessageContaining("namespace opens a hash tag");
@@ -60,15 +61,15 @@ class RedisLeaseConfigTest {
     @Test
     void timeoutsAndPoolSizeMustBePositive() {
         assertThatThrownBy(() -> valid().poolSize(0).build()).hasMessage("Redis lease configuration: pool-size must be at least 1, was '0'");
-        assertThatThrownBy(() -> valid().connectTimeout(Duration.ZERO).build()).hasMessageContaining("connect-timeout-ms");
-        assertThatThrownBy(() -> valid().socketTimeout(Duration.ofMillis(-5)).build()).hasMessageContaining("socket-timeout-ms");
+        assertThatThrownBy(() -> valid().connectTimeout(Duration.ZERO).build()).hasMessage("Redis lease configuration: connect-timeout must be between 1ms and 2147483647ms, was '0s'");
+        assertThatThrownBy(() -> valid().socketTimeout(Duration.ofMillis(-5)).build()).hasMessageContaining("socket-timeout must be");
     }
 
     @Test
     void sentinelNeedsBothAMasterNameAndNodes() {
-        assertThatThrownBy(() -> valid().sentinel("mymaster", java.util.List.of()).build()).hasMessageContaining("sentinel.nodes");
-        assertThatThrownBy(() -> valid().sentinel(null, RedisLeaseConfig.parseNodes("h:26379")).build()).hasMessageContaining("sentinel.master");
-        assertThatThrownBy(() -> RedisLeaseConfig.parseNodes("h1:26379,h2")).hasMessageContaining("sentinel.nodes must be a comma-separated list of host:port");
+        assertThatThrownBy(() -> valid().sentinel("mymaster", java.util.List.of()).build()).hasMessageContaining("sentinel-nodes");
+        assertThatThrownBy(() -> valid().sentinel(null, RedisLeaseConfig.parseNodes("h:26379")).build()).hasMessageContaining("sentinel-master");
+        assertThatThrownBy(() -> RedisLeaseConfig.parseNodes("h1:26379,h2")).hasMessageContaining("sentinel-nodes must be a comma-separated list of host:port");
 
         RedisLeaseConfig config = valid().uri("redis://app:pw@unused").sentinel("mymaster", RedisLeaseConfig.parseNodes("s1:26379, s2:26380")).build();
         assertThat(config.address()).isEqualTo("redis://app@mymaster/0 via Sentinel [s1:26379, s2:26380]");
@@ -78,9 +79,9 @@ class RedisLeaseConfigTest {
     void aTrustStoreNeedsRedissAndAReadableFile() {
         Path missing = Path.of("/nonexistent/trust.p12");
         assertThatThrownBy(() -> valid().tlsTrustStore(missing, "").build())
-                .hasMessage("Redis lease configuration: tls.truststore is set but the uri is not rediss:// (TLS), was '/nonexistent/trust.p12'");
+                .hasMessage("Redis lease configuration: tls-truststore is set but the uri is not rediss:// (TLS), was '/nonexistent/trust.p12'");
         assertThatThrownBy(() -> valid().uri("rediss://127.0.0.1").tlsTrustStore(missing, "").build())
-                .hasMessage("Redis lease configuration: tls.truststore is not a readable file, was '/nonexistent/trust.p12'");
+                .hasMessage("Redis lease configuration: tls-truststore is not a readable file, was '/nonexistent/trust.p12'");
     }
 
     @Test
@@ -90,9 +91,9 @@ class RedisLeaseConfigTest {
         properties.setProperty("leasebox.redis.namespace", "{billing}");
         properties.setProperty("leasebox.redis.password", "pw");
         properties.setProperty("leasebox.redis.pool-size", "4");
-        properties.setProperty("leasebox.redis.socket-timeout-ms", "750");
-        properties.setProperty("leasebox.redis.sentinel.master", "m");
-        properties.setProperty("leasebox.redis.sentinel.nodes", "127.0.0.1:26379");
+        properties.setProperty("leasebox.redis.socket-timeout", "750ms");
+        properties.setProperty("leasebox.redis.sentinel-master", "m");
+        properties.setProperty("leasebox.redis.sentinel-nodes", "127.0.0.1:26379");
 
         RedisLeaseConfig config = RedisLeaseConfig.fromProperties(properties, "leasebox.redis.");
 
@@ -105,5 +106,9 @@ class RedisLeaseConfigTest {
         properties.setProperty("leasebox.redis.pool-size", "many");
         assertThatThrownBy(() -> RedisLeaseConfig.fromProperties(properties, "leasebox.redis."))
                 .hasMessage("Redis lease configuration: leasebox.redis.pool-size must be an integer, was 'many'");
+        properties.setProperty("leasebox.redis.pool-size", "4");
+        properties.setProperty("leasebox.redis.socket-timeout", "750");
+        assertThatThrownBy(() -> RedisLeaseConfig.fromProperties(properties, "leasebox.redis."))
+                .hasMessage("leasebox.redis.socket-timeout: '750' is not a duration: write e.g. 500ms, 30s, 2m, 1m30s, 1h, 7d or PT30S");
     }
 }

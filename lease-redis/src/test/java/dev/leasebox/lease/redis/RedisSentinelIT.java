@@ -1,6 +1,6 @@
 package dev.leasebox.lease.redis;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.testkit.ManagedProcess;

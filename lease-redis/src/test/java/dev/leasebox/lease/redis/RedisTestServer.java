@@ -1,6 +1,6 @@
 package dev.leasebox.lease.redis;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import dev.leasebox.testkit.ManagedProcess;
 import dev.leasebox.testkit.RequiredServer;
 import redis.clients.jedis.DefaultJedisClientConfig;

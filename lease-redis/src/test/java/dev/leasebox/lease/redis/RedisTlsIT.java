@@ -65,7 +65,7 @@ class RedisTlsIT {
                 .isInstanceOf(LeaseManagerException.class)
                 .hasMessageStartingWith("Redis at rediss://127.0.0.1:" + redis.port() + "/0")
                 .hasMessageContaining("presented a TLS certificate this client does not trust")
-                .hasMessageContaining("tls.truststore")
+                .hasMessageContaining("tls-truststore")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
     }
 

@@ -2,6 +2,7 @@ package dev.leasebox.lease.zookeeper;
 
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseLoss;
+import dev.leasebox.lease.spi.LeaseLossListeners;
 import dev.leasebox.lease.LeaseManagerException;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
@@ -70,7 +71,7 @@ final class ConnectionWatch {
                 List<Lease> lost = held.removeAll();
                 log.warn("ZooKeeper session at {} lost; {} leases lost", config.connectString(), lost.size());
                 if (!lost.isEmpty()) {
-                    listeners.reportLoss(new LeaseLoss(lost, LeaseLoss.Cause.SESSION_EXPIRED, "ZooKeeper session at "
+                    listeners.report(new LeaseLoss(lost, LeaseLoss.Cause.SESSION_EXPIRED, "ZooKeeper session at "
                             + config.connectString() + " expired or was lost: its ephemeral lease nodes are gone or going"));
                 }
                 break;
@@ -86,7 +87,10 @@ final class ConnectionWatch {
         try {
             SessionCheck.Outcome outcome = new SessionCheck(new LeasePaths(config.namespace()), config.operationTimeout(),
                     config.connectString()).verify(zooKeeper.get(), held);
-            outcome.losses().forEach(listeners::reportLoss);
+            outcome.losses().forEach(loss -> {
+                log.warn("{} leases lost ({}): {}", loss.leases().size(), loss.cause(), loss.detail());
+                listeners.report(loss);
+            });
             String restored = "reconnected to ZooKeeper at " + config.connectString() + "; " + outcome.kept()
                     + " leases verified still held";
             log.info(restored);

@@ -51,7 +51,7 @@ final class CuratorSetup {
         try {
             if (!curator.blockUntilConnected((int) config.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new LeaseManagerException("ZooKeeper ensemble at " + config.connectString() + " is not reachable within "
-                        + config.connectionTimeout() + ": check leasebox.zookeeper.connectString and that the servers are running");
+                        + config.connectionTimeout() + ": check leasebox.zookeeper.connect-string and that the servers are running");
             }
             LeasePaths paths = new LeasePaths(config.namespace());
             createIfAbsent(curator, paths.root());

@@ -11,24 +11,25 @@ import java.util.UUID;
 
 /**
  * Everything a {@link ZooKeeperLeaseManager} needs, validated when {@link Builder#build()} is called:
- * a bad value fails with one line naming the property and the value.
+ * a bad value fails with one line naming the setting ({@code leasebox.zookeeper.<name>}) and the value. The
+ * settings, by their kebab-case names (those opened by name take the same names as backend options):
  *
  * <ul>
- *   <li>{@code leasebox.zookeeper.connectString} — the ensemble, {@code host:port[,host:port...]}.</li>
- *   <li>{@code leasebox.zookeeper.sessionTimeout} — requested session timeout (default 15 s). The server
+ *   <li>{@code connect-string} — the ensemble, {@code host:port[,host:port...]}.</li>
+ *   <li>{@code session-timeout} — requested session timeout (default 15 s). The server
  *       clamps it to [2 × tickTime, 20 × tickTime]; the manager logs a warning when the negotiated one
  *       differs. A lease whose holder dies is grantable again after at most this long.</li>
- *   <li>{@code leasebox.zookeeper.connectionTimeout} — how long {@code start} waits for the first
+ *   <li>{@code connection-timeout} — how long {@code start} waits for the first
  *       connection before failing (default 10 s).</li>
- *   <li>{@code leasebox.zookeeper.operationTimeout} — how long one batch waits for its replies
+ *   <li>{@code operation-timeout} — how long one batch waits for its replies
  *       (default: the session timeout).</li>
- *   <li>{@code leasebox.zookeeper.namespace} — the root znode; leases live under
+ *   <li>{@code namespace} — the root znode; leases live under
  *       {@code /<namespace>/leases}, members under {@code /<namespace>/members} (default {@code leasebox}).</li>
- *   <li>{@code leasebox.zookeeper.digest} — optional {@code user:password}; when set the client
+ *   <li>{@code digest} — optional {@code user:password}; when set the client
  *       authenticates with it and every node it creates carries a creator-only digest ACL.</li>
- *   <li>{@code leasebox.zookeeper.memberId} — this manager's name in the membership group (default
+ *   <li>{@code member-id} — this manager's name in the membership group (default
  *       host-pid-random, unique per manager).</li>
- *   <li>{@code leasebox.zookeeper.maxClockSkew} — the most any manager's wall clock may be off true
+ *   <li>{@code max-clock-skew} — the most any manager's wall clock may be off true
  *       time, either way, counted twice: a node is taken over only once the taker's wall clock is past
  *       the deadline its holder wrote by more than this (default 1 s; see {@link ZooKeeperLeaseManager}).</li>
  * </ul>
@@ -136,7 +137,7 @@ public final class ZooKeeperLeaseConfig {
         private Duration sessionTimeout = Duration.ofSeconds(15);
         private Duration connectionTimeout = Duration.ofSeconds(10);
         private Duration operationTimeout;
-        private String namespace = "leasebox";
+        private String namespace = dev.leasebox.lease.spi.LeaseBackendSettings.DEFAULT_NAMESPACE;
         private String digest;
         private String memberId;
         private Clock clock = Clock.systemUTC();
@@ -162,6 +163,11 @@ public final class ZooKeeperLeaseConfig {
             return this;
         }
 
+        /**
+         * Separates deployments sharing one ensemble (default {@code leasebox}, as on every backend): leases live
+         * under {@code /<namespace>/leases}. A manager opened by name ({@code --namespace}, Spring's
+         * {@code leasebox.namespace}) with the same namespace leases the same nodes.
+         */
         public Builder namespace(String value) {
             this.namespace = value;
             return this;
@@ -198,15 +204,15 @@ public final class ZooKeeperLeaseConfig {
         /** Validates every property, failing with one line that names the property and the bad value. */
         public ZooKeeperLeaseConfig build() {
             if (connectString == null || connectString.isBlank() || connectString.contains("/")) {
-                throw invalid("connectString", connectString, "host:port[,host:port...] without a chroot (use namespace)");
+                throw invalid("connect-string", connectString, "host:port[,host:port...] without a chroot (use namespace)");
             }
-            positive("sessionTimeout", sessionTimeout);
-            positive("connectionTimeout", connectionTimeout);
+            positive("session-timeout", sessionTimeout);
+            positive("connection-timeout", connectionTimeout);
             if (operationTimeout != null) {
-                positive("operationTimeout", operationTimeout);
+                positive("operation-timeout", operationTimeout);
             }
             if (sessionTimeout.toMillis() > Integer.MAX_VALUE) {
-                throw invalid("sessionTimeout", sessionTimeout, "at most " + Integer.MAX_VALUE + " ms");
+                throw invalid("session-timeout", sessionTimeout, "at most " + Integer.MAX_VALUE + " ms");
             }
             if (namespace == null || !namespace.matches("[A-Za-z0-9_.-]+") || namespace.equals(".") || namespace.equals("..")) {
                 throw invalid("namespace", namespace, "one znode name of letters, digits, '_', '.', '-' (no '/')");
@@ -215,10 +221,10 @@ public final class ZooKeeperLeaseConfig {
                 throw invalid("digest", "****", "user:password with both parts non-empty");
             }
             if (memberId != null && (memberId.isBlank() || memberId.contains("/"))) {
-                throw invalid("memberId", memberId, "a non-blank name without '/'");
+                throw invalid("member-id", memberId, "a non-blank name without '/'");
             }
             if (maxClockSkew == null || maxClockSkew.isNegative()) {
-                throw invalid("maxClockSkew", maxClockSkew, "a duration of zero or more");
+                throw invalid("max-clock-skew", maxClockSkew, "a duration of zero or more");
             }
             Objects.requireNonNull(clock, "clock");
             Objects.requireNonNull(localClock, "localClock");

@@ -5,6 +5,7 @@ import dev.leasebox.lease.LeaseLoss;
 import dev.leasebox.lease.LeaseLossListener;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.spi.GroupRowsByDefault;
+import dev.leasebox.lease.spi.LeaseLossListeners;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.lease.PeerRank;
@@ -130,7 +131,7 @@ public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking, G
     private final CuratorFramework curator;
     private final GroupMember membership;
     private final HeldLeases held = new HeldLeases();
-    private final LeaseLossListeners listeners = new LeaseLossListeners();
+    private final LeaseLossListeners listeners;
     private final LeaseBatches batches;
     private final ConnectionWatch connection;
     private final List<ACL> acl;
@@ -145,8 +146,10 @@ public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking, G
         this.ownsClient = ownsClient;
         this.acl = acl;
         LeasePaths paths = new LeasePaths(config.namespace());
+        this.listeners = LeaseLossListeners.onCallingThread("ZooKeeper lease manager at " + config.connectString()
+                + ", namespace " + config.namespace(), log);
         this.batches = new LeaseBatches(paths, acl, config.clock(), config.localClock(), config.maxClockSkew(),
-                config.operationTimeout(), config.connectString(), held, listeners::reportLoss);
+                config.operationTimeout(), config.connectString(), held, this::reportLoss);
         this.connection = new ConnectionWatch(config, held, listeners, this::zooKeeper, () -> closed);
         this.membership = new GroupMember(curator, "/" + config.namespace() + "/" + LeasePaths.MEMBERS,
                 config.memberId(), config.memberId().getBytes(StandardCharsets.UTF_8));
@@ -194,7 +197,7 @@ public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking, G
         int negotiated = zooKeeper().getSessionTimeout();
         if (negotiated != config.sessionTimeout().toMillis()) {
             log.warn("ZooKeeper at {} negotiated a session timeout of {} ms instead of the requested {} ms "
-                            + "(leasebox.zookeeper.sessionTimeout; servers clamp it to [2, 20] x tickTime): "
+                            + "(leasebox.zookeeper.session-timeout; servers clamp it to [2, 20] x tickTime): "
                             + "a dead holder's leases become grantable after {} ms",
                     config.connectString(), negotiated, config.sessionTimeout().toMillis(), negotiated);
         }
@@ -276,6 +279,12 @@ public final class ZooKeeperLeaseManager implements LeaseManager, PeerRanking, G
             throw new IllegalStateException(describe() + " is closed");
         }
         return ZooKeeperWakeUps.subscribe(curator, ZooKeeperWakeUps.path(config.namespace(), topic), listener);
+    }
+
+    /** Logs {@code loss} and tells the listeners, on the calling thread. */
+    private void reportLoss(LeaseLoss loss) {
+        log.warn("{} leases lost ({}): {}", loss.leases().size(), loss.cause(), loss.detail());
+        listeners.report(loss);
     }
 
     @Override

@@ -1,6 +1,6 @@
 package dev.leasebox.lease.zookeeper;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseLoss;
 import dev.leasebox.lease.LeaseLossListener;

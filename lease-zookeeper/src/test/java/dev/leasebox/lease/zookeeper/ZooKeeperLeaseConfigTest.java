@@ -24,17 +24,17 @@ class ZooKeeperLeaseConfigTest {
     @Test
     void aBadValueFailsWithOneLineNamingThePropertyAndTheValue() {
         assertThatThrownBy(() -> ZooKeeperLeaseConfig.builder(" ").build())
-                .hasMessageContaining("leasebox.zookeeper.connectString").hasMessageNotContaining("\n");
+                .hasMessageContaining("leasebox.zookeeper.connect-string").hasMessageNotContaining("\n");
         assertThatThrownBy(() -> ZooKeeperLeaseConfig.builder("zk:2181/chroot").build())
-                .hasMessageContaining("leasebox.zookeeper.connectString = zk:2181/chroot");
+                .hasMessageContaining("leasebox.zookeeper.connect-string = zk:2181/chroot");
         assertThatThrownBy(() -> ZooKeeperLeaseConfig.builder("zk:2181").namespace("a/b").build())
                 .hasMessageContaining("leasebox.zookeeper.namespace = a/b");
         assertThatThrownBy(() -> ZooKeeperLeaseConfig.builder("zk:2181").sessionTimeout(Duration.ZERO).build())
-                .hasMessageContaining("leasebox.zookeeper.sessionTimeout = PT0S");
+                .hasMessageContaining("leasebox.zookeeper.session-timeout = PT0S");
         assertThatThrownBy(() -> ZooKeeperLeaseConfig.builder("zk:2181").digest("nopassword").build())
                 .hasMessageContaining("leasebox.zookeeper.digest").hasMessageNotContaining("nopassword");
         assertThatThrownBy(() -> ZooKeeperLeaseConfig.builder("zk:2181").maxClockSkew(Duration.ofMillis(-1)).build())
-                .hasMessageContaining("leasebox.zookeeper.maxClockSkew = PT-0.001S");
+                .hasMessageContaining("leasebox.zookeeper.max-clock-skew = PT-0.001S");
     }
 
     @Test

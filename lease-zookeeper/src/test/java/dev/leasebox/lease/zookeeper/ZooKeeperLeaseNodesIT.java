@@ -1,6 +1,6 @@
 package dev.leasebox.lease.zookeeper;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.LeaseRequest;
@@ -187,7 +187,7 @@ class ZooKeeperLeaseNodesIT {
                 .connectionTimeout(Duration.ofSeconds(1)).build()))
                 .isInstanceOf(LeaseManagerException.class)
                 .hasMessageContaining(nowhere)
-                .hasMessageContaining("leasebox.zookeeper.connectString")
+                .hasMessageContaining("leasebox.zookeeper.connect-string")
                 .hasMessageNotContaining("\n");
     }
 }

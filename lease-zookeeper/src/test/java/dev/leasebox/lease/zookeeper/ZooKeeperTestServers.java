@@ -1,6 +1,6 @@
 package dev.leasebox.lease.zookeeper;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
+import dev.leasebox.testkit.LoopbackPorts;
 import dev.leasebox.testkit.ManagedProcess;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;

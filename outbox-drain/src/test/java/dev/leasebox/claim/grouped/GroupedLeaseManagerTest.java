@@ -320,25 +320,25 @@ class GroupedLeaseManagerTest {
     void groupingFollowsTheBackendAndItsOptions() {
         assertThat(LeaseGrouping.forBackend("hazelcast", java.util.Map.of())).isEqualTo(LeaseGrouping.DEFAULT);
         assertThat(LeaseGrouping.forBackend("zookeeper", java.util.Map.of())).isEqualTo(LeaseGrouping.DEFAULT);
-        assertThat(LeaseGrouping.forBackend("zookeeper", java.util.Map.of("rowLockSlots", "0"))).isEqualTo(LeaseGrouping.NONE);
-        assertThat(LeaseGrouping.forBackend("zookeeper", java.util.Map.of("rowLockBlock", "128"))).isEqualTo(LeaseGrouping.DEFAULT);
+        assertThat(LeaseGrouping.forBackend("zookeeper", java.util.Map.of("row-groups", "0"))).isEqualTo(LeaseGrouping.NONE);
+        assertThat(LeaseGrouping.forBackend("zookeeper", java.util.Map.of("row-group-block", "128"))).isEqualTo(LeaseGrouping.DEFAULT);
         assertThat(LeaseGrouping.forBackend("redis", java.util.Map.of())).isEqualTo(LeaseGrouping.NONE);
-        assertThat(LeaseGrouping.forBackend("redis", java.util.Map.of("rowLockBlock", "64")))
+        assertThat(LeaseGrouping.forBackend("redis", java.util.Map.of("row-group-block", "64")))
                 .isEqualTo(new LeaseGrouping(64, 4096, Duration.ofMillis(500)));
-        assertThat(LeaseGrouping.forBackend("hazelcast", java.util.Map.of("rowLockSlots", "0")).grouped()).isFalse();
-        assertThat(LeaseGrouping.forBackend("zookeeper", java.util.Map.of("rowLockLinger", "0", "rowLockSlots", "16")))
+        assertThat(LeaseGrouping.forBackend("hazelcast", java.util.Map.of("row-groups", "0")).grouped()).isFalse();
+        assertThat(LeaseGrouping.forBackend("zookeeper", java.util.Map.of("row-group-linger", "0", "row-groups", "16")))
                 .isEqualTo(new LeaseGrouping(128, 16, Duration.ZERO));
-        assertThat(LeaseGrouping.backendOptions(java.util.Map.of("rowLockBlock", "64", "sessionTtl", "10s")))
-                .containsOnlyKeys("sessionTtl");
-        assertThatThrownBy(() -> LeaseGrouping.forBackend("redis", java.util.Map.of("rowLockLinger", "500")))
-                .hasMessage("option rowLockLinger expects a duration like 500ms or 1s (or 0), was '500'");
-        assertThatThrownBy(() -> LeaseGrouping.forBackend("redis", java.util.Map.of("rowLockBlock", "0")))
-                .hasMessageContaining("rowLockBlock must be in [1, 1024]");
-        assertThatThrownBy(() -> LeaseGrouping.forBackend("redis", java.util.Map.of("rowLockLinger", "11s")))
-                .hasMessageContaining("rowLockLinger must be in [0, 10000 ms]").hasMessageContaining("was 11000 ms");
-        assertThatThrownBy(() -> LeaseGrouping.forBackend("redis", java.util.Map.of("rowLockSlots", "70000")))
-                .hasMessageContaining("must be in [0, 65536]").hasMessageContaining("was 70000");
-        assertThatThrownBy(() -> LeaseGrouping.forBackend("redis", java.util.Map.of("rowLockSlots", "many")))
-                .hasMessage("option rowLockSlots expects a whole number, was 'many'");
+        assertThat(LeaseGrouping.backendOptions(java.util.Map.of("row-group-block", "64", "session-ttl", "10s")))
+                .containsOnlyKeys("session-ttl");
+        assertThatThrownBy(() -> LeaseGrouping.forBackend("redis", java.util.Map.of("row-group-linger", "500")))
+                .hasMessage("row-group-linger: '500' is not a duration: write e.g. 500ms, 30s, 2m, 1m30s, 1h, 7d or PT30S");
+        assertThatThrownBy(() -> LeaseGrouping.forBackend("redis", java.util.Map.of("row-group-block", "0")))
+                .hasMessage("row-group-block must be in [1, 1024], was 0");
+        assertThatThrownBy(() -> LeaseGrouping.forBackend("redis", java.util.Map.of("row-group-linger", "11s")))
+                .hasMessage("row-group-linger must be in [0, 10s], was 11s");
+        assertThatThrownBy(() -> LeaseGrouping.forBackend("redis", java.util.Map.of("row-groups", "70000")))
+                .hasMessage("row-groups must be in [0, 65536] (0: a lease per row), was 70000");
+        assertThatThrownBy(() -> LeaseGrouping.forBackend("redis", java.util.Map.of("row-groups", "many")))
+                .hasMessage("row-groups: expects a whole number, was 'many'");
     }
 }

@@ -1,6 +1,5 @@
-package dev.leasebox.lease.zookeeper;
+package dev.leasebox.cli.embedded;
 
-import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServer;
 
@@ -54,7 +53,7 @@ final class EmbeddedZooKeeperServer implements EmbeddedCoordinator {
     /** A session timeout within the server's 2..20 ticks, so the server does not have to change it. */
     @Override
     public java.util.Map<String, String> clientOptions() {
-        return java.util.Map.of("sessionTimeout", "5s");
+        return java.util.Map.of("session-timeout", "5s");
     }
 
     @Override

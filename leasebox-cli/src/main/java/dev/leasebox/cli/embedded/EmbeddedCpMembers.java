@@ -1,10 +1,9 @@
-package dev.leasebox.lease.hazelcast;
+package dev.leasebox.cli.embedded;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
-import dev.leasebox.lease.spi.EmbeddedCoordinator;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,11 +38,6 @@ final class EmbeddedCpMembers implements EmbeddedCoordinator {
         this.heartbeat = heartbeat;
     }
 
-    /** {@link #start(String, List, List, Duration, Duration)} with {@link #SESSION_TTL} and {@link #HEARTBEAT}. */
-    static EmbeddedCpMembers start(String clusterName, List<Integer> localPorts, List<Integer> allPorts) {
-        return start(clusterName, localPorts, allPorts, SESSION_TTL, HEARTBEAT);
-    }
-
     /**
      * Starts the members on {@code localPorts} (in parallel: CP discovery waits for all CP members) of a
      * cluster whose members are {@code allPorts} on 127.0.0.1, with this CP session timing (whole
@@ -52,7 +46,7 @@ final class EmbeddedCpMembers implements EmbeddedCoordinator {
      */
     static EmbeddedCpMembers start(String clusterName, List<Integer> localPorts, List<Integer> allPorts,
                                    Duration sessionTtl, Duration heartbeat) {
-        HazelcastVersion.requireCpSubsystem();
+        // the CLI's class path holds the Hazelcast it is built with, whose community edition has the CP Subsystem
         if (heartbeat.toSeconds() < 1 || sessionTtl.compareTo(heartbeat) <= 0 || sessionTtl.toMillis() % 1000 != 0
                 || heartbeat.toMillis() % 1000 != 0) {
             throw new IllegalArgumentException("CP session TTL " + sessionTtl + " and heartbeat " + heartbeat
@@ -90,13 +84,8 @@ final class EmbeddedCpMembers implements EmbeddedCoordinator {
         return members;
     }
 
-    /** A member of {@code clusterName} on 127.0.0.1:{@code port} joining {@code memberPorts} by TCP-IP (0 CP members: no CP Subsystem). */
-    static Config memberConfig(String clusterName, int port, List<Integer> memberPorts, int cpMemberCount) {
-        return memberConfig(clusterName, port, memberPorts, cpMemberCount, SESSION_TTL, HEARTBEAT);
-    }
-
-    /** As {@link #memberConfig(String, int, List, int)}, with this CP session timing. */
-    static Config memberConfig(String clusterName, int port, List<Integer> memberPorts, int cpMemberCount,
+    /** A member of {@code clusterName} on 127.0.0.1:{@code port} joining {@code memberPorts} by TCP-IP, with this CP session timing. */
+    private static Config memberConfig(String clusterName, int port, List<Integer> memberPorts, int cpMemberCount,
                                Duration sessionTtl, Duration heartbeat) {
         Config config = new Config();
         config.setClusterName(clusterName);
@@ -125,7 +114,7 @@ final class EmbeddedCpMembers implements EmbeddedCoordinator {
 
     @Override
     public Map<String, String> clientOptions() {
-        return Map.of("clusterName", clusterName, "sessionTtl", sessionTtl.toSeconds() + "s",
+        return Map.of("cluster-name", clusterName, "session-ttl", sessionTtl.toSeconds() + "s",
                 "heartbeat", heartbeat.toSeconds() + "s");
     }
 

@@ -1,4 +1,4 @@
-package dev.leasebox.lease.spi;
+package dev.leasebox.testkit;
 
 import org.junit.jupiter.api.Test;
 

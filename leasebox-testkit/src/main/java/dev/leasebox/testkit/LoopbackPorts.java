@@ -1,4 +1,4 @@
-package dev.leasebox.lease.spi;
+package dev.leasebox.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Free ports on the loopback address, for coordinators started locally (embedded members, the chaos
- * harness's server processes, the bench's redis-server). Never for production addresses.
+ * Free ports on the loopback address, for servers tests start locally (CP members, ZooKeeper and Redis
+ * processes, the chaos harness's servers). Never for production addresses.
  */
 public final class LoopbackPorts {
 

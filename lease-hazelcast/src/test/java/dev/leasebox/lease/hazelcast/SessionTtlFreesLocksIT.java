@@ -2,7 +2,6 @@ package dev.leasebox.lease.hazelcast;
 
 import dev.leasebox.lease.Lease;
 import dev.leasebox.lease.LeaseRequest;
-import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import dev.leasebox.testkit.ManagedProcess;
 import org.junit.jupiter.api.Test;
 
@@ -19,43 +18,27 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The embedded CP members' session timing ({@code startEmbedded} options {@code sessionTtl} and
- * {@code heartbeat}) is what frees a killed client's locks: with a 3 s session they are grantable
- * again within session TTL + heartbeat + 2 s, earlier than the default 10 s session ever allows.
+ * The CP session timing of the members (here a 5 s session TTL, 1 s heartbeat) is what frees a killed client's
+ * locks: they are grantable again within session TTL + heartbeat + 2 s, earlier than the default 10 s session ever allows.
  *
  * <p>The holder's lease ttl is the longest the session allows (TTL − heartbeat, 4 s) and it renews
  * every third of it, so only a stall of 4 s in the holder JVM could free its keys before the kill;
  * it says so ("LOST key"), and the precondition's message then shows its log.
  */
-class EmbeddedSessionTimingIT {
+class SessionTtlFreesLocksIT {
 
     private static final Duration SESSION_TTL = Duration.ofSeconds(5);
     private static final Duration HEARTBEAT = Duration.ofSeconds(1);
     private static final Duration LEASE_TTL = SESSION_TTL.minus(HEARTBEAT);
 
     @Test
-    void badSessionTimingAndUnknownOptionsAreRefusedBeforeAnyMemberStarts() {
-        HazelcastLeaseBackend backend = new HazelcastLeaseBackend();
-        assertThatThrownBy(() -> backend.startEmbedded(Map.of("sessionTtl", "1s", "heartbeat", "1s")))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("CP session TTL PT1S and heartbeat PT1S").hasMessageContaining("TTL above it");
-        assertThatThrownBy(() -> backend.startEmbedded(Map.of("sessionTTL", "5s")))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("unknown embedded hazelcast option 'sessionTTL'").hasMessageContaining("sessionTtl");
-    }
-
-    @Test
     void aKilledClientsLocksAreFreedByTheConfiguredSessionTtl() throws Exception {
-        String clusterName = "leasebox-it-" + UUID.randomUUID().toString().substring(0, 8);
-        try (EmbeddedCoordinator members = new HazelcastLeaseBackend().startEmbedded(Map.of("clusterName", clusterName,
-                "sessionTtl", SESSION_TTL.toSeconds() + "s", "heartbeat", HEARTBEAT.toSeconds() + "s")).orElseThrow()) {
-            assertThat(members.clientOptions()).containsEntry("sessionTtl", "5s").containsEntry("heartbeat", "1s")
-                    .containsEntry("clusterName", clusterName);
-            List<String> addresses = List.of(members.address().split(","));
+        try (CpCluster members = CpCluster.start(3, 3, (int) SESSION_TTL.toSeconds())) {
+            String clusterName = members.clusterName;
+            List<String> addresses = members.addresses();
             String ports = addresses.stream().map(a -> a.substring(a.lastIndexOf(':') + 1)).collect(Collectors.joining(","));
             String run = UUID.randomUUID().toString().substring(0, 8);
             List<String> keys = IntStream.range(0, 3).mapToObj(i -> "session-" + run + "-" + i).toList();
@@ -78,7 +61,7 @@ class EmbeddedSessionTimingIT {
                             regranted.addAll(survivor.acquire(request));
                             return regranted.size() == keys.size();
                         });
-                System.out.printf("EmbeddedSessionTimingIT: keys regranted %d ms after SIGKILL (session TTL %s)%n",
+                System.out.printf("SessionTtlFreesLocksIT: keys regranted %d ms after SIGKILL (session TTL %s)%n",
                         Duration.ofNanos(System.nanoTime() - killedAt).toMillis(), SESSION_TTL);
                 for (Lease lease : regranted) {
                     assertThat(lease.fence()).as("fence of %s after the kill", lease.key()).isGreaterThan(heldFences.get(lease.key()));
