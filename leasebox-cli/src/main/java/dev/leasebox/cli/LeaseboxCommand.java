@@ -14,7 +14,6 @@ import picocli.CommandLine.ScopeType;
                 "Every option can also be set as an environment variable LEASEBOX_<OPTION> (--jdbc-url -> LEASEBOX_JDBC_URL) "
                         + "or in a properties file (LEASEBOX_CONFIG, default ./leasebox.properties; key jdbc-url=...)."},
         subcommands = {
-                dev.leasebox.bench.BenchCommand.class,
                 DemoCommand.class,
                 SchemaCommand.class,
                 EnqueueCommand.class,

@@ -116,6 +116,12 @@ public final class LeaseboxMain {
                             + "java -jar chaos-tests/target/leasebox-chaos.jar chaos …");
                     return CliErrors.EXIT_BAD_INPUT;
                 }
+                if ("bench".equals(unmatched.getUnmatched().get(0))) {
+                    cmd.getErr().println("leasebox: the bench ships in leasebox-bench.jar, not in leasebox.jar: run "
+                            + "./leasebox bench … from a checkout (it builds leasebox-bench/target/leasebox-bench.jar), or "
+                            + "java -jar leasebox-bench/target/leasebox-bench.jar bench …");
+                    return CliErrors.EXIT_BAD_INPUT;
+                }
                 cmd.getErr().println("leasebox: unknown command '" + unmatched.getUnmatched().get(0) + "': choose one of "
                         + String.join(", ", cmd.getSubcommands().keySet()) + " (see: leasebox --help)");
                 return CliErrors.EXIT_BAD_INPUT;

@@ -238,6 +238,16 @@ class CommandLineErrorsTest {
     }
 
     @Test
+    void benchAndChaosAreNotInThisJarAndTheErrorNamesTheJarsThatShipThem() {
+        CliRun bench = CliRun.of("bench", "--workers", "4");
+        assertThat(bench.exitCode()).isEqualTo(2);
+        assertThat(bench.err()).contains("leasebox-bench.jar").contains("./leasebox bench").doesNotContain("unknown command");
+        CliRun chaos = CliRun.of("chaos");
+        assertThat(chaos.exitCode()).isEqualTo(2);
+        assertThat(chaos.err()).contains("leasebox-chaos.jar").contains("./leasebox chaos").doesNotContain("unknown command");
+    }
+
+    @Test
     void enqueueIntoAMissingTableNamesTheMigration() {
         CliRun run = CliRun.of("enqueue", "--jdbc-url", "jdbc:h2:mem:cli-enqueue-missing;DB_CLOSE_DELAY=-1", "--count", "1");
         assertThat(run.exitCode()).isEqualTo(2);

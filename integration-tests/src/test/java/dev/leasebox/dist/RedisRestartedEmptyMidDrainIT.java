@@ -11,6 +11,13 @@ import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxDrain;
 import dev.leasebox.jdbc.PostgreSqlTestServer;
 import dev.leasebox.jdbc.store.JdbcOutboxStore;
+import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.jdbc.DatabaseKind;
+import dev.leasebox.jdbc.JdbcOutboxStore;
+import dev.leasebox.jdbc.LeaseboxSchema;
+import dev.leasebox.jdbc.OutboxWriter;
+import dev.leasebox.jdbc.TableName;
+import dev.leasebox.jdbc.TestDataSources;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
@@ -22,12 +29,15 @@ import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
 import dev.leasebox.outbox.Completion;
 import dev.leasebox.outbox.CompletionOutcome;
 import dev.leasebox.outbox.OutboxClaim;
+import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
 import dev.leasebox.testkit.ManagedProcess;
 import dev.leasebox.testkit.RequiredServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -79,13 +89,13 @@ class RedisRestartedEmptyMidDrainIT {
     private String url;
 
     @BeforeEach
-    void start() {
+    void start() throws SQLException {
         admin = PostgreSqlTestServer.dataSource(1);
         schema = PostgreSqlTestServer.newSchema(admin);
         url = PostgreSqlTestServer.jdbcUrlFor(schema);
-        assertThat(LeaseboxMain.run("schema", "--apply", "--jdbc-url", url)).isZero();
-        assertThat(LeaseboxMain.run("enqueue", "--jdbc-url", url, "--count", Integer.toString(ENTRIES))).isZero();
-        outbox = JdbcDataSources.pooled(url, "", "", 8);
+        outbox = TestDataSources.pooled(url, "", "", 8);
+        new LeaseboxSchema(DatabaseKind.POSTGRESQL, TableName.DEFAULT).applyAll(outbox);
+        enqueue(ENTRIES);
         port = LoopbackPorts.free();
         redisServer = RequiredServer.binary("redis-server", "/usr/bin/redis-server")
                 .orElseThrow(() -> RequiredServer.missing("redis-server", "PATH", "apt-get install redis-server")).toString();
@@ -154,7 +164,7 @@ class RedisRestartedEmptyMidDrainIT {
         redis.kill();
         redis = startRedis(); // empty: its fence counter starts again at 1
         double grantedBeforeRestart = granted();
-        assertThat(LeaseboxMain.run("enqueue", "--jdbc-url", url, "--count", Integer.toString(MORE))).isZero();
+        enqueue(MORE);
 
         await("every entry delivered after the restart").atMost(Duration.ofMinutes(3))
                 .until(() -> delivered() == ENTRIES + MORE);
@@ -184,6 +194,19 @@ class RedisRestartedEmptyMidDrainIT {
             assertThat(rows).isEqualTo(ENTRIES + MORE);
             assertThat(completedTwice).as("entries whose delivery the store accepted twice").isEmpty();
         }
+    }
+
+    /** Enqueues {@code count} entries in one transaction. */
+    private void enqueue(int count) throws SQLException {
+        OutboxWriter writer = OutboxWriter.of(DatabaseKind.POSTGRESQL, TableName.DEFAULT, Clock.systemUTC());
+        try (Connection c = outbox.getConnection()) {
+            c.setAutoCommit(false);
+            for (int i = 0; i < count; i++) {
+                writer.enqueue(c, OutboxMessage.of("leasebox.test", ("{\"seq\":" + i + "}").getBytes(StandardCharsets.UTF_8)));
+            }
+            c.commit();
+        }
+        writer.committed();
     }
 
     private double granted() {
