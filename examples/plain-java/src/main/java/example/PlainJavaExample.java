@@ -2,8 +2,6 @@ package example;
 
 import dev.leasebox.Leasebox;
 import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.drain.OutboxProvider;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.OutboxWriter;
 import dev.leasebox.jdbc.TableName;

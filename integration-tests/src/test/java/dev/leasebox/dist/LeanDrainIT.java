@@ -2,10 +2,10 @@ package dev.leasebox.dist;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.claim.ReleaseAfterCompletion;
-import dev.leasebox.jdbc.LeanDrainScenario;
-import dev.leasebox.jdbc.PostgreSqlTestServer;
 import dev.leasebox.cli.embedded.EmbeddedCoordinator;
 import dev.leasebox.cli.embedded.EmbeddedCoordinators;
+import dev.leasebox.jdbc.LeanDrainScenario;
+import dev.leasebox.jdbc.PostgreSqlTestServer;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 import org.junit.jupiter.api.AfterAll;

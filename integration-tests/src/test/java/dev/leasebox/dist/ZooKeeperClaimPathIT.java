@@ -2,10 +2,10 @@ package dev.leasebox.dist;
 
 import dev.leasebox.claim.LeaseGrouping;
 import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
-import dev.leasebox.lease.Lease;
-import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.cli.embedded.EmbeddedCoordinator;
 import dev.leasebox.cli.embedded.EmbeddedCoordinators;
+import dev.leasebox.lease.Lease;
+import dev.leasebox.lease.LeaseRequest;
 import dev.leasebox.outbox.ClaimCompletion;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;

@@ -2,6 +2,8 @@ package dev.leasebox.dist;
 
 import dev.leasebox.claim.ClaimMode;
 import dev.leasebox.claim.partition.PartitionedOutboxClaimStore;
+import dev.leasebox.cli.embedded.EmbeddedCoordinator;
+import dev.leasebox.cli.embedded.EmbeddedCoordinators;
 import dev.leasebox.jdbc.DatabaseKind;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.PostgreSqlSchema;
@@ -10,8 +12,6 @@ import dev.leasebox.jdbc.lease.JdbcSlotStore;
 import dev.leasebox.jdbc.lease.JdbcWorkerGroup;
 import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.LeaseManager;
-import dev.leasebox.cli.embedded.EmbeddedCoordinator;
-import dev.leasebox.cli.embedded.EmbeddedCoordinators;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.ClaimRequest;

@@ -1,9 +1,9 @@
 package dev.leasebox.bench;
 
 import dev.leasebox.claim.LeaseGrouping;
-import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import dev.leasebox.cli.embedded.EmbeddedCoordinator;
 import dev.leasebox.cli.embedded.EmbeddedCoordinators;
+import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 

@@ -1,14 +1,12 @@
 package dev.leasebox.kafka;
 
 import dev.leasebox.lease.spi.LoopbackPorts;
-import dev.leasebox.testkit.LoopbackPorts;
-import dev.leasebox.drain.Envelope;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.provider.Envelope;
 import dev.leasebox.provider.ProviderOutcome;
 import dev.leasebox.testkit.KafkaBroker;
+import dev.leasebox.testkit.LoopbackPorts;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

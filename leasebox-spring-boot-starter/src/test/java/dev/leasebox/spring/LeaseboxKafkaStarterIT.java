@@ -1,8 +1,5 @@
 package dev.leasebox.spring;
 
-import dev.leasebox.testkit.LoopbackPorts;
-import dev.leasebox.drain.OutboxProvider;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.kafka.KafkaProvider;
 import dev.leasebox.lease.spi.LoopbackPorts;
@@ -10,6 +7,7 @@ import dev.leasebox.outbox.OutboxMessage;
 import dev.leasebox.provider.OutboxProvider;
 import dev.leasebox.provider.ProviderOutcome;
 import dev.leasebox.testkit.KafkaBroker;
+import dev.leasebox.testkit.LoopbackPorts;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;

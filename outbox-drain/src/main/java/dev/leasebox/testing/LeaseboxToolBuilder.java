@@ -1,7 +1,7 @@
 package dev.leasebox.testing;
 
 import dev.leasebox.Leasebox;
-import dev.leasebox.jdbc.JdbcOutboxStore;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.outbox.FencedOutboxStore;
 import dev.leasebox.outbox.OutboxClaimStore;
 

@@ -1,9 +1,10 @@
 package dev.leasebox.jdbc;
 
 import dev.leasebox.Leasebox;
+import dev.leasebox.claim.Granularity;
 import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.drain.ProviderOutcome;
 import dev.leasebox.outbox.OutboxMessage;
+import dev.leasebox.provider.ProviderOutcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ class PostgreSqlMeteredLeasesIT {
         }
         Set<Long> delivered = ConcurrentHashMap.newKeySet();
         MeterRegistry registry = new SimpleMeterRegistry();
-        try (Leasebox drain = Leasebox.drain(DB.ds()).table(table).granularity(Leasebox.Granularity.PARTITION)
+        try (Leasebox drain = Leasebox.drain(DB.ds()).table(table).granularity(Granularity.PARTITION)
                 .meterLeases(registry).options(DrainOptions.builder().owner("metered").build())
                 .provider(envelope -> {
                     delivered.add(envelope.entryId());

@@ -1,6 +1,5 @@
 package dev.leasebox.jdbc;
 
-import dev.leasebox.testing.LeaseboxToolBuilder;
 import dev.leasebox.Leasebox;
 import dev.leasebox.claim.Granularity;
 import dev.leasebox.drain.DrainListener;
@@ -8,6 +7,7 @@ import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.jdbc.store.PostgreSqlCommitListener;
 import dev.leasebox.outbox.OutboxMessage;
 import dev.leasebox.provider.ProviderOutcome;
+import dev.leasebox.testing.LeaseboxToolBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

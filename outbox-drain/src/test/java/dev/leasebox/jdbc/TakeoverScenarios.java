@@ -1,6 +1,5 @@
 package dev.leasebox.jdbc;
 
-import dev.leasebox.testing.Crash;
 import dev.leasebox.Leasebox;
 import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
 import dev.leasebox.drain.DrainListener;
@@ -18,6 +17,7 @@ import dev.leasebox.outbox.OutboxClaimStore;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.outbox.OutboxMessage;
 import dev.leasebox.provider.ProviderOutcome;
+import dev.leasebox.testing.Crash;
 import dev.leasebox.testkit.MutableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;

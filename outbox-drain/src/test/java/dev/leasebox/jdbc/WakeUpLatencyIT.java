@@ -1,10 +1,10 @@
 package dev.leasebox.jdbc;
 
-import dev.leasebox.testing.LeaseboxToolBuilder;
 import dev.leasebox.Leasebox;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.outbox.OutboxMessage;
 import dev.leasebox.provider.ProviderOutcome;
+import dev.leasebox.testing.LeaseboxToolBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
