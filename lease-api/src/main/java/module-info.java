@@ -4,6 +4,8 @@
  * implements to be opened by name.
  */
 module dev.leasebox.api {
+    requires org.slf4j;
+
     exports dev.leasebox.lease;
     exports dev.leasebox.lease.spi;
     exports dev.leasebox.outbox;

@@ -1,7 +1,6 @@
 package dev.leasebox.dist;
 
 import dev.leasebox.claim.leased.RowBlockLeases;
-import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.testkit.LoopbackPorts;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.claim.LeaseGrouping;

@@ -4,7 +4,6 @@ import dev.leasebox.claim.grouped.GroupedLeaseManager;
 import dev.leasebox.claim.leased.RowBlockLeases;
 import dev.leasebox.cli.embedded.EmbeddedCoordinator;
 import dev.leasebox.cli.embedded.EmbeddedCoordinators;
-import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.outbox.ClaimSelection;

@@ -1,11 +1,8 @@
 package dev.leasebox.dist;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.testing.Crash;
 import dev.leasebox.testkit.LoopbackPorts;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.leasebox.cli.JdbcDataSources;
-import dev.leasebox.cli.LeaseboxMain;
 import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxDrain;
@@ -195,7 +192,7 @@ class RedisRestartedEmptyMidDrainIT {
 
     /** Enqueues {@code count} entries in one transaction. */
     private void enqueue(int count) throws SQLException {
-        OutboxWriter writer = OutboxWriter.of(DatabaseKind.POSTGRESQL, TableName.DEFAULT, Clock.systemUTC());
+        OutboxWriter writer = OutboxWriter.of(TableName.DEFAULT, Clock.systemUTC());
         try (Connection c = outbox.getConnection()) {
             c.setAutoCommit(false);
             for (int i = 0; i < count; i++) {

@@ -3,7 +3,6 @@ package dev.leasebox.bench;
 import dev.leasebox.claim.LeaseGrouping;
 import dev.leasebox.cli.embedded.EmbeddedCoordinator;
 import dev.leasebox.cli.embedded.EmbeddedCoordinators;
-import dev.leasebox.lease.spi.EmbeddedCoordinator;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.lease.spi.LeaseBackends;
 

@@ -1,6 +1,5 @@
 package dev.leasebox.kafka;
 
-import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.outbox.OutboxClaim;
 import dev.leasebox.outbox.OutboxEntry;
 import dev.leasebox.provider.Envelope;

@@ -2,7 +2,6 @@ package dev.leasebox.spring;
 
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.kafka.KafkaProvider;
-import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.outbox.OutboxMessage;
 import dev.leasebox.provider.OutboxProvider;
 import dev.leasebox.provider.ProviderOutcome;

@@ -1,7 +1,6 @@
 package dev.leasebox.jdbc;
 
 import dev.leasebox.jdbc.lease.JdbcLeaseManager;
-import dev.leasebox.lease.spi.LoopbackPorts;
 import dev.leasebox.testkit.LoopbackPorts;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;

@@ -134,7 +134,7 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
 
     /** The writer for this store's table, for enqueueing inside the caller's transaction. */
     public OutboxWriter writer() {
-        return OutboxWriter.of(dialect.kind(), dialect.table(), clock);
+        return OutboxWriter.of(dialect.table(), clock);
     }
 
     public SqlDialect dialect() {
