@@ -51,6 +51,11 @@ public final class LeaseboxSettings {
         /** {@code key} as the user writes it. */
         String key(String key);
 
+        /** {@code key} set to {@code value}, as the user writes it: {@code --backend redis}, {@code leasebox.backend=redis}. */
+        default String setting(String key, String value) {
+            return key(key) + " " + value;
+        }
+
         /** Backend option {@code name} as the user writes it. */
         default String backendOption(String name) {
             return key("backend-option") + " " + name + "=…";

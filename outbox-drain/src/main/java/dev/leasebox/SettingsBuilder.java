@@ -77,7 +77,7 @@ abstract class SettingsBuilder {
         }
         String k = spelling.key(key);
         switch (key) {
-            case "table" -> table = table(k, value);
+            case "table" -> table = table(spelling.setting("table", value), value);
             case "batch" -> batch = whole(k, value, 1, ClaimRequest.MAX_BATCH_SIZE);
             case "concurrency" -> concurrency = whole(k, value, 1, DrainOptions.MAX_CONCURRENCY);
             case "lease-ttl" -> leaseTtl = duration(k, value, LeaseboxSettings.MIN_LEASE_TTL,
@@ -105,7 +105,7 @@ abstract class SettingsBuilder {
             case "release-after-completion" -> release = choice(k, value, "always or non-terminal", ReleaseAfterCompletion::parse);
             case "release-in-background" -> releaseInBackground = bool(k, value);
             case "wake-ups" -> wakeUps = bool(k, value);
-            case "provider" -> provider = ProviderSpec.parse(text(k, value), k);
+            case "provider" -> provider = ProviderSpec.parse(text(k, value), shown -> spelling.setting("provider", shown));
             default -> {
                 if (!LeaseBackends.KNOWN.containsKey(key) && !LeaseBackends.available().containsKey(key)) {
                     throw new IllegalArgumentException("unknown setting '" + key + "': use one of " + LeaseboxSettings.KEYS
@@ -126,13 +126,13 @@ abstract class SettingsBuilder {
     /** Checks the settings together; the drain options they make. */
     DrainOptions checkedOptions() {
         if (backoffMax.compareTo(backoffInitial) < 0) {
-            throw new IllegalArgumentException(spelling.key("backoff-max") + " " + DurationText.format(backoffMax)
-                    + " is below " + spelling.key("backoff-initial") + " " + DurationText.format(backoffInitial)
+            throw new IllegalArgumentException(spelling.setting("backoff-max", DurationText.format(backoffMax))
+                    + " is below " + spelling.setting("backoff-initial", DurationText.format(backoffInitial))
                     + ": make it at least the initial delay");
         }
         if (idlePollMax.compareTo(idlePollMin) < 0) {
-            throw new IllegalArgumentException(spelling.key("idle-poll-max") + " " + DurationText.format(idlePollMax)
-                    + " is below " + spelling.key("idle-poll-min") + " " + DurationText.format(idlePollMin));
+            throw new IllegalArgumentException(spelling.setting("idle-poll-max", DurationText.format(idlePollMax))
+                    + " is below " + spelling.setting("idle-poll-min", DurationText.format(idlePollMin)));
         }
         checkBackend();
         checkClaimPath();
@@ -158,7 +158,7 @@ abstract class SettingsBuilder {
         if (LeaseboxSettings.DATABASE.equals(backend)) {
             if (!backendOptions.isEmpty()) {
                 throw new IllegalArgumentException(spelling.key("backend-option") + " " + String.join(", ", backendOptions.keySet())
-                        + ": " + key + " database takes no backend options; drop them or choose an external backend");
+                        + ": " + spelling.setting("backend", "database") + " takes no backend options; drop them or choose an external backend");
             }
             return;
         }
@@ -167,13 +167,13 @@ abstract class SettingsBuilder {
         }
         String address = addresses.get(backend);
         if (address == null) {
-            throw new IllegalArgumentException(key + " " + backend + " needs " + spelling.key(backend) + " "
+            throw new IllegalArgumentException(spelling.setting("backend", backend) + " needs " + spelling.key(backend) + " "
                     + addressForm(backend));
         }
         try {
             LeaseBackends.named(backend);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(key + " " + backend + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(spelling.setting("backend", backend) + ": " + e.getMessage(), e);
         }
     }
 
@@ -187,13 +187,21 @@ abstract class SettingsBuilder {
         }
         if (!partition && (ordered || slots != null)) {
             throw new IllegalArgumentException(spelling.key(ordered ? "ordered" : "slots") + " needs "
-                    + spelling.key("granularity") + " partition: per-key order and slots are properties of partition leases");
+                    + spelling.setting("granularity", "partition") + ": per-key order and slots are properties of partition leases");
         }
-        if (!partition && LeaseboxSettings.DATABASE.equals(backend) && (claimMode == ClaimMode.LEAN || !defaultRelease)) {
-            throw new IllegalArgumentException(spelling.key("claim-mode") + " lean, " + spelling.key("release-after-completion")
-                    + " and " + spelling.key("release-in-background") + " apply to external lease backends only: the "
-                    + "database backend claims in the row itself. Drop them, or choose " + spelling.key("backend")
-                    + " redis, zookeeper or hazelcast (or " + spelling.key("granularity") + " partition for lean claims).");
+        if (partition || !LeaseboxSettings.DATABASE.equals(backend)) {
+            return;
+        }
+        String coordinators = spelling.setting("backend", "redis|zookeeper|hazelcast");
+        if (claimMode == ClaimMode.LEAN) {
+            throw new IllegalArgumentException(spelling.setting("claim-mode", "lean") + " needs leases from a coordinator ("
+                    + coordinators + ") or " + spelling.setting("granularity", "partition")
+                    + ": the database backend claims in the row itself");
+        }
+        if (!defaultRelease) {
+            throw new IllegalArgumentException(spelling.key("release-after-completion") + " and "
+                    + spelling.key("release-in-background") + " apply to external lease backends only: the database "
+                    + "backend claims in the row itself. Drop them, or choose " + coordinators);
         }
     }
 
@@ -219,8 +227,8 @@ abstract class SettingsBuilder {
         try {
             return TableName.parse(value.trim());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(key + " '" + value + "' is not a table name: "
-                    + e.getMessage().replace(" (property table)", ""));
+            String why = e.getMessage().replace(" (property table)", "");
+            throw new IllegalArgumentException(key + " is not a table name: " + why.substring(why.indexOf(": ") + 2));
         }
     }
 

@@ -68,7 +68,8 @@ class CommandLineErrorsTest {
     void theDatabaseBackendRefusesTheLeanClaimModeSayingWhy() {
         CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--claim-mode", "lean");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("apply to external lease backends only").contains("claims in the row itself");
+        assertThat(run.err()).contains("--claim-mode lean needs leases from a coordinator (--backend redis|zookeeper|hazelcast) "
+                + "or --granularity partition").contains("claims in the row itself");
     }
 
     @Test
@@ -122,7 +123,7 @@ class CommandLineErrorsTest {
     void anUnknownProviderListsTheFormats() {
         CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--provider", "nosuch:x");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("--provider").contains("unknown provider 'nosuch:x'").contains("jdbc-inbox:JDBC_URL")
+        assertThat(run.err()).contains("--provider").contains("--provider nosuch:x names no provider on the class path").contains("jdbc-inbox:JDBC_URL")
                 .contains("kafka:BOOTSTRAP/TOPIC");
     }
 
@@ -275,7 +276,8 @@ class CommandLineErrorsTest {
     void aLeaseTtlTooShortToRenewIsRefused() {
         CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--lease-ttl", "200ms");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("--lease-ttl 200ms is too short: use at least 1s");
+        assertThat(run.err()).contains("--lease-ttl must be at least 1s (it is renewed every third of it, a round trip each "
+                + "time), was 200ms");
     }
 
     @Test

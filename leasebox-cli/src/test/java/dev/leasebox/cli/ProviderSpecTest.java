@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ProviderSpecTest {
 
     private static ProviderSpec parse(String spec) {
-        return ProviderSpec.parse(spec, "--provider");
+        return ProviderSpec.parse(spec, shown -> "--provider " + shown);
     }
 
     private static String kindAndTarget(ProviderSpec spec) {
@@ -31,13 +31,13 @@ class ProviderSpecTest {
 
     @Test
     void refusesUnknownKindsMissingTargetsAndStrayTargets() {
-        assertThatThrownBy(() -> parse("nosuch:x")).hasMessageContaining("unknown provider 'nosuch:x'")
+        assertThatThrownBy(() -> parse("nosuch:x")).hasMessageStartingWith("--provider nosuch:x names no provider on the class path")
                 .hasMessageContaining("--provider").hasMessageContaining("http:URL").hasMessageContaining("rabbitmq:amqp://")
                 .hasMessageContaining("kafka:BOOTSTRAP/TOPIC");
         assertThatThrownBy(() -> parse("kafka:orders")).hasMessageStartingWith("--provider kafka:orders: ")
                 .hasMessageContaining("use kafka:BOOTSTRAP/TOPIC");
-        assertThatThrownBy(() -> parse("http:")).hasMessageContaining("provider 'http' needs a target");
-        assertThatThrownBy(() -> parse("log:x")).hasMessageContaining("provider 'log' takes no target");
+        assertThatThrownBy(() -> parse("http:")).hasMessage("--provider http: needs a target: http:URL");
+        assertThatThrownBy(() -> parse("log:x")).hasMessage("--provider log:x: provider 'log' takes no target");
     }
 
     @Test

@@ -9,13 +9,15 @@ import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
  * A provider named in text, {@code NAME[:TARGET]}: {@code log}, {@code noop}, {@code jdbc-inbox:JDBC_URL},
  * {@code http:URL}, {@code rabbitmq:amqp://…/EXCHANGE}, {@code kafka:BOOTSTRAP/TOPIC}, or the name of any
  * {@link ProviderFactory} a jar on the class path registers. Every message names the setting as the user
- * wrote it ({@code --provider}, {@code leasebox.provider}) and never the target, which may hold a password.
+ * wrote it ({@code --provider}, {@code leasebox.provider}); a provider that cannot be opened is named by its
+ * form, not its target, which may hold a password.
  */
 public final class ProviderSpec {
 
@@ -25,43 +27,45 @@ public final class ProviderSpec {
 
     private final String kind;
     private final String target;
-    private final String key;
+    private final UnaryOperator<String> setting;
 
-    private ProviderSpec(String kind, String target, String key) {
+    private ProviderSpec(String kind, String target, UnaryOperator<String> setting) {
         this.kind = kind;
         this.target = target;
-        this.key = key;
+        this.setting = setting;
     }
 
     /**
      * Parses {@code spec} against the providers on the class path and checks the target's form; fails with
-     * one line naming {@code key} (the setting as the user spells it) and the expected form, or, for an
-     * unknown name, every provider there is.
+     * one line naming the setting as the user writes it and the expected form, or, for an unknown name, every
+     * provider there is.
+     *
+     * @param setting the setting with a value as the user writes it: {@code v -> "--provider " + v}
      */
-    public static ProviderSpec parse(String spec, String key) {
+    public static ProviderSpec parse(String spec, UnaryOperator<String> setting) {
         Objects.requireNonNull(spec, "spec");
-        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(setting, "setting");
         String trimmed = spec.trim();
         int colon = trimmed.indexOf(':');
         String kind = colon < 0 ? trimmed : trimmed.substring(0, colon);
         String target = colon < 0 ? "" : trimmed.substring(colon + 1);
         ProviderFactory factory = factories().get(kind);
         if (factory == null) {
-            throw new IllegalArgumentException(key + ": unknown provider '" + spec + "': use " + available());
+            throw new IllegalArgumentException(setting.apply(spec) + " names no provider on the class path: use " + available());
         }
         boolean needsTarget = !factory.targetFormat().isEmpty();
         if (needsTarget && target.isBlank()) {
-            throw new IllegalArgumentException(key + ": provider '" + kind + "' needs a target: " + kind + ":" + factory.targetFormat());
+            throw new IllegalArgumentException(setting.apply(spec) + " needs a target: " + kind + ":" + factory.targetFormat());
         }
         if (!needsTarget && !target.isEmpty()) {
-            throw new IllegalArgumentException(key + ": provider '" + kind + "' takes no target, was given '" + target + "'");
+            throw new IllegalArgumentException(setting.apply(spec) + ": provider '" + kind + "' takes no target");
         }
         try {
             factory.check(target);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(key + " " + spec + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(setting.apply(spec) + ": " + e.getMessage(), e);
         }
-        return new ProviderSpec(kind, target, key);
+        return new ProviderSpec(kind, target, setting);
     }
 
     /** The provider's name. */
@@ -81,7 +85,7 @@ public final class ProviderSpec {
     public OutboxProvider open(Clock clock, Function<String, DataSource> dataSources) {
         ProviderFactory factory = factories().get(kind);
         if (factory == null) {
-            throw new IllegalArgumentException(key + ": unknown provider '" + kind + "': use " + available());
+            throw new IllegalArgumentException(setting.apply(kind) + " names no provider on the class path: use " + available());
         }
         try {
             return factory.open(target, new ProviderFactory.Context(clock, dataSources));
@@ -93,7 +97,7 @@ public final class ProviderSpec {
     }
 
     private String cannotOpen(ProviderFactory factory, RuntimeException e) {
-        return key + " " + factory.name() + ":" + factory.targetFormat() + " cannot be opened: " + e.getMessage();
+        return setting.apply(factory.name() + ":" + factory.targetFormat()) + " cannot be opened: " + e.getMessage();
     }
 
     /** Every provider on the class path by name; the first registration of a name wins. */
@@ -121,7 +125,7 @@ public final class ProviderSpec {
         return Objects.hash(kind, target);
     }
 
-    /** {@code NAME} or {@code NAME:FORMAT}: the target is left out, it may hold a password. */
+    /** The provider's name: the target is left out, it may hold a password. */
     @Override
     public String toString() {
         return kind;
