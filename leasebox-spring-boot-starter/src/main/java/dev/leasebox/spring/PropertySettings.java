@@ -71,7 +71,7 @@ final class PropertySettings {
             p.getBackendOptions().forEach(s::backendOption);
             return s.build();
         } catch (IllegalArgumentException e) {
-            throw new LeaseboxConfigurationException(e.getMessage(), e);
+            throw new LeaseboxConfigurationException(e.getMessage()); // the message is the whole story: no stack to follow
         }
     }
 
