@@ -8,6 +8,8 @@ import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -18,6 +20,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Every key read from text, every bad value refused in the words of the host that bound it. */
 class LeaseboxSettingsTest {
+
+    private AutoCloseable memoryBackend;
+
+    @BeforeEach
+    void registerTheMemoryBackend() {
+        memoryBackend = MemoryLeaseBackend.onClassPath();
+    }
+
+    @AfterEach
+    void unregisterTheMemoryBackend() throws Exception {
+        memoryBackend.close();
+    }
 
     /** As the starter spells its properties (its own spelling groups the backoff and the addresses). */
     private static final Spelling PROPERTIES = new Spelling() {

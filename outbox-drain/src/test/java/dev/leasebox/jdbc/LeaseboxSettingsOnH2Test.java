@@ -25,6 +25,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Settings applied to the entry point build the drain they describe. */
 class LeaseboxSettingsOnH2Test {
 
+    private AutoCloseable memoryBackend;
+
+    @BeforeEach
+    void registerTheMemoryBackend() {
+        memoryBackend = dev.leasebox.MemoryLeaseBackend.onClassPath();
+    }
+
+    @AfterEach
+    void unregisterTheMemoryBackend() throws Exception {
+        memoryBackend.close();
+    }
+
     private HikariDataSource ds;
     private TableName table;
     private final Set<Long> delivered = ConcurrentHashMap.newKeySet();
