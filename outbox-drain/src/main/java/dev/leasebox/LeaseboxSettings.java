@@ -141,6 +141,19 @@ public final class LeaseboxSettings {
         return Optional.ofNullable(b.provider);
     }
 
+    /** Which row leases are released after completion. */
+    public ReleaseAfterCompletion releaseAfterCompletion() {
+        return b.release;
+    }
+
+    public boolean releaseInBackground() {
+        return b.releaseInBackground;
+    }
+
+    public boolean ordered() {
+        return b.ordered;
+    }
+
     /** {@code key} as the user writes it. */
     public String spelled(String key) {
         return b.spelling.key(key);
@@ -269,18 +282,5 @@ public final class LeaseboxSettings {
         public LeaseboxSettings build() {
             return new LeaseboxSettings(this, checkedOptions());
         }
-    }
-
-    /** The release policy, for hosts that describe it. */
-    public ReleaseAfterCompletion releaseAfterCompletion() {
-        return b.release;
-    }
-
-    public boolean releaseInBackground() {
-        return b.releaseInBackground;
-    }
-
-    public boolean ordered() {
-        return b.ordered;
     }
 }

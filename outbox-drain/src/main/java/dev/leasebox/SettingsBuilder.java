@@ -31,7 +31,7 @@ import static dev.leasebox.SettingText.whole;
 /** The values of {@link LeaseboxSettings.Builder}, each read from text and checked as it is set. */
 abstract class SettingsBuilder {
 
-    private static final String ZERO_OK = "";
+    private static final String NO_REASON = "";
 
     final Spelling spelling;
     TableName table = TableName.DEFAULT;
@@ -85,13 +85,13 @@ abstract class SettingsBuilder {
             case "max-attempts" -> maxAttempts = whole(k, value, 1, Integer.MAX_VALUE);
             case "when-attempts-exhausted" -> attemptsExhausted = choice(k, value, "dead-letter or keep-retrying",
                     v -> DrainOptions.AttemptsExhausted.valueOf(enumName(v)));
-            case "backoff-initial" -> backoffInitial = duration(k, value, Duration.ofMillis(1), ZERO_OK);
-            case "backoff-max" -> backoffMax = duration(k, value, Duration.ofMillis(1), ZERO_OK);
+            case "backoff-initial" -> backoffInitial = duration(k, value, Duration.ofMillis(1), NO_REASON);
+            case "backoff-max" -> backoffMax = duration(k, value, Duration.ofMillis(1), NO_REASON);
             case "backoff-multiplier" -> backoffMultiplier = fraction(k, value, 1, Backoff.MAX_MULTIPLIER, "");
             case "backoff-jitter" -> backoffJitter = fraction(k, value, 0, 1, " (a fraction of each delay)");
-            case "idle-poll-min" -> idlePollMin = duration(k, value, Duration.ofMillis(1), ZERO_OK);
-            case "idle-poll-max" -> idlePollMax = duration(k, value, Duration.ofMillis(1), ZERO_OK);
-            case "shutdown-timeout" -> shutdownTimeout = duration(k, value, Duration.ZERO, ZERO_OK);
+            case "idle-poll-min" -> idlePollMin = duration(k, value, Duration.ofMillis(1), NO_REASON);
+            case "idle-poll-max" -> idlePollMax = duration(k, value, Duration.ofMillis(1), NO_REASON);
+            case "shutdown-timeout" -> shutdownTimeout = duration(k, value, Duration.ZERO, NO_REASON);
             case "owner" -> owner = text(k, value);
             case "backend" -> backend = text(k, value).toLowerCase(Locale.ROOT);
             case "namespace" -> namespace = namespace(k, value);
