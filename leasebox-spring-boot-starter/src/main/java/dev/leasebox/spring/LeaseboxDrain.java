@@ -113,8 +113,9 @@ public class LeaseboxDrain implements SmartLifecycle {
             try {
                 manager = settings.openLeases(clock).orElseThrow(); // rows grouped as the CLI groups them
             } catch (RuntimeException e) {
-                throw new LeaseboxConfigurationException(settings.spelled("backend") + "=" + settings.backend().get()
-                        + " cannot be opened: " + e.getMessage(), e);
+                String backend = settings.backend().orElseThrow();
+                throw new LeaseboxConfigurationException(settings.spelled("backend") + "=" + backend + " at "
+                        + settings.spelled(backend) + "=" + settings.address() + " cannot be opened: " + e.getMessage(), e);
             }
             opened.add(manager);
         }
