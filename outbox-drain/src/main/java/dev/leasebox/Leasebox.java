@@ -286,14 +286,25 @@ public final class Leasebox implements AutoCloseable {
          * (1..100, default 4), so that workers racing for leases mostly ask for different rows.
          */
         public Builder candidateWindow(int overAsk, int spread) {
-            if (overAsk < 1 || overAsk > 10) {
-                throw new IllegalArgumentException("candidate over-ask must be in 1..10, was " + overAsk);
+            if (overAsk < 1 || overAsk > LeaseboxSettings.MAX_CANDIDATE_OVER_ASK) {
+                throw new IllegalArgumentException("candidate over-ask must be in 1.." + LeaseboxSettings.MAX_CANDIDATE_OVER_ASK
+                        + ", was " + overAsk);
             }
-            if (spread < 1 || spread > 100) {
-                throw new IllegalArgumentException("candidate spread must be in 1..100, was " + spread);
+            if (spread < 1 || spread > JdbcOutboxStore.MAX_CANDIDATE_SPREAD) {
+                throw new IllegalArgumentException("candidate spread must be in 1.." + JdbcOutboxStore.MAX_CANDIDATE_SPREAD
+                        + ", was " + spread);
             }
             this.candidateOverAsk = overAsk;
             this.candidateSpread = spread;
+            return this;
+        }
+
+        /**
+         * Everything {@code settings} say but the leases and the provider (see {@link LeaseboxSettings#applyTo}):
+         * how the CLI, the starter and the chaos workers set a drain from text.
+         */
+        public Builder settings(LeaseboxSettings settings) {
+            settings.applyTo(this);
             return this;
         }
 

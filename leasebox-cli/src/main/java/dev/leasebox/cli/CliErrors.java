@@ -16,7 +16,7 @@ final class CliErrors {
     static void requireBetween(String flag, int value, int min, int max) {
         if (value < min || value > max) {
             throw new IllegalArgumentException(max == Integer.MAX_VALUE ? flag + " must be at least " + min + ", was " + value
-                    : flag + " must be between " + min + " and " + max + ", was " + value);
+                    : flag + " must be in " + min + ".." + max + ", was " + value);
         }
     }
 

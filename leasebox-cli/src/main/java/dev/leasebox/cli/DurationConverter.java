@@ -1,6 +1,7 @@
 package dev.leasebox.cli;
 
 import dev.leasebox.lease.spi.Durations;
+import dev.leasebox.DurationText;
 import picocli.CommandLine;
 
 import java.time.Duration;
@@ -17,7 +18,7 @@ public final class DurationConverter implements CommandLine.ITypeConverter<Durat
         return parse(value);
     }
 
-    /** {@code d} as people write it: {@code 30s}, {@code 1m30s}, {@code 1s500ms}, {@code 0s}; parses back to {@code d}. */
+    /** {@code d} as people write it: {@code 30s}, {@code 1m30s}, {@code 1s500ms}, {@code 0s}. */
     static String format(Duration d) {
         return Durations.format(d);
     }

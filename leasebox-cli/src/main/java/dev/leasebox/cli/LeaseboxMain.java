@@ -80,7 +80,7 @@ public final class LeaseboxMain {
         }
         OptionSections.install(commandLine.getSubcommands().get("worker"), List.of("--jdbc-url", "--table", "--backend",
                         "--zookeeper", "--redis", "--hazelcast", "--namespace", "--provider", "--concurrency", "--batch",
-                        "--lease-ttl", "--lease-granularity", "--exit-when-idle", "--metrics-port", "--owner", "--help",
+                        "--lease-ttl", "--granularity", "--exit-when-idle", "--metrics-port", "--owner", "--help",
                         "--version"),
                 "%nTuning (the defaults suit most fleets):%n");
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);

@@ -80,7 +80,7 @@ final class Readiness {
      */
     static List<InetSocketAddress> addresses(String backend, String address) {
         String b = backend.toLowerCase(Locale.ROOT);
-        if (b.equals(BackendOptions.DATABASE)) {
+        if (b.equals(dev.leasebox.LeaseboxSettings.DATABASE)) {
             return List.of();
         }
         if (b.equals("redis")) {

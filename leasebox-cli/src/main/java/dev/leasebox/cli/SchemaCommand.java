@@ -49,7 +49,7 @@ final class SchemaCommand implements Callable<Integer> {
     String table;
 
     @Option(names = "--slots", paramLabel = "N", defaultValue = "" + LeaseboxSchema.DEFAULT_SLOT_COUNT,
-            description = "Lease slots V3 creates, for --lease-granularity partition; fixed once applied (default: ${DEFAULT-VALUE}).")
+            description = "Lease slots V3 creates, for worker --granularity partition; fixed once applied (default: ${DEFAULT-VALUE}).")
     int slots;
 
     @Option(names = "--apply", description = "List the scripts the table at --jdbc-url lacks, then apply them.")

@@ -3,6 +3,9 @@ package dev.leasebox.cli;
 import dev.leasebox.jdbc.OutboxTableStatus;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.Leasebox;
+import dev.leasebox.LeaseboxSettings;
+import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.provider.ProviderSpec;
 import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.ProviderFailureLog;
@@ -51,42 +54,7 @@ final class WorkerCommand implements Callable<Integer> {
     DatabaseOptions database;
 
     @Mixin
-    BackendOptions backend;
-
-    @Mixin
-    GranularityOptions granularity;
-
-    @Mixin
-    ClaimPathOptions claimPath;
-
-    @Option(names = "--owner", paramLabel = "NAME", description = "This worker's name in claims (default: host-pid-random).")
-    String owner;
-
-    @Option(names = "--provider", paramLabel = "SPEC", defaultValue = "log", description = "Where entries go: " + ProviderSpec.FORMATS + " (default: ${DEFAULT-VALUE}).")
-    String provider;
-
-    @Option(names = "--lease-ttl", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
-            description = "Lease duration, at least 1s, e.g. 30s or 1m30s; renewed every third of it while emitting (default: ${DEFAULT-VALUE}).")
-    Duration leaseTtl;
-
-    @Option(names = "--batch", paramLabel = "N", defaultValue = "100", description = "Rows claimed per batch (default: ${DEFAULT-VALUE}).")
-    int batch;
-
-    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "1", description = "Claim loops (threads) in this worker (default: ${DEFAULT-VALUE}).")
-    int concurrency;
-
-    @Option(names = "--max-attempts", paramLabel = "N", defaultValue = "10", description = "Attempts before dead-lettering (default: ${DEFAULT-VALUE}).")
-    int maxAttempts;
-
-    @Option(names = "--candidate-spread", paramLabel = "N", defaultValue = "4",
-            description = "With an external backend, pick each batch at random among the oldest N batches' worth of rows, "
-                    + "so workers racing for leases mostly ask for different rows (default: ${DEFAULT-VALUE}).")
-    int candidateSpread;
-
-    @Option(names = "--wake-ups", paramLabel = "BOOLEAN", arity = "0..1", defaultValue = "true", fallbackValue = "true",
-            description = "Look as soon as entries are committed (PostgreSQL notifications on one held connection, "
-                    + "writers through the coordinator) instead of only polling; false: poll only (default: ${DEFAULT-VALUE}).")
-    boolean wakeUps;
+    DrainFlags drain;
 
     @Option(names = "--exit-when-idle", description = "Exit once nothing is eligible or claimed by a live lease; "
             + "the exit code is 3 when this run dead-lettered any entry, else 0.")
@@ -97,23 +65,6 @@ final class WorkerCommand implements Callable<Integer> {
 
     @Option(names = "--metrics-host", paramLabel = "HOST", defaultValue = "127.0.0.1", description = "Interface for --metrics-port (default: ${DEFAULT-VALUE}).")
     String metricsHost;
-
-    @Option(names = "--backoff-initial", paramLabel = "DURATION", defaultValue = "1s", converter = DurationConverter.class,
-            description = "Retry backoff: the delay ceiling after the first failed attempt (default: ${DEFAULT-VALUE}).")
-    Duration backoffInitial;
-
-    @Option(names = "--backoff-multiplier", paramLabel = "X", defaultValue = "2",
-            description = "Retry backoff: how much the ceiling grows per failed attempt, 1 to 100 (default: ${DEFAULT-VALUE}).")
-    double backoffMultiplier;
-
-    @Option(names = "--backoff-cap", paramLabel = "DURATION", defaultValue = "5m", converter = DurationConverter.class,
-            description = "Retry backoff: the largest ceiling (default: ${DEFAULT-VALUE}).")
-    Duration backoffCap;
-
-    @Option(names = "--backoff-jitter", paramLabel = "FRACTION", defaultValue = "1.0",
-            description = "Retry backoff: each delay is drawn from [ceiling * (1 - FRACTION), ceiling]; 1.0 spreads retries "
-                    + "from 0 to the ceiling, 0 waits exactly the ceiling (default: ${DEFAULT-VALUE}).")
-    double backoffJitter;
 
     @Option(names = "--retain-delivered", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Delete DELIVERED rows delivered longer ago than this, e.g. 7d, in the background (as leasebox purge).")
@@ -127,15 +78,9 @@ final class WorkerCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         validateNumbers();
-        backend.validate();
-        granularity.validate();
-        claimPath.validate(backend.isDatabase());
-        if (granularity.isPartition() && !claimPath.isDefault()) {
-            throw new IllegalArgumentException("--claim-mode, --release-after-completion and --release-in-background are for row leases; "
-                    + "with --lease-granularity partition use --partition-claims lean|recorded");
-        }
-        ProviderSpec providerSpec = ProviderSpec.parse(provider);
-        DrainOptions options = drainOptions();
+        LeaseboxSettings settings = drain.settings(database.table);
+        ProviderSpec providerSpec = settings.provider().orElseThrow();
+        DrainOptions options = settings.options();
         Clock clock = MonotonicClock.system();
         List<AutoCloseable> resources = new ArrayList<>();
         try {
@@ -146,12 +91,14 @@ final class WorkerCommand implements Callable<Integer> {
                 resources.add(endpoint);
                 registry = endpoint.registry();
             }
-            database.poolSize = Math.max(database.poolSize, concurrency + 3); // one more than before: the commit listener holds one
+            database.poolSize = Math.max(database.poolSize, options.concurrency() + 3); // one more than before: the commit listener holds one
             HikariDataSource dataSource = database.open();
             resources.add(dataSource);
-            Optional<MeteredLeaseManager> manager = backend.openManager(leaseTtl, registry);
-            manager.ifPresent(resources::add);
-            OutboxProvider emitter = openProvider(providerSpec, clock, resources);
+            Optional<LeaseManager> opened = settings.openLeases(clock);
+            opened.ifPresent(resources::add);
+            MeterRegistry meters = registry;
+            Optional<MeteredLeaseManager> manager = opened.map(m -> new MeteredLeaseManager(m, meters));
+            OutboxProvider emitter = openProvider(providerSpec, clock, options.concurrency(), resources);
             DrainMetrics metrics = new DrainMetrics(registry);
             BacklogGauges.register(registry, new OutboxTableStatus(dataSource, database.tableName()), clock);
             PrintWriter err = spec.commandLine().getErr();
@@ -159,13 +106,13 @@ final class WorkerCommand implements Callable<Integer> {
                 err.println("worker: " + line);
                 err.flush();
             });
-            Leasebox drain = buildDrain(dataSource, emitter, options, clock, DrainListener.all(metrics, failures, idlePolls),
+            Leasebox drain = buildDrain(settings, dataSource, emitter, clock, DrainListener.all(metrics, failures, idlePolls),
                     registry, manager);
             resources.add(drain);
             if (endpoint != null) {
-                addProbes(endpoint, drain, dataSource);
+                addProbes(endpoint, drain, dataSource, settings);
             }
-            printStart(out, options, drain, providerSpec, endpoint);
+            printStart(out, settings, drain, providerSpec, endpoint);
             return runUntilDone(drain, metrics, failures, new OutboxTableStatus(dataSource, database.tableName()), clock, out,
                     dataSource, err);
         } finally {
@@ -174,18 +121,8 @@ final class WorkerCommand implements Callable<Integer> {
         }
     }
 
-    private DrainOptions drainOptions() {
-        DrainOptions.Builder optionsBuilder = DrainOptions.builder().batchSize(batch).leaseDuration(leaseTtl)
-                .concurrency(concurrency).maxAttempts(maxAttempts).whenAttemptsExhausted(granularity.attemptsExhausted())
-                .backoff(backoffInitial, backoffMultiplier, backoffCap, backoffJitter);
-        if (owner != null) {
-            optionsBuilder.owner(owner);
-        }
-        return optionsBuilder.build();
-    }
-
     /** The provider, its inbox pools and (when closeable) itself added to {@code resources}. */
-    private OutboxProvider openProvider(ProviderSpec providerSpec, Clock clock, List<AutoCloseable> resources) {
+    private OutboxProvider openProvider(ProviderSpec providerSpec, Clock clock, int concurrency, List<AutoCloseable> resources) {
         OutboxProvider emitter = providerSpec.open(clock, url -> {
             HikariDataSource inbox = JdbcDataSources.pooled(url, "", "", concurrency + 1);
             resources.add(inbox);
@@ -197,30 +134,21 @@ final class WorkerCommand implements Callable<Integer> {
         return emitter;
     }
 
-    private Leasebox buildDrain(HikariDataSource dataSource, OutboxProvider emitter, DrainOptions options, Clock clock,
+    private Leasebox buildDrain(LeaseboxSettings settings, HikariDataSource dataSource, OutboxProvider emitter, Clock clock,
                                 DrainListener listener, MeterRegistry meters, Optional<MeteredLeaseManager> manager) {
-        Leasebox.Builder builder = Leasebox.drain(dataSource).table(database.tableName()).provider(emitter)
-                .options(options).clock(clock).listener(listener).wakeUps(wakeUps)
+        Leasebox.Builder builder = settings.applyTo(Leasebox.drain(dataSource), manager).provider(emitter)
+                .clock(clock).listener(listener)
                 .meterLeases(meters)
                 .onRegistryConflict(why -> {
                     stoppedBecause = why;
                     done.countDown();
                 });
-        if (manager.isPresent()) {
-            builder.leases(manager.get()).coordinator(backend.backend, backend.address(), backend.namespace)
-                    .candidateWindow(claimPath.candidateOverAsk(), candidateSpread);
-        }
-        granularity.configure(builder);
-        if (!granularity.isPartition() && manager.isPresent()) {
-            builder.rowGrouping(backend.rowGrouping()).claimMode(claimPath.claimMode()).releaseAfterCompletion(claimPath.releaseAfterCompletion())
-                    .releaseInBackground(claimPath.releaseInBackground());
-        }
         return builder.build();
     }
 
-    private void addProbes(PrometheusEndpoint endpoint, Leasebox drain, HikariDataSource dataSource) {
-        Readiness readiness = new Readiness(dataSource, database.tableName(), backend.backend,
-                Readiness.addresses(backend.backend, backend.isDatabase() ? "" : backend.address()));
+    private void addProbes(PrometheusEndpoint endpoint, Leasebox drain, HikariDataSource dataSource, LeaseboxSettings settings) {
+        String backend = settings.backend().orElse(LeaseboxSettings.DATABASE);
+        Readiness readiness = new Readiness(dataSource, database.tableName(), backend, Readiness.addresses(backend, settings.address()));
         endpoint.probe("/health", () -> switch (drain.engine().state()) {
             case NEW, RUNNING -> Optional.empty();
             case STOPPING, CLOSED -> Optional.of("the worker is stopping");
@@ -232,52 +160,29 @@ final class WorkerCommand implements Callable<Integer> {
         });
     }
 
-    private void printStart(PrintWriter out, DrainOptions options, Leasebox drain, ProviderSpec providerSpec,
+    private void printStart(PrintWriter out, LeaseboxSettings settings, Leasebox drain, ProviderSpec providerSpec,
                             PrometheusEndpoint endpoint) {
-        out.println("leasebox worker " + options.owner() + ": draining " + database.tableName() + " at "
+        DrainOptions options = settings.options();
+        out.println("leasebox worker " + options.owner() + ": draining " + settings.table() + " at "
                 + JdbcDataSources.redact(database.jdbcUrl) + " through " + drain.describe()
-                + ", provider " + providerSpec.kind() + ", batch " + batch + ", lease " + DurationConverter.format(leaseTtl)
+                + ", provider " + providerSpec.kind() + ", batch " + options.batchSize()
+                + ", lease " + DurationConverter.format(options.leaseDuration())
                 + (endpoint == null ? "" : ", metrics on http://" + metricsHost + ":" + endpoint.port()
                 + "/metrics (probes /health, /ready)")
                 + (retainDelivered == null ? "" : ", retaining delivered rows " + DurationConverter.format(retainDelivered)));
         out.flush();
     }
 
-    /** The shortest --lease-ttl: renewals every third of it are round trips that must fit well inside it. */
-    static final Duration MIN_LEASE_TTL = Duration.ofSeconds(1);
-
-    /** The numeric options, each checked in the words of its flag before anything is opened. */
+    /** The worker's own flags (the drain's are checked by {@link LeaseboxSettings}), each in the words of its flag. */
     private void validateNumbers() {
-        CliErrors.requireBetween("--batch", batch, 1, ClaimRequest.MAX_BATCH_SIZE);
-        CliErrors.requireBetween("--concurrency", concurrency, 1, DrainOptions.MAX_CONCURRENCY);
-        CliErrors.requireBetween("--max-attempts", maxAttempts, 1, Integer.MAX_VALUE);
-        CliErrors.requireBetween("--candidate-spread", candidateSpread, 1, 100);
         if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
             throw new IllegalArgumentException("--metrics-port must be between 0 and 65535 (0 picks a free port), was " + metricsPort);
-        }
-        if (backoffInitial.toMillis() < 1) {
-            throw new IllegalArgumentException("--backoff-initial must be at least 1ms, was " + DurationConverter.format(backoffInitial));
-        }
-        if (backoffCap.compareTo(backoffInitial) < 0) {
-            throw new IllegalArgumentException("--backoff-cap " + DurationConverter.format(backoffCap) + " is below --backoff-initial "
-                    + DurationConverter.format(backoffInitial) + ": make the cap at least the initial delay");
-        }
-        if (!(backoffMultiplier >= 1 && backoffMultiplier <= dev.leasebox.drain.Backoff.MAX_MULTIPLIER)) {
-            throw new IllegalArgumentException("--backoff-multiplier must be between 1 and 100, was " + backoffMultiplier);
-        }
-        if (!(backoffJitter >= 0 && backoffJitter <= 1)) {
-            throw new IllegalArgumentException("--backoff-jitter must be between 0 and 1 (a fraction of each delay), was "
-                    + backoffJitter);
         }
         if (retainDelivered != null && (retainDelivered.isNegative() || retainDelivered.isZero())) {
             throw new IllegalArgumentException("--retain-delivered must be positive, e.g. 7d, was " + DurationConverter.format(retainDelivered));
         }
         if (retentionInterval.compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("--retention-interval must be at least 1s, was " + DurationConverter.format(retentionInterval));
-        }
-        if (leaseTtl.compareTo(MIN_LEASE_TTL) < 0) {
-            throw new IllegalArgumentException("--lease-ttl " + DurationConverter.format(leaseTtl) + " is too short: use at least "
-                    + DurationConverter.format(MIN_LEASE_TTL) + " (it is renewed every third of it, a round trip each time)");
         }
     }
 

@@ -34,7 +34,7 @@ class CommandLineErrorsTest {
     void aBackendWithoutItsAddressSaysWhichOptionToGive() {
         CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "redis");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("--backend redis needs --redis URI");
+        assertThat(run.err()).contains("--backend redis needs --redis (");
         assertThat(run.err()).as("bad input has no stack trace worth offering").doesNotContain("--verbose");
         assertThat(run.errLines()).isEqualTo(1);
     }
@@ -44,7 +44,7 @@ class CommandLineErrorsTest {
         CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "redis", "--redis", "redis://127.0.0.1:1",
                 "--candidate-spread", "500");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("--candidate-spread must be between 1 and 100, was 500").doesNotContain("candidateSpread");
+        assertThat(run.err()).contains("--candidate-spread must be in 1..100, was 500").doesNotContain("candidateSpread");
     }
 
     @Test
@@ -58,17 +58,18 @@ class CommandLineErrorsTest {
     void anUnknownClaimModeOrReleasePolicyNamesTheChoices() {
         CliRun mode = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--claim-mode", "fast");
         assertThat(mode.exitCode()).isEqualTo(2);
-        assertThat(mode.err()).contains("Invalid claim mode 'fast': choose recorded or lean");
+        assertThat(mode.err()).contains("--claim-mode: choose recorded or lean, was 'fast'");
         CliRun release = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--release-after-completion", "never");
         assertThat(release.exitCode()).isEqualTo(2);
-        assertThat(release.err()).contains("choose always or non-terminal");
+        assertThat(release.err()).contains("--release-after-completion: choose always or non-terminal, was 'never'");
     }
 
     @Test
     void theDatabaseBackendRefusesTheLeanClaimModeSayingWhy() {
         CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--claim-mode", "lean");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("apply to external lease backends only").contains("claims in the row itself");
+        assertThat(run.err()).contains("--claim-mode lean needs leases from a coordinator (--backend redis|zookeeper|hazelcast) "
+                + "or --granularity partition").contains("claims in the row itself");
     }
 
     @Test
@@ -122,7 +123,7 @@ class CommandLineErrorsTest {
     void anUnknownProviderListsTheFormats() {
         CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--provider", "nosuch:x");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("--provider").contains("unknown provider 'nosuch:x'").contains("jdbc-inbox:JDBC_URL")
+        assertThat(run.err()).contains("--provider").contains("--provider nosuch:x names no provider on the class path").contains("jdbc-inbox:JDBC_URL")
                 .contains("kafka:BOOTSTRAP/TOPIC");
     }
 
@@ -154,7 +155,7 @@ class CommandLineErrorsTest {
     void anOutOfRangeBatchNamesTheFlagAndItsRange() {
         CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--batch", "-5");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("--batch must be between 1 and 10000, was -5").doesNotContain("DrainOptions");
+        assertThat(run.err()).contains("--batch must be in 1..10000, was -5").doesNotContain("DrainOptions");
         assertThat(run.errLines()).isEqualTo(1);
     }
 
@@ -285,7 +286,8 @@ class CommandLineErrorsTest {
     void aLeaseTtlTooShortToRenewIsRefused() {
         CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--lease-ttl", "200ms");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("--lease-ttl 200ms is too short: use at least 1s");
+        assertThat(run.err()).contains("--lease-ttl must be at least 1s (it is renewed every third of it, a round trip each "
+                + "time), was 200ms");
     }
 
     @Test
@@ -299,7 +301,7 @@ class CommandLineErrorsTest {
     void backendNamesAreAcceptedInAnyCase() {
         CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "Redis");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("--backend redis needs --redis URI");
+        assertThat(run.err()).contains("--backend redis needs --redis (");
     }
 
     @Test

@@ -89,7 +89,7 @@ class ConsoleCommandIT {
     void aPortOutOfRangeOrAForeignAddressIsOneLine() {
         CliRun range = CliRun.of("console", "--jdbc-url", url, "--port", "70000");
         assertThat(range.exitCode()).isEqualTo(2);
-        assertThat(range.err()).contains("--port must be between 0 and 65535, was 70000");
+        assertThat(range.err()).contains("--port must be in 0..65535, was 70000");
         CliRun foreign = CliRun.of("console", "--jdbc-url", url, "--port", "0", "--bind", "192.0.2.1");
         assertThat(foreign.exitCode()).isEqualTo(2);
         assertThat(foreign.err()).contains("--bind 192.0.2.1: cannot serve on 192.0.2.1:0").contains("--bind 127.0.0.1");

@@ -36,9 +36,9 @@ class OperationsCommandsH2Test extends OperationsCommandsScenarios {
     @Test
     void badNumbersAndDurationsNameTheFlag() {
         refused(CliRun.of("redrive", "--jdbc-url", MISSING, "--all", "--batch", "0"),
-                "leasebox redrive: --batch must be between 1 and 10000, was 0");
+                "leasebox redrive: --batch must be in 1..10000, was 0");
         refused(CliRun.of("purge", "--jdbc-url", MISSING, "--older-than", "7d", "--batch", "-5"),
-                "leasebox purge: --batch must be between 1 and 10000, was -5");
+                "leasebox purge: --batch must be in 1..10000, was -5");
         refused(CliRun.of("redrive", "--jdbc-url", MISSING, "--ids", "1,x"), "'x' is not a long");
         refused(CliRun.of("redrive", "--jdbc-url", MISSING, "--older-than", "PT-1H"),
                 "leasebox redrive: --older-than must not be negative, was -1h");

@@ -49,12 +49,12 @@ class WorkerAndStatusOptionsH2Test {
         refused(run(worker, "--backoff-jitter", "1.5"),
                 "leasebox worker: --backoff-jitter must be between 0 and 1 (a fraction of each delay), was 1.5");
         refused(run(worker, "--backoff-initial", "0s"), "leasebox worker: --backoff-initial must be at least 1ms, was 0s");
-        refused(run(worker, "--backoff-initial", "1m", "--backoff-cap", "30s"),
-                "leasebox worker: --backoff-cap 30s is below --backoff-initial 1m: make the cap at least the initial delay");
+        refused(run(worker, "--backoff-initial", "1m", "--backoff-max", "30s"),
+                "leasebox worker: --backoff-max 30s is below --backoff-initial 1m: make it at least the initial delay");
         refused(run(worker, "--retain-delivered", "0s"), "leasebox worker: --retain-delivered must be positive, e.g. 7d, was 0s");
         refused(run(worker, "--retain-delivered", "7d", "--retention-interval", "10ms"),
                 "leasebox worker: --retention-interval must be at least 1s, was 10ms");
-        refused(run(worker, "--backoff-multiplier", "fast"), "'fast' is not a double");
+        refused(run(worker, "--backoff-multiplier", "fast"), "--backoff-multiplier must be a number, was 'fast'");
         refused(CliRun.of("status", "--jdbc-url", url, "--watch", "10ms"),
                 "leasebox status: --watch 10ms is too short: use at least 100ms, e.g. --watch 2s");
     }
@@ -71,7 +71,7 @@ class WorkerAndStatusOptionsH2Test {
         assertThat(CliRun.of("enqueue", "--jdbc-url", url, "--count", "4").exitCode()).isZero();
         Instant before = Instant.now();
         CliRun worker = CliRun.of("worker", "--jdbc-url", url, "--backend", "database", "--provider", "http:http://127.0.0.1:9/x",
-                "--max-attempts", "5", "--backoff-initial", "1h", "--backoff-multiplier", "3", "--backoff-cap", "10h",
+                "--max-attempts", "5", "--backoff-initial", "1h", "--backoff-multiplier", "3", "--backoff-max", "10h",
                 "--backoff-jitter", "0", "--exit-when-idle", "--owner", "w1");
         assertThat(worker.exitCode()).as(worker.err()).isZero();
         assertThat(worker.out()).contains("failed attempts 4, dead-lettered 0");

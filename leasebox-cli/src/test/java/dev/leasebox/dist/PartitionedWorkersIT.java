@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Partition leases end to end, on every backend: {@code leasebox worker --lease-granularity partition
+ * Partition leases end to end, on every backend: {@code leasebox worker --granularity partition
  * --ordered} processes drain a PostgreSQL outbox whose entries cycle over a few partition keys into the
  * {@code jdbc-inbox} provider, while workers join, die and leave:
  * <ol>
@@ -97,8 +97,8 @@ class PartitionedWorkersIT {
     private ManagedProcess worker(int n, List<String> backendArgs, String claims) {
         List<String> args = new ArrayList<>(List.of("worker", "--jdbc-url", url, "--provider", "jdbc-inbox:" + url,
                 "--owner", "worker-" + n, "--batch", "20", "--lease-ttl", "5s",
-                "--lease-granularity", "partition", "--slots", Integer.toString(SLOTS), "--ordered",
-                "--partition-claims", claims));
+                "--granularity", "partition", "--slots", Integer.toString(SLOTS), "--ordered",
+                "--claim-mode", claims));
         args.addAll(backendArgs);
         return fleet.start("worker-" + n, args);
     }

@@ -1,5 +1,6 @@
 package dev.leasebox.spring;
 
+import dev.leasebox.LeaseboxSettings;
 import dev.leasebox.drain.DrainListener;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.provider.OutboxProvider;
@@ -29,30 +30,30 @@ public class LeaseboxAutoConfiguration {
 
     /** The properties, checked: a bad one fails the start here, named, before anything is opened. */
     @Bean
-    DrainSettings leaseboxDrainSettings(LeaseboxProperties properties, ObjectProvider<LeaseManager> leaseManager,
-                                        ObjectProvider<OutboxProvider> provider) {
-        return DrainSettings.from(properties, leaseManager.getIfUnique() != null, provider.getIfUnique() != null);
+    LeaseboxSettings leaseboxSettings(LeaseboxProperties properties, ObjectProvider<LeaseManager> leaseManager,
+                                      ObjectProvider<OutboxProvider> provider) {
+        return PropertySettings.from(properties, leaseManager.getIfUnique() != null, provider.getIfUnique() != null);
     }
 
     @Bean
     @ConditionalOnMissingBean
-    public LeaseboxDrain leaseboxDrain(DataSource dataSource, DrainSettings settings, LeaseboxProperties properties,
+    public LeaseboxDrain leaseboxDrain(DataSource dataSource, LeaseboxSettings settings, LeaseboxProperties properties,
                                        ObjectProvider<LeaseManager> leaseManager, ObjectProvider<OutboxProvider> provider,
                                        ObjectProvider<DrainListener> listeners, ObjectProvider<LeaseboxCustomizer> customizers) {
-        return new LeaseboxDrain(dataSource, settings, settings.usesLeaseManagerBean() ? leaseManager.getIfUnique() : null,
+        return new LeaseboxDrain(dataSource, settings, settings.backend().isEmpty() ? leaseManager.getIfUnique() : null,
                 provider.getIfUnique(), listeners.orderedStream().toList(), customizers.orderedStream().toList(),
                 SchemaAtStart.from(properties.getSchema(), settings.table()));
     }
 
     @Bean
     @ConditionalOnMissingBean
-    public TransactionalOutbox transactionalOutbox(DataSource dataSource, DrainSettings settings) {
+    public TransactionalOutbox transactionalOutbox(DataSource dataSource, LeaseboxSettings settings) {
         return new TransactionalOutbox(dataSource, settings.table(), Clock.systemUTC());
     }
 
     @Bean
     @ConditionalOnMissingBean
-    public OutboxTableReport outboxTableReport(DataSource dataSource, DrainSettings settings) {
+    public OutboxTableReport outboxTableReport(DataSource dataSource, LeaseboxSettings settings) {
         return new OutboxTableReport(dataSource, settings.table());
     }
 }

@@ -3,6 +3,7 @@ package dev.leasebox.spring;
 import dev.leasebox.Leasebox;
 import dev.leasebox.claim.Granularity;
 import dev.leasebox.claim.LeaseGrouping;
+import dev.leasebox.LeaseboxSettings;
 import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.ProviderFailureLog;
 import dev.leasebox.jdbc.TableName;
@@ -18,7 +19,6 @@ import javax.sql.DataSource;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
@@ -39,7 +39,7 @@ public class LeaseboxDrain implements SmartLifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseboxDrain.class);
 
     private final DataSource dataSource;
-    private final DrainSettings settings;
+    private final LeaseboxSettings settings;
     private final LeaseManager applicationLeaseManager;
     private final OutboxProvider applicationProvider;
     private final List<DrainListener> listeners;
@@ -56,7 +56,7 @@ public class LeaseboxDrain implements SmartLifecycle {
     private volatile boolean running;
     private volatile String stoppedBecause;
 
-    LeaseboxDrain(DataSource dataSource, DrainSettings settings, LeaseManager applicationLeaseManager,
+    LeaseboxDrain(DataSource dataSource, LeaseboxSettings settings, LeaseManager applicationLeaseManager,
                   OutboxProvider applicationProvider, List<DrainListener> listeners, List<LeaseboxCustomizer> customizers,
                   SchemaAtStart schema) {
         this.dataSource = dataSource;
@@ -92,7 +92,11 @@ public class LeaseboxDrain implements SmartLifecycle {
         OutboxProvider provider = applicationProvider;
         if (provider == null) {
             // jdbc-inbox:JDBC_URL gets a connection per call; an application that wants a pool defines the provider bean
-            provider = settings.provider().open(clock, DriverManagerDataSource::new);
+            try {
+                provider = settings.provider().orElseThrow().open(clock, DriverManagerDataSource::new);
+            } catch (RuntimeException e) {
+                throw new LeaseboxConfigurationException(e.getMessage(), e);
+            }
             if (provider instanceof AutoCloseable closeable) {
                 opened.add(closeable);
             }
@@ -104,39 +108,29 @@ public class LeaseboxDrain implements SmartLifecycle {
             }
             return decorated;
         };
-        Leasebox.Builder builder = Leasebox.drain(dataSource).table(settings.table()).provider(provider)
-                .options(settings.options()).clock(clock).granularity(settings.granularity()).wakeUps(settings.wakeUps())
-                .onRegistryConflict(this::stopOnConflict);
-        providerFailures = new ProviderFailureLog(line -> LOG.warn("Leasebox {}: {}", settings.table(), line));
-        List<DrainListener> all = new ArrayList<>(listeners);
-        all.add(providerFailures);
-        builder.listener(DrainListener.all(all.toArray(DrainListener[]::new)));
-        if (settings.claimMode() != null) {
-            builder.claimMode(settings.claimMode());
-        }
         LeaseManager manager = null;
-        if (settings.usesLeaseManagerBean()) {
+        if (settings.backend().isEmpty()) {
             manager = applicationLeaseManager;
         } else if (settings.opensBackend()) {
-            String name = settings.backend().name().toLowerCase(Locale.ROOT);
             try {
-                manager = LeaseGrouping.open(name, settings.backendSettings(), clock); // rows grouped as the CLI groups them
+                manager = settings.openLeases(clock).orElseThrow(); // rows grouped as the CLI groups them
             } catch (RuntimeException e) {
-                throw new LeaseboxConfigurationException("leasebox.backend=" + name + " at "
-                        + DrainSettings.addressProperty(settings.backend()) + "=" + settings.address()
-                        + " cannot be opened: " + e.getMessage(), e);
+                String backend = settings.backend().orElseThrow();
+                throw new LeaseboxConfigurationException(settings.spelled("backend") + "=" + backend + " at "
+                        + settings.spelled(backend) + "=" + settings.address() + " cannot be opened: " + e.getMessage(), e);
             }
             opened.add(manager);
-            builder.coordinator(name, settings.address(), settings.namespace());
-            if (settings.granularity() == Granularity.ROW) {
-                builder.rowGrouping(LeaseGrouping.forBackend(name, settings.backendSettings().options()));
-            }
         }
         if (manager != null) {
             coordinator = manager;
             leaseManager = decorate.apply(manager);
-            builder.leases(leaseManager);
         }
+        Leasebox.Builder builder = settings.applyTo(Leasebox.drain(dataSource), Optional.ofNullable(leaseManager))
+                .provider(provider).clock(clock).onRegistryConflict(this::stopOnConflict);
+        providerFailures = new ProviderFailureLog(line -> LOG.warn("Leasebox {}: {}", settings.table(), line));
+        List<DrainListener> all = new ArrayList<>(listeners);
+        all.add(providerFailures);
+        builder.listener(DrainListener.all(all.toArray(DrainListener[]::new)));
         for (LeaseboxCustomizer customizer : customizers) {
             customizer.customize(builder);
         }
@@ -223,7 +217,7 @@ public class LeaseboxDrain implements SmartLifecycle {
         return Optional.ofNullable(stoppedBecause);
     }
 
-    DrainSettings settings() {
+    LeaseboxSettings settings() {
         return settings;
     }
 }

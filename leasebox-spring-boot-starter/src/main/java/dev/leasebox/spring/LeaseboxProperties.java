@@ -2,6 +2,10 @@ package dev.leasebox.spring;
 
 import dev.leasebox.claim.ClaimMode;
 import dev.leasebox.claim.Granularity;
+import dev.leasebox.Leasebox;
+import dev.leasebox.drain.DrainOptions;
+import dev.leasebox.outbox.leased.ClaimMode;
+import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;
@@ -12,7 +16,8 @@ import java.util.Map;
  * The {@code leasebox.*} properties: which table to drain, through which lease backend, to which provider,
  * and how. Every property has a default except the provider (an {@link dev.leasebox.provider.OutboxProvider}
  * bean, or {@code leasebox.provider}); a bad value fails the application's start with one line naming
- * the property.
+ * the property. The names are the library's settings keys ({@link dev.leasebox.LeaseboxSettings}) under
+ * {@code leasebox.}, which reads and checks them ({@link PropertySettings}).
  */
 @ConfigurationProperties(prefix = "leasebox")
 public class LeaseboxProperties {
@@ -70,6 +75,24 @@ public class LeaseboxProperties {
     /** Emission attempts before a retryable failure is dead-lettered. */
     private int maxAttempts = 10;
 
+    /** What an entry that failed max-attempts times becomes: dead-letter (its key moves on) or keep-retrying. */
+    private DrainOptions.AttemptsExhausted whenAttemptsExhausted = DrainOptions.AttemptsExhausted.DEAD_LETTER;
+
+    /** With partition granularity: emit each partition key's entries one at a time, in enqueue (id) order. */
+    private boolean ordered;
+
+    /** Row leases from a coordinator: release every lease after its completion (always), or let terminal ones lapse (non-terminal, redis only). */
+    private ReleaseAfterCompletion releaseAfterCompletion = ReleaseAfterCompletion.ALWAYS;
+
+    /** Row leases from a coordinator: release completed batches' leases from a background thread. */
+    private boolean releaseInBackground;
+
+    /** Row leases from a coordinator: ask for this many times a batch's rows and take at most a batch (1..10). */
+    private int candidateOverAsk = 2;
+
+    /** Row leases from a coordinator: pick each batch at random among the oldest N batches' worth of rows (1..100). */
+    private int candidateSpread = 4;
+
     /** How long the drain's stop waits for emissions in flight before it releases their claims. */
     private Duration shutdownTimeout = Duration.ofSeconds(30);
 
@@ -89,13 +112,35 @@ public class LeaseboxProperties {
     private final Health health = new Health();
     private final Schema schema = new Schema();
 
-    /** The retry backoff: full jitter over [0, min(max, initial * 2^(attempt-1))]. */
+    /** The retry backoff: a delay drawn below min(max, initial * multiplier^(attempt-1)), as jitter says. */
     public static class Backoff {
         /** The first ceiling (at least 1ms). */
         private Duration initial = Duration.ofSeconds(1);
 
         /** The cap (at least the initial ceiling). */
         private Duration max = Duration.ofMinutes(5);
+
+        /** How much the ceiling grows per failed attempt (1..100). */
+        private double multiplier = 2;
+
+        /** The fraction of the ceiling a delay may fall short of it (0..1; 1 spreads retries from 0 to the ceiling). */
+        private double jitter = 1.0;
+
+        public double getMultiplier() {
+            return multiplier;
+        }
+
+        public void setMultiplier(double multiplier) {
+            this.multiplier = multiplier;
+        }
+
+        public double getJitter() {
+            return jitter;
+        }
+
+        public void setJitter(double jitter) {
+            this.jitter = jitter;
+        }
 
         public Duration getInitial() {
             return initial;
@@ -284,6 +329,54 @@ public class LeaseboxProperties {
 
     public void setMaxAttempts(int maxAttempts) {
         this.maxAttempts = maxAttempts;
+    }
+
+    public DrainOptions.AttemptsExhausted getWhenAttemptsExhausted() {
+        return whenAttemptsExhausted;
+    }
+
+    public void setWhenAttemptsExhausted(DrainOptions.AttemptsExhausted whenAttemptsExhausted) {
+        this.whenAttemptsExhausted = whenAttemptsExhausted;
+    }
+
+    public boolean isOrdered() {
+        return ordered;
+    }
+
+    public void setOrdered(boolean ordered) {
+        this.ordered = ordered;
+    }
+
+    public ReleaseAfterCompletion getReleaseAfterCompletion() {
+        return releaseAfterCompletion;
+    }
+
+    public void setReleaseAfterCompletion(ReleaseAfterCompletion releaseAfterCompletion) {
+        this.releaseAfterCompletion = releaseAfterCompletion;
+    }
+
+    public boolean isReleaseInBackground() {
+        return releaseInBackground;
+    }
+
+    public void setReleaseInBackground(boolean releaseInBackground) {
+        this.releaseInBackground = releaseInBackground;
+    }
+
+    public int getCandidateOverAsk() {
+        return candidateOverAsk;
+    }
+
+    public void setCandidateOverAsk(int candidateOverAsk) {
+        this.candidateOverAsk = candidateOverAsk;
+    }
+
+    public int getCandidateSpread() {
+        return candidateSpread;
+    }
+
+    public void setCandidateSpread(int candidateSpread) {
+        this.candidateSpread = candidateSpread;
     }
 
     public Duration getShutdownTimeout() {

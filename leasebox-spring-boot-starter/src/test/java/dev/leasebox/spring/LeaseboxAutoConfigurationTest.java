@@ -59,18 +59,24 @@ class LeaseboxAutoConfigurationTest {
     void badNumbersFailNamingTheProperty() {
         assertStartFails("leasebox.batch must be in 1..10000, was 0", "leasebox.batch=0", "leasebox.provider=log");
         assertStartFails("leasebox.concurrency must be in 1..256, was 300", "leasebox.concurrency=300", "leasebox.provider=log");
-        assertStartFails("leasebox.lease-ttl must be positive", "leasebox.lease-ttl=0s", "leasebox.provider=log");
+        assertStartFails("leasebox.lease-ttl must be at least 1s", "leasebox.lease-ttl=0s", "leasebox.provider=log");
         assertStartFails("leasebox.max-attempts must be at least 1", "leasebox.max-attempts=0", "leasebox.provider=log");
-        assertStartFails("leasebox.backoff.max must be at least leasebox.backoff.initial",
+        assertStartFails("leasebox.backoff.max=1s is below leasebox.backoff.initial=10s",
                 "leasebox.backoff.initial=10s", "leasebox.backoff.max=1s", "leasebox.provider=log");
         assertStartFails("leasebox.namespace must be 1-64 characters", "leasebox.namespace=a b", "leasebox.provider=log");
+        assertStartFails("leasebox.candidate-spread must be in 1..100, was 500", "leasebox.candidate-spread=500",
+                "leasebox.provider=log");
+        assertStartFails("leasebox.backoff.jitter must be between 0 and 1", "leasebox.backoff.jitter=2", "leasebox.provider=log");
         assertStartFails("leasebox.table=bad-name is not a table name", "leasebox.table=bad-name", "leasebox.provider=log");
     }
 
     @Test
     void leanClaimsInTheDatabaseAreRefused() {
-        assertStartFails("leasebox.claim-mode=lean needs leases from a coordinator", "leasebox.claim-mode=lean",
-                "leasebox.provider=log");
+        assertStartFails("leasebox.claim-mode=lean needs leases from a coordinator (leasebox.backend=redis|zookeeper|hazelcast)"
+                + " or leasebox.granularity=partition", "leasebox.claim-mode=lean", "leasebox.provider=log");
+        assertStartFails("leasebox.release-after-completion and leasebox.release-in-background apply to external lease "
+                + "backends only", "leasebox.release-in-background=true", "leasebox.provider=log");
+        assertStartFails("leasebox.ordered needs leasebox.granularity=partition", "leasebox.ordered=true", "leasebox.provider=log");
     }
 
     @Test
@@ -85,21 +91,21 @@ class LeaseboxAutoConfigurationTest {
     void anOutboxProviderBeanWinsOverTheSpec() {
         LeaseboxProperties properties = new LeaseboxProperties();
         properties.setProvider("log");
-        assertThat(DrainSettings.from(properties, false, true).provider()).isNull();
-        assertThat(DrainSettings.from(properties, false, false).provider().factory().name()).isEqualTo("log");
+        assertThat(PropertySettings.from(properties, false, true).provider()).isEmpty();
+        assertThat(PropertySettings.from(properties, false, false).provider().orElseThrow().kind()).isEqualTo("log");
     }
 
     @Test
     void aLeaseManagerBeanWinsOverOpeningTheBackendByName() {
         LeaseboxProperties properties = new LeaseboxProperties();
         properties.setProvider("log");
-        assertThat(DrainSettings.from(properties, false, false).backend()).isEqualTo(LeaseboxProperties.Backend.DATABASE);
-        assertThat(DrainSettings.from(properties, true, false).usesLeaseManagerBean()).isTrue();
+        assertThat(PropertySettings.from(properties, false, false).backend()).contains("database");
+        assertThat(PropertySettings.from(properties, true, false).backend()).as("the bean's leases").isEmpty();
         properties.setBackend(LeaseboxProperties.Backend.REDIS);
-        assertThat(DrainSettings.from(properties, true, false).usesLeaseManagerBean()).isTrue();
+        assertThat(PropertySettings.from(properties, true, false).backend()).as("the bean's leases").isEmpty();
         properties.setBackend(LeaseboxProperties.Backend.DATABASE);
-        assertThat(DrainSettings.from(properties, true, false).usesLeaseManagerBean())
-                .as("leasebox.backend=database set explicitly claims in the table").isFalse();
+        assertThat(PropertySettings.from(properties, true, false).backend())
+                .as("leasebox.backend=database set explicitly claims in the table").contains("database");
     }
 
     @Test

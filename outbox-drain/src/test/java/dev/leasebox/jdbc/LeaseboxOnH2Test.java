@@ -107,7 +107,7 @@ class LeaseboxOnH2Test {
             assertThatThrownBy(() -> Leasebox.drain(ds).table(table).leases(leases)
                     .granularity(Granularity.PARTITION).provider(provider).build())
                     .hasMessageContaining("Partition leases need PostgreSQL or MariaDB").hasMessageContaining("h2")
-                    .hasMessageContaining("--lease-granularity row").hasMessageNotContaining("\n");
+                    .hasMessageContaining("--granularity row").hasMessageNotContaining("\n");
         }
     }
 

@@ -284,6 +284,6 @@ abstract class PartitionLeasesScenarios {
         new LeaseboxSchema(kind(), v2only).apply(dataSource(), 1, 2);
         JdbcOutboxStore store = JdbcOutboxStore.builder(dataSource()).table(v2only).clock(clock).open();
         assertThatThrownBy(() -> JdbcSlotStore.open(dataSource(), store, clock))
-                .hasMessageContaining("V3__add_lease_slots.sql").hasMessageContaining("--lease-granularity row");
+                .hasMessageContaining("V3__add_lease_slots.sql").hasMessageContaining("--granularity row");
     }
 }

@@ -83,8 +83,8 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--keep-schema", description = "Leave each run's schema in the database.")
     boolean keepSchema;
 
-    @Option(names = "--lease-granularity", paramLabel = "row|partition", defaultValue = "row",
-            description = {"What the workers lease, as leasebox worker --lease-granularity (default: ${DEFAULT-VALUE}).",
+    @Option(names = "--granularity", paramLabel = "row|partition", defaultValue = "row",
+            description = {"What the workers lease, as leasebox worker --granularity (default: ${DEFAULT-VALUE}).",
                     "partition: slots of the table; the workload then spreads entries over 32 partition keys."})
     String leaseGranularity;
 
@@ -92,14 +92,10 @@ public final class ChaosCommand implements Callable<Integer> {
             + "entries to be first delivered in id order (orderViolations = 0).")
     boolean ordered;
 
-    @Option(names = "--partition-claims", paramLabel = "lean|recorded", defaultValue = "lean",
-            description = "With partition: the workers' --partition-claims (default: ${DEFAULT-VALUE}).")
-    String partitionClaims;
-
-    @Option(names = "--claim-mode", paramLabel = "recorded|lean", defaultValue = "recorded",
-            description = {"Row leases through an external backend: the workers' --claim-mode, as leasebox worker's "
-                    + "(default: ${DEFAULT-VALUE}).", "lean: nothing is written before emitting; the checker holds the run "
-                    + "to lean's guarantee (docs/chaos.md)."})
+    @Option(names = "--claim-mode", paramLabel = "recorded|lean",
+            description = {"The workers' --claim-mode, as leasebox worker's (default: recorded for row leases, lean for "
+                    + "partition leases).", "lean: nothing is written before emitting; the checker holds the run "
+                    + "to lean's guarantee (docs/chaos.md). Lean row leases need an external backend."})
     String claimMode;
 
     @Option(names = "--release-after-completion", paramLabel = "always|non-terminal", defaultValue = "always",
@@ -145,11 +141,13 @@ public final class ChaosCommand implements Callable<Integer> {
      */
     Granularity granularity() {
         try {
-            Granularity g = new Granularity(leaseGranularity, ordered, partitionClaims, claimMode)
+            boolean partition = "partition".equals(leaseGranularity);
+            String mode = claimMode != null ? claimMode : partition ? "lean" : "recorded";
+            Granularity g = new Granularity(leaseGranularity, ordered, partition ? mode : "lean", partition ? "recorded" : mode)
                     .withRelease(releaseAfterCompletion, releaseInBackground).withRowGrouping(rowGrouping).validated();
             if (!rowGrouping.isEmpty() && (g.isPartition() || "database".equals(backend))) {
                 throw new IllegalArgumentException("--row-grouping is for row leases through an external backend "
-                        + "(redis, zookeeper or hazelcast): drop it" + (g.isPartition() ? " or --lease-granularity partition"
+                        + "(redis, zookeeper or hazelcast): drop it" + (g.isPartition() ? " or --granularity partition"
                         : " or use another --backend"));
             }
             if (!g.releasesAsDefault() && backend == null) {

@@ -4,21 +4,26 @@ import dev.leasebox.claim.ClaimMode;
 import dev.leasebox.claim.LeaseGrouping;
 import dev.leasebox.claim.ReleaseAfterCompletion;
 import dev.leasebox.cli.GranularityOptions;
+import dev.leasebox.LeaseboxSettings;
+import dev.leasebox.outbox.grouped.LeaseGrouping;
+import dev.leasebox.outbox.leased.ClaimMode;
+import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a run's workers lease, as {@code leasebox worker}'s options say it: {@code --lease-granularity
- * row|partition}, {@code --ordered}, {@code --partition-claims lean|recorded}. Passed to every chaos
- * worker unchanged; the worker builds its claim store with {@code leasebox worker}'s own code
- * ({@link GranularityOptions}).
+ * What a run's workers lease, in the keys of {@link LeaseboxSettings}: {@code --granularity row|partition},
+ * {@code --ordered}, {@code --claim-mode lean|recorded}, the release keys. Passed to every chaos worker as
+ * those flags; the worker reads them into the settings, as {@code leasebox worker} does, and the settings check
+ * the combination ({@link #validated()}).
  *
  * @param leaseGranularity {@code row} or {@code partition}
  * @param ordered          per-key ordering (partition only)
- * @param partitionClaims  {@code lean} or {@code recorded} (partition only; {@code lean} otherwise)
- * @param rowClaims        {@code recorded} or {@code lean}: {@code leasebox worker --claim-mode} of row leases
- *                         through an external backend (row leases only; {@code recorded} otherwise)
+ * @param partitionClaims  the claim mode of partition leases, {@code lean} or {@code recorded} (partition only;
+ *                         {@code lean} otherwise)
+ * @param rowClaims        the claim mode of row leases through an external backend, {@code recorded} or {@code lean}
+ *                         (row leases only; {@code recorded} otherwise)
  * @param releaseAfterCompletion {@code always} or {@code non-terminal}: {@code leasebox worker
  *                         --release-after-completion} (row leases through an external backend; {@code non-terminal}
  *                         on Redis only, which the library refuses elsewhere)
@@ -42,7 +47,7 @@ public record Granularity(String leaseGranularity, boolean ordered, String parti
     /** Row leases with lean claims ({@code --claim-mode lean}): nothing written before emitting. */
     public static final Granularity LEAN_ROWS = new Granularity("row", false, "lean", "lean");
 
-    /** As {@code leasebox worker}'s partition options say it, row claims left at their default. */
+    /** Partition claims as given, row claims left at their default. */
     public Granularity(String leaseGranularity, boolean ordered, String partitionClaims) {
         this(leaseGranularity, ordered, partitionClaims, "recorded");
     }
@@ -130,25 +135,27 @@ public record Granularity(String leaseGranularity, boolean ordered, String parti
         return new Granularity("partition", ordered, partitionClaims);
     }
 
-    /** Checks the combination with {@code leasebox worker}'s rules; an IllegalArgumentException says what to change. */
+    /**
+     * Checks the combination with the settings' rules ({@link LeaseboxSettings}); an IllegalArgumentException says
+     * what to change, naming the flags.
+     */
     public Granularity validated() {
-        options().validate();
-        ClaimMode mode = ClaimMode.parse(rowClaims);
-        if (isPartition() && mode == ClaimMode.LEAN) {
-            throw new IllegalArgumentException("--claim-mode is for row leases; with --lease-granularity partition use "
-                    + "--partition-claims lean|recorded");
-        }
-        try {
-            ReleaseAfterCompletion.parse(releaseAfterCompletion);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--release-after-completion: choose always or non-terminal, was '"
-                    + releaseAfterCompletion + "'");
-        }
-        if (isPartition() && !releasesAsDefault()) {
-            throw new IllegalArgumentException("--release-after-completion and --release-in-background are for row "
-                    + "leases; partition leases keep their slots until the worker stops");
+        settings().build();
+        if (isPartition() && ClaimMode.parse(rowClaims) == ClaimMode.LEAN) {
+            throw new IllegalArgumentException("--claim-mode lean of row leases and --granularity partition: the claim "
+                    + "mode of partition leases is the run's --claim-mode");
         }
         return this;
+    }
+
+    /** The settings these worker flags make (no backend: the run's coordinator adds it). */
+    private LeaseboxSettings.Builder settings() {
+        LeaseboxSettings.Builder settings = LeaseboxSettings.builder(LeaseboxSettings.Spelling.FLAGS);
+        List<String> args = workerArgs();
+        for (int i = 0; i < args.size(); i += 2) {
+            settings.set(args.get(i).substring(2), args.get(i + 1));
+        }
+        return settings;
     }
 
     /** Row leases with lean claims ({@code --claim-mode lean}). */
@@ -161,17 +168,13 @@ public record Granularity(String leaseGranularity, boolean ordered, String parti
         return isLeanRows() || isLeanPartition();
     }
 
-    private GranularityOptions options() {
-        return GranularityOptions.of(leaseGranularity, ordered, partitionClaims);
-    }
-
     public boolean isPartition() {
         return "partition".equals(leaseGranularity);
     }
 
     /** Partition leases with lean claims: rows are read, emitted and completed under the slot grant's fence. */
     public boolean isLeanPartition() {
-        return isPartition() && options().claimMode() == ClaimMode.LEAN;
+        return isPartition() && ClaimMode.parse(partitionClaims) == ClaimMode.LEAN;
     }
 
     /** How many partition keys the workload uses. */
@@ -179,33 +182,30 @@ public record Granularity(String leaseGranularity, boolean ordered, String parti
         return isPartition() ? PARTITION_AGGREGATES : ROW_AGGREGATES;
     }
 
-    /** The worker's options, as {@code leasebox worker} takes them. */
+    /** The worker's flags, {@code --KEY VALUE} pairs of the settings' keys, as {@code leasebox worker} takes them. */
     public List<String> workerArgs() {
-        List<String> args = new ArrayList<>(List.of("--lease-granularity", leaseGranularity));
+        List<String> args = new ArrayList<>(List.of("--granularity", leaseGranularity));
         if (isPartition()) {
-            args.add("--partition-claims");
-            args.add(partitionClaims);
+            args.addAll(List.of("--claim-mode", partitionClaims));
         }
         if (ordered) {
-            args.add("--ordered");
+            args.addAll(List.of("--ordered", "true"));
         }
-        if (isLeanRows()) {
-            args.add("--claim-mode");
-            args.add("lean");
+        if (!isPartition() && !"recorded".equalsIgnoreCase(rowClaims)) {
+            args.addAll(List.of("--claim-mode", rowClaims));
         }
-        if (releasesNonTerminalOnly()) {
-            args.add("--release-after-completion");
-            args.add("non-terminal");
+        if (!"always".equalsIgnoreCase(releaseAfterCompletion)) {
+            args.addAll(List.of("--release-after-completion", releaseAfterCompletion));
         }
         if (releaseInBackground) {
-            args.add("--release-in-background");
+            args.addAll(List.of("--release-in-background", "true"));
         }
         return args;
     }
 
     /** E.g. {@code row leases} or {@code partition leases, lean claims, ordered per key}. */
     public String describe() {
-        return (isLeanRows() ? "row leases, lean claims" : options().describe())
+        return settings().build().describe()
                 + (isPartition() || rowGrouping.isEmpty() ? "" : PER_ROW.equals(rowGrouping) ? ", a lease per row" : ", rows grouped")
                 + (releasesNonTerminalOnly() ? ", terminal leases left to lapse" : "")
                 + (releaseInBackground ? ", released in the background" : "");

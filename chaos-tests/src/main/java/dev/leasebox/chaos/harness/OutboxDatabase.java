@@ -7,7 +7,7 @@ import dev.leasebox.chaos.evidence.Delivery;
 import dev.leasebox.chaos.evidence.Evidence;
 import dev.leasebox.chaos.worker.ChaosSql;
 import dev.leasebox.jdbc.DatabaseKind;
-import dev.leasebox.cli.JdbcDataSources;
+import dev.leasebox.jdbc.JdbcUrls;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.OutboxWriter;
 import dev.leasebox.jdbc.TableName;
@@ -47,7 +47,7 @@ public final class OutboxDatabase implements AutoCloseable {
         this.table = new TableName(schema, "leasebox_outbox");
         this.keep = keep;
         this.aggregates = aggregates;
-        this.dataSource = JdbcDataSources.pooled(workerUrlFor(baseUrl, schema), "", "", 3);
+        this.dataSource = PooledDataSources.pooled(workerUrlFor(baseUrl, schema), 3);
     }
 
     /**
@@ -58,11 +58,11 @@ public final class OutboxDatabase implements AutoCloseable {
      */
     public static OutboxDatabase create(String baseUrl, boolean keep, int aggregates) {
         String schema = "chaos_" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffffL);
-        try (HikariDataSource admin = JdbcDataSources.pooled(baseUrl, "", "", 1);
+        try (HikariDataSource admin = PooledDataSources.pooled(baseUrl, 1);
              Connection c = admin.getConnection(); Statement s = c.createStatement()) {
             s.execute("CREATE SCHEMA " + schema);
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot create schema " + schema + " at " + JdbcDataSources.redact(baseUrl)
+            throw new IllegalStateException("cannot create schema " + schema + " at " + JdbcUrls.redact(baseUrl)
                     + ": " + e.getMessage(), e);
         }
         OutboxDatabase db = new OutboxDatabase(baseUrl, schema, keep, aggregates);

@@ -86,11 +86,11 @@ public final class WorkerProcess implements AutoCloseable {
                                       Duration lease, Granularity granularity, Options options, String providerSpec) {
         Path history = runDir.resolve("history-" + owner + ".jsonl");
         List<String> args = new ArrayList<>(List.of("--jdbc-url", db.workerUrl(owner), "--table", db.table().qualified(),
-                "--backend", coordinator.backend(), "--owner", owner, "--lease-ms", Long.toString(lease.toMillis()),
+                "--backend", coordinator.backend(), "--owner", owner, "--lease-ttl", lease.toMillis() + "ms",
                 "--history", history.toString(), "--namespace", "chaos-" + db.schema(), "--batch", Integer.toString(BATCH)));
         args.addAll(granularity.workerArgs());
         if (coordinator.isExternal()) {
-            args.add("--address");
+            args.add("--" + coordinator.backend()); // the address under the backend's name, as leasebox worker takes it
             args.add(coordinator.address());
         }
         Map<String, String> backendOptions = new LinkedHashMap<>(coordinator.backendOptions());

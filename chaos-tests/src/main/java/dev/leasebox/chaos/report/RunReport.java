@@ -26,7 +26,7 @@ public final class RunReport {
     /**
      * What a scenario run was, for the report's header.
      *
-     * @param granularity what the workers leased, as {@code leasebox worker --lease-granularity} says it
+     * @param granularity what the workers leased, as {@code leasebox worker --granularity} says it
      * @param ordered     per-key ordering ({@code --ordered})
      * @param partitionClaims {@code lean} or {@code recorded} with partition leases; empty with row leases
      * @param claimMode   {@code recorded} or {@code lean}: how the run's claims were made (either granularity)

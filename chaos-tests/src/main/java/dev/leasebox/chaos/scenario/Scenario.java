@@ -150,11 +150,11 @@ public record Scenario(String name, String proves, Supplier<FaultInjector> injec
      */
     public String refusedWith(Granularity g) {
         if (FROZEN_TAKER.equals(name) && g.isPartition()) {
-            return name + " holds a taker of row leases: drop --lease-granularity partition";
+            return name + " holds a taker of row leases: drop --granularity partition";
         }
         if (ROW_TO_PARTITION.equals(name) && (g.isPartition() || g.isLeanRows())) {
             return name + " starts with recorded row claims and switches to lean partition claims itself: drop "
-                    + (g.isPartition() ? "--lease-granularity partition" : "--claim-mode lean");
+                    + (g.isPartition() ? "--granularity partition" : "--claim-mode lean");
         }
         return "";
     }

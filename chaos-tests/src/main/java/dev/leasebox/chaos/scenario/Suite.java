@@ -14,8 +14,8 @@ import java.util.Set;
  * {@code leasebox chaos --suite --full}: every scenario on every backend it applies to, and every claim variant; the
  * connection faults ({@link #EVERY_CLAIM_STYLE}) in every claim style ({@link #CLAIM_STYLES}) instead of the default.
  * A case is {@code BACKEND/SCENARIO} or {@code BACKEND/SCENARIO@VARIANT}, the variant {@code lean-rows}
- * ({@code --claim-mode lean}), {@code lean-partition} ({@code --lease-granularity partition --partition-claims
- * lean}, unordered), {@code partition} (the same, {@code --partition-claims recorded}), {@code per-row} and
+ * ({@code --claim-mode lean}), {@code lean-partition} ({@code --granularity partition --claim-mode
+ * lean}, unordered), {@code partition} (the same, {@code --claim-mode recorded}), {@code per-row} and
  * {@code per-row-lean} (a lease per row, {@code --backend-option row-groups=0}, claims recorded or lean),
  * {@code grouped} and {@code grouped-lean} (rows grouped, {@code row-groups=4096}), {@code non-terminal}
  * ({@code --release-after-completion non-terminal}, Redis only) or {@code release-in-background}

@@ -18,12 +18,23 @@ import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.outbox.OutboxClaimStore;
+import dev.leasebox.LeaseboxSettings;
+import dev.leasebox.chaos.harness.PooledDataSources;
+import dev.leasebox.drain.OutboxProvider;
+import dev.leasebox.jdbc.ClaimStyleRegistry;
+import dev.leasebox.jdbc.JdbcOutboxStore;
+import dev.leasebox.lease.MonotonicClock;
+import dev.leasebox.outbox.grouped.GroupedLeaseManager;
+import dev.leasebox.outbox.grouped.LeaseGrouping;
+import dev.leasebox.outbox.leased.ClaimMode;
+import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
+import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import dev.leasebox.provider.JdbcInboxProvider;
 import dev.leasebox.provider.OutboxProvider;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Unmatched;
 
 import java.nio.file.Path;
 import dev.leasebox.claim.grouped.GroupedLeaseManager;
@@ -31,9 +42,7 @@ import dev.leasebox.lease.MonotonicClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -42,65 +51,34 @@ import java.util.concurrent.TimeUnit;
 /**
  * A chaos worker JVM: the same drain as {@code leasebox worker} (a {@link JdbcOutboxStore} on
  * PostgreSQL, the {@code database} backend or an external one opened by name and layered with
- * {@link LeasedOutboxClaimStore#open}, the jdbc-inbox provider), plus a {@link HistoryRecorder}
+ * {@link LeasedOutboxClaimStore}, the jdbc-inbox provider), plus a {@link HistoryRecorder}
  * writing its history. Runs until SIGTERM (graceful) or SIGKILL. Started by the harness with
  * {@code java} directly, so a signal to its pid reaches this JVM.
  *
- * <p>The lease granularity options are {@code leasebox worker}'s own ({@link GranularityOptions} as a
- * mixin: {@code --lease-granularity row|partition}, {@code --ordered}, {@code --partition-claims
- * lean|recorded}, {@code --slots}, {@code --when-attempts-exhausted}), and the claim store is built by
- * the same code ({@link GranularityOptions#claimStore}): partition mode here is the worker's. Row leases through
- * an external backend take {@code --claim-mode recorded|lean} as {@code leasebox worker} does. Like it, the worker
- * joins the table's {@link ClaimStyleRegistry} with the same style derivation, so a mixed fleet is refused. So do
- * {@code --release-after-completion always|non-terminal} and {@code --release-in-background}, passed to the
- * library's builder as {@code leasebox worker} passes them.
+ * <p>The drain's flags are {@code leasebox worker}'s: {@code --KEY VALUE} for every key of {@link LeaseboxSettings}
+ * ({@code --backend}, {@code --redis URI}, {@code --lease-ttl}, {@code --granularity}, {@code --claim-mode},
+ * {@code --release-after-completion}, …) and {@code --backend-option NAME=VALUE}, read and checked by the settings
+ * and applied to the library's entry point as the CLI applies them; like it, the worker joins the table's
+ * {@link ClaimStyleRegistry}, so a mixed fleet is refused. The chaos defaults are a short backoff, quick idle
+ * polling and a 3 s shutdown.
  *
- * <p>Chaos-only options: {@code --provider-control} (faults switched from outside),
- * {@code --write-latency} (a slow completion path) and {@code --unsafe-no-fence} (completions bypass
+ * <p>Chaos-only options: {@code --jdbc-url}, {@code --history}, {@code --provider-control} (faults switched from
+ * outside), {@code --write-latency-ms} (a slow completion path) and {@code --unsafe-no-fence} (completions bypass
  * the token check: the bug the fencing scenarios must catch; never in {@code leasebox worker}).
  */
 @Command(name = "chaos-worker", mixinStandardHelpOptions = true, description = "A history-recording drain worker for the chaos harness.")
 public final class ChaosWorkerMain implements Callable<Integer> {
 
+    /** The chaos defaults, before the flags: small batches, fast retries and polling, a quick shutdown. */
+    private static final List<String> DEFAULTS = List.of("--namespace", "leasebox-chaos", "--batch", "20", "--concurrency", "2",
+            "--max-attempts", "4", "--backoff-initial", "50ms", "--backoff-max", "400ms", "--idle-poll-min", "20ms",
+            "--idle-poll-max", "200ms", "--shutdown-timeout", "3s");
+
     @Option(names = "--jdbc-url", required = true, description = "The outbox database (its schema in currentSchema).")
     String jdbcUrl;
 
-    @Option(names = "--table", defaultValue = "leasebox_outbox", description = "The outbox table.")
-    String table;
-
-    @Option(names = "--backend", required = true, description = "database, or a lease backend by name.")
-    String backend;
-
-    @Option(names = "--address", defaultValue = "", description = "The coordinator address for an external backend.")
-    String address;
-
-    @Option(names = "--namespace", defaultValue = "leasebox-chaos", description = "Coordinator namespace.")
-    String namespace;
-
-    @Option(names = "--backend-option", description = "NAME=VALUE for the backend (repeatable).")
-    Map<String, String> backendOptions = new LinkedHashMap<>();
-
-    @Option(names = "--owner", required = true, description = "This worker's claim owner name.")
-    String owner;
-
-    @Option(names = "--lease-ms", defaultValue = "3000", description = "Lease duration in ms.")
-    long leaseMillis;
-
-    @Option(names = "--batch", defaultValue = "20", description = "Rows claimed per batch.")
-    int batch;
-
-    @Option(names = "--concurrency", defaultValue = "2", description = "Claim loops.")
-    int concurrency;
-
-    @Option(names = "--max-attempts", defaultValue = "4", description = "Attempts before dead-lettering.")
-    int maxAttempts;
-
     @Option(names = "--history", required = true, description = "The JSON-lines history file to append to.")
     Path history;
-
-    @Option(names = "--provider", paramLabel = "SPEC", description = "Where entries go, as leasebox worker's --provider"
-            + " (default: the jdbc-inbox table in the outbox's database, whose deliveries the harness audits).")
-    String providerSpec;
 
     @Option(names = "--provider-control", description = "A control file for injected provider faults (FaultyProvider).")
     Path providerControl;
@@ -111,21 +89,9 @@ public final class ChaosWorkerMain implements Callable<Integer> {
     @Option(names = "--unsafe-no-fence", description = "Completions bypass the token check (chaos harness only).")
     boolean unsafeNoFence;
 
-    @Option(names = "--claim-mode", paramLabel = "recorded|lean", defaultValue = "recorded",
-            description = "Row leases through an external backend: leasebox worker's --claim-mode (lean: nothing written before emitting).")
-    String claimMode;
-
-    @Option(names = "--release-after-completion", paramLabel = "always|non-terminal", defaultValue = "always",
-            description = "Row leases through an external backend: leasebox worker's --release-after-completion "
-                    + "(non-terminal: the leases of DELIVERED and DEAD_LETTERED rows lapse at the ttl; redis only).")
-    String releaseAfterCompletion;
-
-    @Option(names = "--release-in-background",
-            description = "Row leases through an external backend: leasebox worker's --release-in-background.")
-    boolean releaseInBackground;
-
-    @Mixin
-    GranularityOptions granularity;
+    /** The drain's flags, {@code --KEY VALUE} of the settings' keys, handed to {@link LeaseboxSettings} as text. */
+    @Unmatched
+    List<String> settingFlags = new ArrayList<>();
 
     /** Why the worker stopped on its own: a claim-style conflict found by a registration renewal. */
     private volatile String stoppedBecause;
@@ -137,14 +103,42 @@ public final class ChaosWorkerMain implements Callable<Integer> {
     private final CountDownLatch cleanedUp = new CountDownLatch(1);
 
     /** The provider named by {@code --provider}, opened as leasebox worker opens it; closed with the worker. */
-    private OutboxProvider openProvider(Clock clock, List<AutoCloseable> resources) {
-        OutboxProvider provider = ProviderSpec.parse(providerSpec).open(clock, url -> {
+    private OutboxProvider openProvider(LeaseboxSettings settings, Clock clock, List<AutoCloseable> resources) {
+        OutboxProvider provider = settings.provider().orElseThrow().open(clock, url -> {
             throw new IllegalArgumentException("--provider: the chaos worker opens no database but the outbox's");
         });
         if (provider instanceof AutoCloseable closeable) {
             resources.add(closeable);
         }
         return provider;
+    }
+
+    /** The chaos defaults, then the flags, read into the settings. */
+    LeaseboxSettings settings() {
+        LeaseboxSettings.Builder settings = LeaseboxSettings.builder(LeaseboxSettings.Spelling.FLAGS);
+        List<String> flags = new ArrayList<>(DEFAULTS);
+        flags.addAll(settingFlags);
+        for (int i = 0; i < flags.size(); i += 2) {
+            String flag = flags.get(i);
+            if (!flag.startsWith("--") || i + 1 == flags.size()) {
+                throw new IllegalArgumentException("expected --KEY VALUE, was '" + String.join(" ", flags.subList(i, flags.size())) + "'");
+            }
+            String value = flags.get(i + 1);
+            if (flag.equals("--backend-option")) {
+                int eq = value.indexOf('=');
+                if (eq < 1) {
+                    throw new IllegalArgumentException("--backend-option takes NAME=VALUE, was '" + value + "'");
+                }
+                settings.backendOption(value.substring(0, eq), value.substring(eq + 1));
+            } else {
+                settings.set(flag.substring(2), value);
+            }
+        }
+        LeaseboxSettings built = settings.build();
+        if (built.backend().isEmpty()) {
+            throw new IllegalArgumentException("--backend is required: database, or a lease backend by name");
+        }
+        return built;
     }
 
     public static void main(String[] args) {
@@ -154,31 +148,32 @@ public final class ChaosWorkerMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        granularity.validate();
-        ClaimMode rowMode = rowClaimMode();
-        TableName tableName = TableName.parse(table);
+        LeaseboxSettings settings = settings();
+        if (unsafeNoFence && !settings.granularity().equals(Leasebox.Granularity.PARTITION)
+                && settings.claimMode().orElse(ClaimMode.RECORDED) == ClaimMode.LEAN) {
+            throw new IllegalArgumentException("--unsafe-no-fence is not implemented for lean row claims");
+        }
+        String owner = settings.options().owner();
         Clock clock = MonotonicClock.system();
         List<AutoCloseable> resources = new ArrayList<>();
         try {
-            HikariDataSource dataSource = JdbcDataSources.pooled(jdbcUrl, "", "", concurrency + 4);
+            HikariDataSource dataSource = PooledDataSources.pooled(jdbcUrl, settings.options().concurrency() + 4);
             resources.add(dataSource);
             JsonLinesFile historyFile = JsonLinesFile.append(history);
             resources.add(historyFile);
             HistoryRecorder recorder = new HistoryRecorder(historyFile, owner, CommonClock.fromDatabase(dataSource),
                     Clock.systemUTC());
-            Duration lease = Duration.ofMillis(leaseMillis);
-            Optional<LeaseManager> manager = Optional.empty();
-            if (!"database".equals(backend)) {
-                manager = Optional.of(LeaseGrouping.open(backend, new LeaseBackendSettings(address, namespace, lease, backendOptions), clock));
-                resources.add(manager.get());
-            }
-            Leasebox drain = buildDrain(dataSource, tableName, clock, recorder, manager, rowMode, lease, resources);
+            Optional<LeaseManager> manager = settings.openLeases(clock);
+            manager.ifPresent(resources::add);
+            boolean sharesLeases = sharesLeases(settings, manager);
+            Leasebox drain = buildDrain(settings, dataSource, clock, recorder, manager, sharesLeases, resources);
             resources.add(drain);
-            recorder.started("backend " + backend + (address.isEmpty() ? "" : " at " + address) + ", lease " + lease
-                    + ", " + granularity.describe() + (rowMode == ClaimMode.LEAN ? ", lean claims" : "")
-                    + (sharesLeases(manager) ? ", " + LeaseGrouping.forBackend(backend, backendOptions) : "")
-                    + (releaseInBackground ? ", released in the background" : "")
-                    + (ReleaseAfterCompletion.parse(releaseAfterCompletion) == ReleaseAfterCompletion.NON_TERMINAL
+            String backend = settings.backend().orElseThrow();
+            recorder.started("backend " + backend + (settings.address().isEmpty() ? "" : " at " + settings.address())
+                    + ", lease " + settings.options().leaseDuration() + ", " + settings.describe()
+                    + (sharesLeases ? ", " + LeaseGrouping.forBackend(backend, settings.backendOptions()) : "")
+                    + (settings.releaseInBackground() ? ", released in the background" : "")
+                    + (settings.releaseAfterCompletion() == ReleaseAfterCompletion.NON_TERMINAL
                     ? ", terminal leases left to lapse" : "") + (unsafeNoFence ? ", UNSAFE: no fence" : "") + ", pid "
                     + ProcessHandle.current().pid());
             stopOnShutdown(drain);
@@ -198,71 +193,38 @@ public final class ChaosWorkerMain implements Callable<Integer> {
         }
     }
 
-    /** {@code --claim-mode}, refused where {@code leasebox worker} refuses it or the chaos options cannot honour it. */
-    private ClaimMode rowClaimMode() {
-        ClaimMode rowMode = ClaimMode.parse(claimMode);
-        if (rowMode == ClaimMode.LEAN && (granularity.isPartition() || "database".equals(backend))) {
-            throw new IllegalArgumentException("--claim-mode lean is for row leases through an external backend, as in "
-                    + "leasebox worker; with --lease-granularity partition use --partition-claims");
-        }
-        if (rowMode == ClaimMode.LEAN && unsafeNoFence) {
-            throw new IllegalArgumentException("--unsafe-no-fence is not implemented for lean row claims");
-        }
-        boolean defaultRelease = ReleaseAfterCompletion.parse(releaseAfterCompletion) == ReleaseAfterCompletion.ALWAYS
-                && !releaseInBackground;
-        if (!defaultRelease && (granularity.isPartition() || "database".equals(backend))) {
-            throw new IllegalArgumentException("--release-after-completion and --release-in-background are for row "
-                    + "leases through an external backend, as in leasebox worker");
-        }
-        return rowMode;
-    }
-
-    private Leasebox buildDrain(HikariDataSource dataSource, TableName tableName, Clock clock, HistoryRecorder recorder,
-                                Optional<LeaseManager> manager, ClaimMode rowMode, Duration lease,
-                                List<AutoCloseable> resources) {
-        OutboxProvider provider = providerSpec == null ? new JdbcInboxProvider(dataSource) : openProvider(clock, resources);
+    private Leasebox buildDrain(LeaseboxSettings settings, HikariDataSource dataSource, Clock clock, HistoryRecorder recorder,
+                                Optional<LeaseManager> manager, boolean sharesLeases, List<AutoCloseable> resources) {
+        OutboxProvider provider = settings.provider().isEmpty() ? new JdbcInboxProvider(dataSource)
+                : openProvider(settings, clock, resources);
         if (providerControl != null) {
             provider = new FaultyProvider(provider, providerControl);
         }
-        DrainOptions options = DrainOptions.builder().owner(owner).batchSize(batch).leaseDuration(lease)
-                .concurrency(concurrency).maxAttempts(maxAttempts).whenAttemptsExhausted(granularity.attemptsExhausted())
-                .backoff(Duration.ofMillis(50), Duration.ofMillis(400))
-                .idlePolling(Duration.ofMillis(20), Duration.ofMillis(200))
-                .shutdownTimeout(Duration.ofSeconds(3)).build();
-        boolean leanPartitions = granularity.isPartition() && granularity.claimMode() == ClaimMode.LEAN;
-        JdbcOutboxStore rows = JdbcOutboxStore.builder(dataSource).table(tableName).localClock(clock)
+        boolean leanPartitions = settings.granularity() == Leasebox.Granularity.PARTITION
+                && settings.claimMode().orElse(ClaimMode.LEAN) == ClaimMode.LEAN;
+        JdbcOutboxStore rows = JdbcOutboxStore.builder(dataSource).table(settings.table()).localClock(clock)
                 .useClaimLeases(true).open();
         // Built as leasebox worker builds it, through the library's entry point; the history recorder (and, for
         // --unsafe-no-fence, the store that drops the fence) wrap the claim store the drain claims through.
-        Leasebox.Builder builder = LeaseboxToolBuilder.drain(dataSource)
-                .decorateClaimStore(store -> {
-                    OutboxClaimStore claims = unsafeNoFence
-                            ? new UnfencedClaimStore(store, leanPartitions ? rows : null, dataSource, tableName.qualified())
-                            : store;
-                    return new RecordingClaimStore(claims, recorder, clock, Duration.ofMillis(writeLatencyMillis),
-                            sharesLeases(manager));
-                })
-                .table(tableName).provider(provider).options(options).clock(clock).listener(recorder)
+        LeaseboxToolBuilder tool = LeaseboxToolBuilder.drain(dataSource);
+        tool.decorateClaimStore(store -> {
+            OutboxClaimStore claims = unsafeNoFence
+                    ? new UnfencedClaimStore(store, leanPartitions ? rows : null, dataSource, settings.table().qualified())
+                    : store;
+            return new RecordingClaimStore(claims, recorder, clock, Duration.ofMillis(writeLatencyMillis), sharesLeases);
+        });
+        return settings.applyTo(tool, manager).provider(provider).clock(clock).listener(recorder)
                 .onRegistryConflict(why -> {
                     stoppedBecause = why;
                     stopped.countDown();
-                });
-        if (manager.isPresent()) {
-            builder.leases(manager.get()).coordinator(backend, address, namespace);
-            if (!granularity.isPartition()) {
-                // as leasebox worker passes them; the builder refuses non-terminal where leases do not lapse
-                builder.rowGrouping(LeaseGrouping.forBackend(backend, backendOptions))
-                        .claimMode(rowMode).releaseAfterCompletion(ReleaseAfterCompletion.parse(releaseAfterCompletion))
-                        .releaseInBackground(releaseInBackground);
-            }
-        }
-        granularity.configure(builder);
-        return builder.build();
+                })
+                .build();
     }
 
     /** Whether rows are granted under leases shared by a group of rows (row leases through a grouped manager). */
-    private boolean sharesLeases(Optional<LeaseManager> manager) {
-        return !granularity.isPartition() && manager.filter(GroupedLeaseManager.class::isInstance).isPresent();
+    private static boolean sharesLeases(LeaseboxSettings settings, Optional<LeaseManager> manager) {
+        return settings.granularity() == Leasebox.Granularity.ROW
+                && manager.filter(GroupedLeaseManager.class::isInstance).isPresent();
     }
 
     /** On SIGTERM: stop claiming, then hold the JVM until the main thread has closed every resource. */

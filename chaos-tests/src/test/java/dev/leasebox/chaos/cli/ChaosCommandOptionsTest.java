@@ -44,7 +44,7 @@ class ChaosCommandOptionsTest {
         assertThatThrownBy(() -> parsed("--backend", "database", "--scenario", "worker-kill", "--release-in-background"))
                 .hasMessageContaining("--release-in-background").hasMessageContaining("database backend");
         assertThatThrownBy(() -> parsed("--backend", "redis", "--scenario", "worker-kill", "--release-in-background",
-                "--lease-granularity", "partition"))
+                "--granularity", "partition"))
                 .hasMessageContaining("--release-in-background").hasMessageContaining("partition");
         assertThatThrownBy(() -> parsed("--backend", "redis", "--scenario", "worker-kill",
                 "--release-after-completion", "sometimes"))
@@ -55,7 +55,7 @@ class ChaosCommandOptionsTest {
     void theMigrationScenarioStartsWithRecordedRowClaims() {
         Scenario migration = Scenario.named(Scenario.ROW_TO_PARTITION).orElseThrow();
         assertThat(migration.refusedWith(Granularity.ROW)).isEmpty();
-        assertThat(migration.refusedWith(Granularity.partition(false, "lean"))).contains("--lease-granularity partition");
+        assertThat(migration.refusedWith(Granularity.partition(false, "lean"))).contains("--granularity partition");
         assertThat(migration.refusedWith(Granularity.LEAN_ROWS)).contains("--claim-mode lean");
         assertThat(Scenario.named("worker-kill").orElseThrow().refusedWith(Granularity.LEAN_ROWS)).isEmpty();
     }

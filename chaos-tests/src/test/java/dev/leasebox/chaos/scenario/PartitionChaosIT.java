@@ -20,7 +20,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Partition leases under chaos, on real processes: worker JVMs run {@code --lease-granularity partition}
+ * Partition leases under chaos, on real processes: worker JVMs run {@code --granularity partition}
  * with {@code leasebox worker}'s own claim store, the workload spreads entries over 32 partition keys,
  * and the checker holds each run to the row invariants (lean claims: the fence rule on accepted
  * completions, see {@code HistoryChecker}) and, for ordered runs, to per-key order of first deliveries
@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *   <li>{@code worker-pause} (the zombie: frozen while sending completions, resumed once another worker
  *       took over its slot) and {@code worker-kill} (SIGKILL while holding rows), partition + ordered +
  *       lean claims, on {@code database} and {@code redis};</li>
- *   <li>{@code worker-kill} with {@code --partition-claims recorded} on {@code zookeeper};</li>
+ *   <li>{@code worker-kill} with {@code --claim-mode recorded} on {@code zookeeper};</li>
  *   <li>{@code worker-pause-unsafe}: the zombie case through {@code leasebox chaos … --unsafe-no-fence}
  *       (lean completions forced past the slot grant and the fence) must FAIL with stale completions
  *       accepted;</li>
@@ -120,7 +120,7 @@ class PartitionChaosIT {
     /** Through the command users run: without the fence the zombie's completions are accepted, and the run fails. */
     private static void unsafeZombieFails(String backend, Path reports) throws Exception {
         int exit = LeaseboxMain.run("chaos", "--backend", backend, "--scenario", "worker-pause", "--duration", "10s",
-                "--lease-granularity", "partition", "--ordered", "--partition-claims", "lean", "--unsafe-no-fence",
+                "--granularity", "partition", "--ordered", "--claim-mode", "lean", "--unsafe-no-fence",
                 "--report-dir", reports.toString());
 
         Path dir = reports.resolve(backend + "-worker-pause-partition-lean-ordered");

@@ -101,7 +101,7 @@ class SuiteTest {
         assertThat(Suite.Case.parse("redis/connection-blip@grouped").granularity(Granularity.ROW).groupingOptions())
                 .containsEntry("row-groups", "4096");
         assertThat(Suite.Case.parse("redis/connection-blip@partition").granularity(Granularity.ROW).workerArgs())
-                .containsSequence("--partition-claims", "recorded");
+                .containsSequence("--claim-mode", "recorded");
         assertThat(Granularity.partition(false, "lean").groupingOptions()).isEmpty();
         assertThat(ScenarioRunner.directoryName("zookeeper", "connection-blip", perRow))
                 .isEqualTo("zookeeper-connection-blip-lean-per-row");

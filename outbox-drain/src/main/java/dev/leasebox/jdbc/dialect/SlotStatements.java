@@ -32,7 +32,7 @@ public sealed interface SlotStatements permits PostgreSqlSlotStatements, MariaDb
             case POSTGRESQL -> new PostgreSqlSlotStatements(dialect);
             case MARIADB -> new MariaDbSlotStatements((MariaDbDialect) dialect);
             case H2 -> throw new JdbcOutboxException("Partition leases need PostgreSQL or MariaDB; " + dialect.table()
-                    + " is on " + dialect.kind().folder() + ". Use --lease-granularity row there.");
+                    + " is on " + dialect.kind().folder() + ". Use --granularity row there.");
         };
     }
 

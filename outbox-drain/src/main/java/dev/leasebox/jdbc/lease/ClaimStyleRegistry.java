@@ -168,8 +168,8 @@ public final class ClaimStyleRegistry implements AutoCloseable {
                 + others.size() + " live worker(s) of that table claim with " + first.style().description() + " (e.g. "
                 + first.owner() + ", registered until " + first.expiresAt() + " by the database's clock), and the two "
                 + "cannot exclude each other. Run every worker of a table with recorded claims, or every one with the same "
-                + "lean backend, coordinator and namespace: stop those workers first, or change --claim-mode / "
-                + "--partition-claims / --backend to match them";
+                + "lean backend, coordinator and namespace: stop those workers first, or change the claim mode "
+                + "(--claim-mode, leasebox.claim-mode) or the backend to match them";
     }
 
     /** Registers (or renews) in one transaction; returns the live registrations of other styles (nothing written then). */

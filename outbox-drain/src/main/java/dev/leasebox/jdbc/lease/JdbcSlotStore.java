@@ -90,7 +90,7 @@ public final class JdbcSlotStore implements SlotOutboxStore {
                 throw new JdbcOutboxException("Partition leases need migration V3 on " + rows.table() + " at " + where
                         + ": " + rows.table() + "_lease_slots does not exist. Apply "
                         + LeaseboxSchema.resourcePath(dialect.kind(), LeaseboxSchema.V3_FILE)
-                        + " (leasebox schema --apply --jdbc-url URL [--slots N]), or use --lease-granularity row", e);
+                        + " (leasebox schema --apply --jdbc-url URL [--slots N]), or use --granularity row", e);
             }
             throw new JdbcOutboxException("Partition leases: reading the slots of " + rows.table() + " at " + where
                     + " failed: " + JdbcUrls.rootMessage(e), e);

@@ -97,6 +97,8 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
 
     /** {@link Builder#queueHeadRescan}'s default, in milliseconds. */
     public static final long DEFAULT_QUEUE_HEAD_RESCAN_MILLIS = 1_000;
+    /** The largest candidate spread: the one limit the builder, {@code Leasebox} and the settings' {@code candidate-spread} share. */
+    public static final int MAX_CANDIDATE_SPREAD = 100;
     private static final java.time.Duration DEFAULT_QUEUE_HEAD_RESCAN =
             java.time.Duration.ofMillis(DEFAULT_QUEUE_HEAD_RESCAN_MILLIS);
 
@@ -394,12 +396,12 @@ public final class JdbcOutboxStore implements OutboxClaimStore, FencedOutboxStor
 
         /**
          * How many times the batch size {@link #findClaimCandidateIds} reads to choose a random batch
-         * from (1..100). Default 1: strictly the oldest eligible rows. 4 suits many workers sharing
+         * from (1..{@value #MAX_CANDIDATE_SPREAD}). Default 1: strictly the oldest eligible rows. 4 suits many workers sharing
          * one outbox through an external lease manager.
          */
         public Builder candidateSpread(int spread) {
-            if (spread < 1 || spread > 100) {
-                throw new IllegalArgumentException("Invalid candidateSpread " + spread + ": must be in 1..100");
+            if (spread < 1 || spread > MAX_CANDIDATE_SPREAD) {
+                throw new IllegalArgumentException("candidate spread must be in 1.." + MAX_CANDIDATE_SPREAD + ", was " + spread);
             }
             this.candidateSpread = spread;
             return this;
