@@ -1,13 +1,15 @@
 package dev.leasebox;
 
+import dev.leasebox.lease.spi.Durations;
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.Granularity;
+import dev.leasebox.claim.LeaseGrouping;
+import dev.leasebox.claim.ReleaseAfterCompletion;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
-import dev.leasebox.outbox.grouped.LeaseGrouping;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import dev.leasebox.provider.ProviderSpec;
 
 import java.time.Clock;
@@ -123,7 +125,7 @@ public final class LeaseboxSettings {
         return Map.copyOf(b.backendOptions);
     }
 
-    public Leasebox.Granularity granularity() {
+    public Granularity granularity() {
         return b.granularity;
     }
 
@@ -184,7 +186,7 @@ public final class LeaseboxSettings {
         if (b.claimMode != null) {
             builder.claimMode(b.claimMode);
         }
-        if (b.granularity == Leasebox.Granularity.PARTITION) {
+        if (b.granularity == Granularity.PARTITION) {
             builder.ordered(b.ordered);
             if (b.slots != null) {
                 builder.expectSlots(b.slots);
@@ -206,7 +208,7 @@ public final class LeaseboxSettings {
             builder.leases(leases.get());
             if (opensBackend()) {
                 builder.coordinator(b.backend, address(), b.namespace);
-                if (b.granularity == Leasebox.Granularity.ROW) {
+                if (b.granularity == Granularity.ROW) {
                     builder.rowGrouping(LeaseGrouping.forBackend(b.backend, b.backendOptions));
                 }
             }
@@ -240,7 +242,7 @@ public final class LeaseboxSettings {
         while (duration.find()) {
             String written;
             try {
-                written = DurationText.format(Duration.parse(duration.group()));
+                written = Durations.format(Duration.parse(duration.group()));
             } catch (java.time.format.DateTimeParseException notADuration) {
                 written = duration.group();
             }
@@ -252,7 +254,7 @@ public final class LeaseboxSettings {
 
     /** E.g. {@code row leases} or {@code partition leases, lean claims, ordered per key}. */
     public String describe() {
-        if (b.granularity == Leasebox.Granularity.PARTITION) {
+        if (b.granularity == Granularity.PARTITION) {
             ClaimMode mode = b.claimMode == null ? ClaimMode.LEAN : b.claimMode;
             return "partition leases, " + mode.name().toLowerCase(java.util.Locale.ROOT) + " claims"
                     + (b.ordered ? ", ordered per key" : "");

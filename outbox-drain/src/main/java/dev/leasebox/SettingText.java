@@ -1,5 +1,6 @@
 package dev.leasebox;
 
+import dev.leasebox.lease.spi.Durations;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.function.Function;
@@ -41,13 +42,13 @@ final class SettingText {
     static Duration duration(String key, String text, Duration min, String why) {
         Duration value;
         try {
-            value = DurationText.parse(text);
+            value = Durations.parse(text);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(key + ": " + e.getMessage());
         }
         if (value.compareTo(min) < 0) {
-            throw new IllegalArgumentException(key + " must be at least " + DurationText.format(min) + why + ", was "
-                    + DurationText.format(value));
+            throw new IllegalArgumentException(key + " must be at least " + Durations.format(min) + why + ", was "
+                    + Durations.format(value));
         }
         return value;
     }

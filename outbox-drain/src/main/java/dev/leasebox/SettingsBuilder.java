@@ -1,16 +1,18 @@
 package dev.leasebox;
 
+import dev.leasebox.lease.spi.Durations;
 import dev.leasebox.LeaseboxSettings.Spelling;
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.Granularity;
+import dev.leasebox.claim.ReleaseAfterCompletion;
 import dev.leasebox.drain.Backoff;
 import dev.leasebox.drain.DrainConfigurationException;
 import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.jdbc.JdbcOutboxStore;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.TableName;
+import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.ClaimRequest;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import dev.leasebox.provider.ProviderSpec;
 
 import java.time.Duration;
@@ -52,7 +54,7 @@ abstract class SettingsBuilder {
     final Map<String, String> addresses = new LinkedHashMap<>();
     String namespace = "leasebox";
     final Map<String, String> backendOptions = new LinkedHashMap<>();
-    Leasebox.Granularity granularity = Leasebox.Granularity.ROW;
+    Granularity granularity = Granularity.ROW;
     ClaimMode claimMode;
     boolean ordered;
     Integer slots;
@@ -96,7 +98,7 @@ abstract class SettingsBuilder {
             case "backend" -> backend = text(k, value).toLowerCase(Locale.ROOT);
             case "namespace" -> namespace = namespace(k, value);
             case "granularity" -> granularity = choice(k, value, "row or partition",
-                    v -> Leasebox.Granularity.valueOf(enumName(v)));
+                    v -> Granularity.valueOf(enumName(v)));
             case "claim-mode" -> claimMode = choice(k, value, "recorded or lean", ClaimMode::parse);
             case "ordered" -> ordered = bool(k, value);
             case "slots" -> slots = whole(k, value, 1, LeaseboxSchema.MAX_SLOT_COUNT);
@@ -126,13 +128,13 @@ abstract class SettingsBuilder {
     /** Checks the settings together; the drain options they make. */
     DrainOptions checkedOptions() {
         if (backoffMax.compareTo(backoffInitial) < 0) {
-            throw new IllegalArgumentException(spelling.setting("backoff-max", DurationText.format(backoffMax))
-                    + " is below " + spelling.setting("backoff-initial", DurationText.format(backoffInitial))
+            throw new IllegalArgumentException(spelling.setting("backoff-max", Durations.format(backoffMax))
+                    + " is below " + spelling.setting("backoff-initial", Durations.format(backoffInitial))
                     + ": make it at least the initial delay");
         }
         if (idlePollMax.compareTo(idlePollMin) < 0) {
-            throw new IllegalArgumentException(spelling.setting("idle-poll-max", DurationText.format(idlePollMax))
-                    + " is below " + spelling.setting("idle-poll-min", DurationText.format(idlePollMin)));
+            throw new IllegalArgumentException(spelling.setting("idle-poll-max", Durations.format(idlePollMax))
+                    + " is below " + spelling.setting("idle-poll-min", Durations.format(idlePollMin)));
         }
         checkBackend();
         checkClaimPath();
@@ -178,7 +180,7 @@ abstract class SettingsBuilder {
     }
 
     private void checkClaimPath() {
-        boolean partition = granularity == Leasebox.Granularity.PARTITION;
+        boolean partition = granularity == Granularity.PARTITION;
         boolean defaultRelease = release == ReleaseAfterCompletion.ALWAYS && !releaseInBackground;
         if (partition && !defaultRelease) {
             throw new IllegalArgumentException(spelling.key("release-after-completion") + " and "

@@ -1,10 +1,11 @@
 package dev.leasebox;
 
 import dev.leasebox.LeaseboxSettings.Spelling;
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.Granularity;
+import dev.leasebox.claim.ReleaseAfterCompletion;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.jdbc.TableName;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -59,7 +60,7 @@ class LeaseboxSettingsTest {
         assertThat(s.backend()).isEmpty();
         assertThat(s.opensBackend()).isFalse();
         assertThat(s.namespace()).isEqualTo("leasebox");
-        assertThat(s.granularity()).isEqualTo(Leasebox.Granularity.ROW);
+        assertThat(s.granularity()).isEqualTo(Granularity.ROW);
         assertThat(s.claimMode()).isEmpty();
         assertThat(s.wakeUps()).isTrue();
         assertThat(s.provider()).isEmpty();
@@ -96,7 +97,7 @@ class LeaseboxSettingsTest {
     void everyClaimPathKeyIsRead() {
         LeaseboxSettings partition = flags().set("granularity", "PARTITION").set("claim-mode", "recorded")
                 .set("ordered", "true").set("slots", "64").build();
-        assertThat(partition.granularity()).isEqualTo(Leasebox.Granularity.PARTITION);
+        assertThat(partition.granularity()).isEqualTo(Granularity.PARTITION);
         assertThat(partition.claimMode()).contains(ClaimMode.RECORDED);
         assertThat(partition.ordered()).isTrue();
         assertThat(partition.describe()).isEqualTo("partition leases, recorded claims, ordered per key");

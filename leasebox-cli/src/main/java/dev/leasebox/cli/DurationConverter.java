@@ -1,7 +1,6 @@
 package dev.leasebox.cli;
 
 import dev.leasebox.lease.spi.Durations;
-import dev.leasebox.DurationText;
 import picocli.CommandLine;
 
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package dev.leasebox.spring;
 
 import dev.leasebox.Leasebox;
+import dev.leasebox.LeaseboxSettings;
 import dev.leasebox.claim.Granularity;
 import dev.leasebox.claim.LeaseGrouping;
-import dev.leasebox.LeaseboxSettings;
 import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.ProviderFailureLog;
 import dev.leasebox.jdbc.TableName;

@@ -1,11 +1,10 @@
 package dev.leasebox.spring;
 
+import dev.leasebox.Leasebox;
 import dev.leasebox.claim.ClaimMode;
 import dev.leasebox.claim.Granularity;
-import dev.leasebox.Leasebox;
+import dev.leasebox.claim.ReleaseAfterCompletion;
 import dev.leasebox.drain.DrainOptions;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;

@@ -1,6 +1,5 @@
 package dev.leasebox.provider;
 
-import dev.leasebox.drain.OutboxProvider;
 
 import javax.sql.DataSource;
 import java.time.Clock;

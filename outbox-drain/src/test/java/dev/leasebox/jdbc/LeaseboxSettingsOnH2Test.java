@@ -3,12 +3,12 @@ package dev.leasebox.jdbc;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.Leasebox;
 import dev.leasebox.LeaseboxSettings;
-import dev.leasebox.drain.OutboxProvider;
-import dev.leasebox.drain.ProviderOutcome;
+import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.outbox.OutboxMessage;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
+import dev.leasebox.provider.OutboxProvider;
+import dev.leasebox.provider.ProviderOutcome;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,7 +49,7 @@ class LeaseboxSettingsOnH2Test {
     void openDatabase() {
         ds = H2TestDatabase.newDatabase();
         table = TestTables.fresh(ds, DatabaseKind.H2, H2TestDatabase.SCHEMA);
-        OutboxWriter writer = OutboxWriter.of(DatabaseKind.H2, table, Clock.systemUTC());
+        OutboxWriter writer = OutboxWriter.of(table, Clock.systemUTC());
         for (int i = 0; i < 12; i++) {
             writer.enqueue(ds, OutboxMessage.of("t", ("" + i).getBytes(StandardCharsets.UTF_8)));
         }

@@ -1,13 +1,9 @@
 package dev.leasebox.chaos.harness;
 
+import dev.leasebox.LeaseboxSettings;
 import dev.leasebox.claim.ClaimMode;
 import dev.leasebox.claim.LeaseGrouping;
 import dev.leasebox.claim.ReleaseAfterCompletion;
-import dev.leasebox.cli.GranularityOptions;
-import dev.leasebox.LeaseboxSettings;
-import dev.leasebox.outbox.grouped.LeaseGrouping;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,34 +1,25 @@
 package dev.leasebox.chaos.worker;
 
+import dev.leasebox.claim.Granularity;
 import dev.leasebox.testing.LeaseboxToolBuilder;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.Leasebox;
+import dev.leasebox.LeaseboxSettings;
+import dev.leasebox.chaos.harness.PooledDataSources;
 import dev.leasebox.chaos.history.JsonLinesFile;
 import dev.leasebox.claim.ClaimMode;
 import dev.leasebox.claim.LeaseGrouping;
 import dev.leasebox.claim.ReleaseAfterCompletion;
+import dev.leasebox.claim.grouped.GroupedLeaseManager;
 import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
-import dev.leasebox.cli.GranularityOptions;
-import dev.leasebox.cli.JdbcDataSources;
-import dev.leasebox.cli.ProviderSpec;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.jdbc.lease.ClaimStyleRegistry;
 import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.MonotonicClock;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.outbox.OutboxClaimStore;
-import dev.leasebox.LeaseboxSettings;
-import dev.leasebox.chaos.harness.PooledDataSources;
-import dev.leasebox.drain.OutboxProvider;
-import dev.leasebox.jdbc.ClaimStyleRegistry;
-import dev.leasebox.jdbc.JdbcOutboxStore;
-import dev.leasebox.lease.MonotonicClock;
-import dev.leasebox.outbox.grouped.GroupedLeaseManager;
-import dev.leasebox.outbox.grouped.LeaseGrouping;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.leased.LeasedOutboxClaimStore;
-import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
 import dev.leasebox.provider.JdbcInboxProvider;
 import dev.leasebox.provider.OutboxProvider;
 import picocli.CommandLine;
@@ -149,7 +140,7 @@ public final class ChaosWorkerMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         LeaseboxSettings settings = settings();
-        if (unsafeNoFence && !settings.granularity().equals(Leasebox.Granularity.PARTITION)
+        if (unsafeNoFence && !settings.granularity().equals(Granularity.PARTITION)
                 && settings.claimMode().orElse(ClaimMode.RECORDED) == ClaimMode.LEAN) {
             throw new IllegalArgumentException("--unsafe-no-fence is not implemented for lean row claims");
         }
@@ -200,7 +191,7 @@ public final class ChaosWorkerMain implements Callable<Integer> {
         if (providerControl != null) {
             provider = new FaultyProvider(provider, providerControl);
         }
-        boolean leanPartitions = settings.granularity() == Leasebox.Granularity.PARTITION
+        boolean leanPartitions = settings.granularity() == Granularity.PARTITION
                 && settings.claimMode().orElse(ClaimMode.LEAN) == ClaimMode.LEAN;
         JdbcOutboxStore rows = JdbcOutboxStore.builder(dataSource).table(settings.table()).localClock(clock)
                 .useClaimLeases(true).open();
@@ -223,7 +214,7 @@ public final class ChaosWorkerMain implements Callable<Integer> {
 
     /** Whether rows are granted under leases shared by a group of rows (row leases through a grouped manager). */
     private static boolean sharesLeases(LeaseboxSettings settings, Optional<LeaseManager> manager) {
-        return settings.granularity() == Leasebox.Granularity.ROW
+        return settings.granularity() == Granularity.ROW
                 && manager.filter(GroupedLeaseManager.class::isInstance).isPresent();
     }
 

@@ -1,10 +1,9 @@
 package dev.leasebox.chaos.worker;
 
-import dev.leasebox.Leasebox;
 import dev.leasebox.LeaseboxSettings;
 import dev.leasebox.chaos.harness.Granularity;
-import dev.leasebox.outbox.leased.ClaimMode;
-import dev.leasebox.outbox.leased.ReleaseAfterCompletion;
+import dev.leasebox.claim.ClaimMode;
+import dev.leasebox.claim.ReleaseAfterCompletion;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -50,7 +49,7 @@ class ChaosWorkerSettingsTest {
     @Test
     void partitionLeasesTakeTheirClaimModeFromTheOneKey() {
         LeaseboxSettings s = settings(Granularity.partition(true, "recorded"), "--backend", "database", "--owner", "w1");
-        assertThat(s.granularity()).isEqualTo(Leasebox.Granularity.PARTITION);
+        assertThat(s.granularity()).isEqualTo(dev.leasebox.claim.Granularity.PARTITION);
         assertThat(s.claimMode()).contains(ClaimMode.RECORDED);
         assertThat(s.ordered()).isTrue();
     }
