@@ -46,8 +46,9 @@ public class LeaseboxAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public TransactionalOutbox transactionalOutbox(DataSource dataSource, DrainSettings settings) {
-        return new TransactionalOutbox(dataSource, settings.table(), Clock.systemUTC());
+    public TransactionalOutbox transactionalOutbox(DataSource dataSource, DrainSettings settings,
+                                                   ObjectProvider<LeaseboxDrain> drain) {
+        return new TransactionalOutbox(dataSource, settings.table(), Clock.systemUTC(), drain);
     }
 
     @Bean
