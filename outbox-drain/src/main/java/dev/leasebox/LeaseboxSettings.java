@@ -1,6 +1,5 @@
 package dev.leasebox;
 
-import dev.leasebox.lease.spi.Durations;
 import dev.leasebox.claim.ClaimMode;
 import dev.leasebox.claim.Granularity;
 import dev.leasebox.claim.LeaseGrouping;
@@ -9,6 +8,7 @@ import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseManagerException;
+import dev.leasebox.lease.spi.Durations;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
 import dev.leasebox.provider.ProviderSpec;
 

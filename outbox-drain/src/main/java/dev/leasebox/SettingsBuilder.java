@@ -1,6 +1,5 @@
 package dev.leasebox;
 
-import dev.leasebox.lease.spi.Durations;
 import dev.leasebox.LeaseboxSettings.Spelling;
 import dev.leasebox.claim.ClaimMode;
 import dev.leasebox.claim.Granularity;
@@ -11,6 +10,7 @@ import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.jdbc.store.JdbcOutboxStore;
+import dev.leasebox.lease.spi.Durations;
 import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.outbox.ClaimRequest;
 import dev.leasebox.provider.ProviderSpec;

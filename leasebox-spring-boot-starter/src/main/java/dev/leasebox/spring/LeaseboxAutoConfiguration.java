@@ -47,8 +47,9 @@ public class LeaseboxAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public TransactionalOutbox transactionalOutbox(DataSource dataSource, LeaseboxSettings settings) {
-        return new TransactionalOutbox(dataSource, settings.table(), Clock.systemUTC());
+    public TransactionalOutbox transactionalOutbox(DataSource dataSource, LeaseboxSettings settings,
+                                                   ObjectProvider<LeaseboxDrain> drain) {
+        return new TransactionalOutbox(dataSource, settings.table(), Clock.systemUTC(), drain);
     }
 
     @Bean
