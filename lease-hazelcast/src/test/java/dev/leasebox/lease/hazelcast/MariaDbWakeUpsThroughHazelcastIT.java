@@ -3,7 +3,6 @@ package dev.leasebox.lease.hazelcast;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasebox.Leasebox;
-import dev.leasebox.testing.LeaseboxToolBuilder;
 import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.jdbc.DatabaseKind;
@@ -13,6 +12,7 @@ import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.WakeUpChannel;
 import dev.leasebox.outbox.OutboxMessage;
 import dev.leasebox.provider.ProviderOutcome;
+import dev.leasebox.testing.LeaseboxToolBuilder;
 import dev.leasebox.wakeup.WakeUp;
 import dev.leasebox.wakeup.WakeUpPublisher;
 import org.junit.jupiter.api.AfterAll;
@@ -180,7 +180,7 @@ class MariaDbWakeUpsThroughHazelcastIT {
     /** A manager on member {@code member} of the cluster, which it leaves running when closed. */
     private HazelcastLeaseManager manager(int member) {
         return HazelcastLeaseManager.using(cluster.members.get(member),
-                HazelcastLeaseConfig.existingInstance().lockNamePrefix(namespace).build());
+                HazelcastLeaseConfig.existingInstance().namespace(namespace).build());
     }
 
     private static OutboxMessage message(String text) {
