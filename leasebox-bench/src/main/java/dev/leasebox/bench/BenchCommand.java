@@ -145,18 +145,15 @@ public final class BenchCommand implements Callable<Integer> {
                     + "synchronous_commit = off (relaxed; a lost record costs at most a duplicate emission). Default: ${DEFAULT-VALUE}.")
     String claimRecords;
 
-    @Option(names = "--lease-granularity", paramLabel = "row|partition", defaultValue = "row",
+    @Option(names = "--granularity", paramLabel = "row|partition", defaultValue = "row",
             description = "row: every backend with row leases (default). partition: the database backend with row leases "
                     + "(the baseline), then every backend in --backends with partition leases, reported as NAME/partition.")
     String leaseGranularity;
 
-    @Option(names = "--partition-claims", paramLabel = "lean|recorded", defaultValue = "lean",
-            description = "With --lease-granularity partition: lean (default) or recorded claims, as leasebox worker --partition-claims.")
-    String partitionClaims;
-
-    @Option(names = "--claim-mode", paramLabel = "recorded|lean", defaultValue = "recorded",
-            description = "How the external backends' workers claim: recorded (the product default: a claim record on the row "
-                    + "before emitting) or lean (no claim record; the fence is checked by the completion). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--claim-mode", paramLabel = "recorded|lean",
+            description = "How the workers claim, as leasebox worker --claim-mode: recorded (a claim record on the row before "
+                    + "emitting) or lean (no claim record; the fence is checked by the completion). Default: recorded for "
+                    + "row leases, lean for partition leases.")
     String claimMode;
 
     @Option(names = "--release-after-completion", paramLabel = "always|non-terminal", defaultValue = "always",
@@ -303,12 +300,14 @@ public final class BenchCommand implements Callable<Integer> {
         return claimRecords.equals("durable");
     }
 
+    /** The claim mode of partition leases: --claim-mode, lean when not given. */
     ClaimMode partitionClaimMode() {
-        return switch (partitionClaims) {
-            case "recorded" -> ClaimMode.RECORDED;
-            case "lean" -> ClaimMode.LEAN;
-            default -> throw new IllegalArgumentException("--partition-claims must be recorded or lean, was '" + partitionClaims + "'");
-        };
+        return claimMode == null ? ClaimMode.LEAN : ClaimMode.parse(claimMode);
+    }
+
+    /** The claim mode of the external backends' row leases: --claim-mode, recorded when not given. */
+    ClaimMode rowClaimMode() {
+        return claimMode == null ? ClaimMode.RECORDED : ClaimMode.parse(claimMode);
     }
 
     boolean partition() {
@@ -317,12 +316,11 @@ public final class BenchCommand implements Callable<Integer> {
 
     private void validate() {
         check("row".equals(leaseGranularity) || "partition".equals(leaseGranularity),
-                "--lease-granularity must be row or partition, was '" + leaseGranularity + "'");
-        check(!(failover && partition()), "--failover measures row leases; drop --lease-granularity partition");
+                "--granularity must be row or partition, was '" + leaseGranularity + "'");
+        check(!(failover && partition()), "--failover measures row leases; drop --granularity partition");
         releaseMode();
         durableClaimRecords();
-        partitionClaimMode();
-        ClaimMode.parse(claimMode);
+        rowClaimMode();
         ReleaseAfterCompletion.parse(releaseAfterCompletion);
         if (backends.isEmpty()) {
             throw new IllegalArgumentException("--backends must name at least one backend");

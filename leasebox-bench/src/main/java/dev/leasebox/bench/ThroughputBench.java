@@ -87,7 +87,7 @@ final class ThroughputBench {
                 String.join(",", options.backends), cells.size(), options.backends.size(), String.join("+", measuredModes),
                 options.rounds, options.warmup, options.seconds, options.backlog, options.leaseTtlSeconds,
                 database.schema(), Runtime.getRuntime().availableProcessors(), BenchCommand.loadAverage(),
-                options.claimMode, options.releaseAfterCompletion, options.release, options.claimRecords, options.payload,
+                options.rowClaimMode().name().toLowerCase(java.util.Locale.ROOT), options.releaseAfterCompletion, options.release, options.claimRecords, options.payload,
                 options.fillfactor == 0 ? "as migrated" : Integer.toString(options.fillfactor), options.history,
                 database.kind() == dev.leasebox.jdbc.DatabaseKind.MARIADB ? "ANALYZEd (MariaDB)" : "VACUUM ANALYZEd",
                 options.warmJvm ? "; one unreported cell per backend warms the JVM first" : "");
@@ -131,7 +131,7 @@ final class ThroughputBench {
         int spread = options.candidateSpread > 0 ? options.candidateSpread : cell[0] + 1;
         return new BenchCell.Settings(Duration.ofSeconds(options.warmup),
                 Duration.ofSeconds(options.seconds), Duration.ofSeconds(options.leaseTtlSeconds), spread,
-                options.releaseMode(), options.durableClaimRecords(), ClaimMode.parse(options.claimMode),
+                options.releaseMode(), options.durableClaimRecords(), options.rowClaimMode(),
                 ReleaseAfterCompletion.parse(options.releaseAfterCompletion), options.history, false,
                 options.partitionClaimMode(), options.candidateOverAsk, options.wakeUps.get(0));
     }
@@ -142,7 +142,7 @@ final class ThroughputBench {
         BenchCell.Settings settings = new BenchCell.Settings(Duration.ofSeconds(Math.min(warmup, 2)),
                 Duration.ofSeconds(Math.max(warmup, 1)), Duration.ofSeconds(options.leaseTtlSeconds),
                 options.candidateSpread > 0 ? options.candidateSpread : cell[0] + 1, options.releaseMode(),
-                options.durableClaimRecords(), ClaimMode.parse(options.claimMode),
+                options.durableClaimRecords(), options.rowClaimMode(),
                 ReleaseAfterCompletion.parse(options.releaseAfterCompletion), Math.min(options.history, 1_000),
                 options.partition(), options.partitionClaimMode(), options.candidateOverAsk, options.wakeUps.get(0));
         for (String backend : options.backends) {

@@ -43,7 +43,7 @@ class BenchOnMariaDbIT {
     @Test
     void partitionLeasesAreMeasuredBesideTheDatabaseBackendsRowLeases() throws Exception {
         Path csv = dir.resolve("mariadb.csv");
-        int exit = bench("--backends", "database,redis", "--lease-granularity", "partition", "--workers", "2",
+        int exit = bench("--backends", "database,redis", "--granularity", "partition", "--workers", "2",
                 "--batch", "10", "--seconds", "2", "--warmup", "1", "--history", "1000", "--jdbc-url", JDBC_URL,
                 "--csv", csv.toString());
 
