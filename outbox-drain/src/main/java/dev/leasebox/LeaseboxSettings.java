@@ -62,6 +62,11 @@ public final class LeaseboxSettings {
         default String backendOption(String name) {
             return key("backend-option") + " " + name + "=…";
         }
+
+        /** What else gives leases when a backend's address is missing, e.g. {@code ", or a LeaseManager bean"}. */
+        default String otherLeaseSource() {
+            return "";
+        }
     }
 
     /** Every key {@link Builder#set} takes, besides a backend's name for its address. */
@@ -218,11 +223,11 @@ public final class LeaseboxSettings {
 
     private static final Pattern BACKEND_KEY = Pattern.compile("leasebox\\.(zookeeper|redis|hazelcast)\\.([A-Za-z-]+)");
     private static final Pattern ISO_DURATION = Pattern.compile("\\bPT[0-9HMS.]+\\b");
-    private static final Set<String> ADDRESS_KEYS = Set.of("connectString", "uri", "addresses");
+    private static final Set<String> ADDRESS_KEYS = Set.of("connect-string", "uri", "members", "addresses");
 
     /**
-     * A backend's message in the user's keys: the backend's configuration keys ({@code leasebox.zookeeper.connectString})
-     * become the settings that set them ({@code --zookeeper}, {@code --backend-option sessionTimeout=…}), ISO-8601
+     * A backend's message in the user's keys: the backend's configuration keys ({@code leasebox.zookeeper.connect-string})
+     * become the settings that set them ({@code --zookeeper}, {@code --backend-option session-timeout=…}), ISO-8601
      * durations become {@code 10s}.
      */
     public String inUserTerms(String message) {
@@ -268,6 +273,10 @@ public final class LeaseboxSettings {
             super(spelling);
         }
 
+        private Builder(Builder from) {
+            super(from);
+        }
+
         @Override
         public Builder set(String key, String value) {
             super.set(key, value);
@@ -282,7 +291,9 @@ public final class LeaseboxSettings {
 
         /** The settings, their combination checked; an IllegalArgumentException names the keys to change. */
         public LeaseboxSettings build() {
-            return new LeaseboxSettings(this, checkedOptions());
+            DrainOptions options = checkedOptions();
+            return new LeaseboxSettings(new Builder(this), options); // a snapshot: later set(...) calls change nothing
+
         }
     }
 }

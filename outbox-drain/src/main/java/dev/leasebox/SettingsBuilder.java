@@ -3,6 +3,7 @@ package dev.leasebox;
 import dev.leasebox.LeaseboxSettings.Spelling;
 import dev.leasebox.claim.ClaimMode;
 import dev.leasebox.claim.Granularity;
+import dev.leasebox.claim.LeaseGrouping;
 import dev.leasebox.claim.ReleaseAfterCompletion;
 import dev.leasebox.drain.Backoff;
 import dev.leasebox.drain.DrainConfigurationException;
@@ -67,6 +68,39 @@ abstract class SettingsBuilder {
 
     SettingsBuilder(Spelling spelling) {
         this.spelling = Objects.requireNonNull(spelling, "spelling");
+    }
+
+    /** A copy of {@code from}'s values, which later changes to {@code from} leave alone. */
+    SettingsBuilder(SettingsBuilder from) {
+        this.spelling = from.spelling;
+        this.table = from.table;
+        this.batch = from.batch;
+        this.concurrency = from.concurrency;
+        this.leaseTtl = from.leaseTtl;
+        this.maxAttempts = from.maxAttempts;
+        this.attemptsExhausted = from.attemptsExhausted;
+        this.backoffInitial = from.backoffInitial;
+        this.backoffMax = from.backoffMax;
+        this.backoffMultiplier = from.backoffMultiplier;
+        this.backoffJitter = from.backoffJitter;
+        this.idlePollMin = from.idlePollMin;
+        this.idlePollMax = from.idlePollMax;
+        this.shutdownTimeout = from.shutdownTimeout;
+        this.owner = from.owner;
+        this.backend = from.backend;
+        this.namespace = from.namespace;
+        this.granularity = from.granularity;
+        this.claimMode = from.claimMode;
+        this.ordered = from.ordered;
+        this.slots = from.slots;
+        this.candidateOverAsk = from.candidateOverAsk;
+        this.candidateSpread = from.candidateSpread;
+        this.release = from.release;
+        this.releaseInBackground = from.releaseInBackground;
+        this.wakeUps = from.wakeUps;
+        this.provider = from.provider;
+        this.addresses.putAll(from.addresses);
+        this.backendOptions.putAll(from.backendOptions);
     }
 
     /**
@@ -154,6 +188,11 @@ abstract class SettingsBuilder {
 
     private void checkBackend() {
         if (backend == null) {
+            if (!backendOptions.isEmpty()) {
+                throw new IllegalArgumentException(spelling.key("backend-option") + " " + String.join(", ", backendOptions.keySet())
+                        + ": backend options apply to a backend opened by name (" + spelling.key("backend")
+                        + "); drop them, or set them on the lease manager you pass in");
+            }
             return;
         }
         String key = spelling.key("backend");
@@ -170,12 +209,17 @@ abstract class SettingsBuilder {
         String address = addresses.get(backend);
         if (address == null) {
             throw new IllegalArgumentException(spelling.setting("backend", backend) + " needs " + spelling.key(backend) + " "
-                    + addressForm(backend));
+                    + addressForm(backend) + spelling.otherLeaseSource());
         }
         try {
             LeaseBackends.named(backend);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(spelling.setting("backend", backend) + ": " + e.getMessage(), e);
+        }
+        try {
+            LeaseGrouping.forBackend(backend, backendOptions); // the grouping options, checked before anything opens
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(spelling.key("backend-option") + " " + e.getMessage(), e);
         }
     }
 

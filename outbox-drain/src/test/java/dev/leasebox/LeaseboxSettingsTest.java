@@ -52,6 +52,28 @@ class LeaseboxSettingsTest {
     }
 
     @Test
+    void groupingOptionsAreCheckedWhenTheSettingsAreBuilt() {
+        assertThatThrownBy(() -> flags().set("backend", "memory").set("memory", "here").backendOption("row-groups", "-1").build())
+                .hasMessageStartingWith("--backend-option row-groups must be in [0, ");
+        assertThatThrownBy(() -> LeaseboxSettings.builder(PROPERTIES).backendOption("row-groups", "0").build())
+                .hasMessageContaining("backend options apply to a backend opened by name");
+    }
+
+    @Test
+    void builtSettingsKeepTheirValuesWhenTheBuilderChangesLater() {
+        LeaseboxSettings.Builder builder = flags().set("backend", "memory").set("memory", "here")
+                .set("granularity", "row").backendOption("row-groups", "0");
+        LeaseboxSettings built = builder.build();
+        builder.set("backend", "database").set("granularity", "partition").set("wake-ups", "false")
+                .backendOption("row-group-block", "8");
+        assertThat(built.backend()).contains("memory");
+        assertThat(built.address()).isEqualTo("here");
+        assertThat(built.granularity()).isEqualTo(Granularity.ROW);
+        assertThat(built.wakeUps()).isTrue();
+        assertThat(built.backendOptions()).isEqualTo(Map.of("row-groups", "0"));
+    }
+
+    @Test
     void defaultsAreTheDrainsDefaults() {
         LeaseboxSettings s = flags().build();
         DrainOptions defaults = DrainOptions.defaults();
@@ -103,12 +125,12 @@ class LeaseboxSettingsTest {
         assertThat(partition.describe()).isEqualTo("partition leases, recorded claims, ordered per key");
         LeaseboxSettings rows = flags().set("backend", "Memory").set("memory", "here").set("namespace", "orders")
                 .set("claim-mode", "lean").set("release-after-completion", "non-terminal").set("release-in-background", "true")
-                .set("candidate-over-ask", "3").set("candidate-spread", "100").backendOption("rowLockSlots", "0").build();
+                .set("candidate-over-ask", "3").set("candidate-spread", "100").backendOption("row-groups", "0").build();
         assertThat(rows.backend()).contains("memory");
         assertThat(rows.opensBackend()).isTrue();
         assertThat(rows.address()).isEqualTo("here");
         assertThat(rows.namespace()).isEqualTo("orders");
-        assertThat(rows.backendOptions()).isEqualTo(Map.of("rowLockSlots", "0"));
+        assertThat(rows.backendOptions()).isEqualTo(Map.of("row-groups", "0"));
         assertThat(rows.releaseAfterCompletion()).isEqualTo(ReleaseAfterCompletion.NON_TERMINAL);
         assertThat(rows.releaseInBackground()).isTrue();
         assertThat(rows.describe()).isEqualTo("row leases, lean claims");
@@ -185,8 +207,8 @@ class LeaseboxSettingsTest {
                         + "or leasebox.granularity=partition: the database backend claims in the row itself");
         assertThatThrownBy(() -> flags().set("backend", "database").set("release-after-completion", "non-terminal").build())
                 .hasMessageStartingWith("--release-after-completion and --release-in-background apply to external lease backends only");
-        assertThatThrownBy(() -> flags().set("backend", "database").backendOption("sessionTimeout", "10s").build())
-                .hasMessage("--backend-option sessionTimeout: --backend database takes no backend options; drop them or choose an "
+        assertThatThrownBy(() -> flags().set("backend", "database").backendOption("session-timeout", "10s").build())
+                .hasMessage("--backend-option session-timeout: --backend database takes no backend options; drop them or choose an "
                         + "external backend");
         assertThat(flags().set("backend", "database").set("granularity", "partition").set("claim-mode", "lean").build()
                 .claimMode()).as("partition leases claim lean in the table").contains(ClaimMode.LEAN);
@@ -209,7 +231,7 @@ class LeaseboxSettingsTest {
     void aBackendsMessageSpeaksInTheUsersKeys() {
         LeaseboxSettings flags = flags().build();
         String library = "ZooKeeper ensemble at 127.0.0.1:1 is not reachable within PT10S: "
-                + "check leasebox.zookeeper.connectString and that the servers are running";
+                + "check leasebox.zookeeper.connect-string and that the servers are running";
         assertThat(flags.inUserTerms(library)).isEqualTo("ZooKeeper ensemble at 127.0.0.1:1 is not "
                 + "reachable within 10s: check --zookeeper and that the servers are running");
         assertThat(flags.inUserTerms("no access to /leasebox (check leasebox.zookeeper.digest and the ACLs)"))

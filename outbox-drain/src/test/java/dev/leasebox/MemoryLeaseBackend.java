@@ -56,7 +56,7 @@ public final class MemoryLeaseBackend implements LeaseBackend {
     public LeaseManager open(LeaseBackendSettings settings) {
         if (settings.address().equals("nowhere")) {
             throw new dev.leasebox.lease.LeaseManagerException("nothing at " + settings.address()
-                    + " within PT10S: check leasebox.zookeeper.connectString");
+                    + " within PT10S: check leasebox.zookeeper.connect-string");
         }
         return new InMemoryLeaseManager(Clock.systemUTC());
     }

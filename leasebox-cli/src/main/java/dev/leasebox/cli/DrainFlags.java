@@ -30,8 +30,9 @@ final class DrainFlags {
     String namespace;
 
     @Option(names = "--backend-option", paramLabel = "NAME=VALUE",
-            description = "A backend-specific setting (repeatable), e.g. sessionTimeout=10s; rowLockSlots=N, rowLockBlock=N and "
-                    + "rowLockLinger=500ms group rows under shared leases on any backend (on by default for hazelcast and zookeeper, rowLockSlots=0 turns it off).")
+            description = "A backend-specific setting (repeatable, kebab-case), e.g. session-timeout=10s; row-groups=N, row-group-block=N "
+                    + "and row-group-linger=500ms group rows under shared leases on any backend (on by default for hazelcast and "
+                    + "zookeeper; row-groups=0 turns it off).")
     Map<String, String> backendOptions = new LinkedHashMap<>();
 
     @Option(names = "--owner", paramLabel = "NAME", description = "This worker's name in claims (default: host-pid-random).")
@@ -83,7 +84,7 @@ final class DrainFlags {
             description = "With partition: the table's slot count, checked against the schema (fixed when V3 is applied: leasebox schema --slots N).")
     String slots;
 
-    @Option(names = "--ordered", description = "With partition: emit each partition key's entries one at a time, in enqueue (id) order.")
+    @Option(names = "--ordered", arity = "0..1", fallbackValue = "true", paramLabel = "BOOLEAN", description = "With partition: emit each partition key's entries one at a time, in enqueue (id) order.")
     boolean ordered;
 
     @Option(names = "--claim-mode", paramLabel = "recorded|lean",
@@ -99,7 +100,7 @@ final class DrainFlags {
                     "batch; redis only)."})
     String releaseAfterCompletion;
 
-    @Option(names = "--release-in-background",
+    @Option(names = "--release-in-background", arity = "0..1", fallbackValue = "true", paramLabel = "BOOLEAN",
             description = {"External backends: release a completed batch's leases from a thread of the worker's own",
                     "instead of the claim loop, which goes on to its next claim without waiting for that round trip",
                     "(the keys come free a moment later). Off by default."})

@@ -25,7 +25,6 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import dev.leasebox.lease.MonotonicClock;
-import dev.leasebox.outbox.ClaimRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import dev.leasebox.lease.LeaseManager;
 
 /**
  * A bean that adjusts the drain the starter builds, for what the {@code leasebox.*} properties do not
- * cover (release after completion, candidate window, error classifier, …). Every customizer bean
+ * cover (an error classifier, a listener, …). Every customizer bean
  * is applied, in {@link org.springframework.core.annotation.Order order}, when the drain starts.
  */
 public interface LeaseboxCustomizer {

@@ -2,12 +2,11 @@ package dev.leasebox.spring;
 
 import dev.leasebox.Leasebox;
 import dev.leasebox.LeaseboxSettings;
-import dev.leasebox.claim.Granularity;
-import dev.leasebox.claim.LeaseGrouping;
 import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.ProviderFailureLog;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.LeaseManager;
+import dev.leasebox.lease.spi.Redacted;
 import dev.leasebox.lease.MonotonicClock;
 import dev.leasebox.provider.OutboxProvider;
 import org.slf4j.Logger;
@@ -48,9 +47,9 @@ public class LeaseboxDrain implements SmartLifecycle {
     private final Clock clock = MonotonicClock.system();
 
     private final Object lock = new Object();
-    private Leasebox leasebox;
-    private LeaseManager leaseManager;
-    private LeaseManager coordinator;
+    private volatile Leasebox leasebox; // written under lock, read by enqueueing threads too
+    private volatile LeaseManager leaseManager;
+    private volatile LeaseManager coordinator;
     private final List<AutoCloseable> opened = new ArrayList<>();
     private ProviderFailureLog providerFailures;
     private volatile boolean running;
@@ -117,7 +116,8 @@ public class LeaseboxDrain implements SmartLifecycle {
             } catch (RuntimeException e) {
                 String backend = settings.backend().orElseThrow();
                 throw new LeaseboxConfigurationException(settings.spelled("backend") + "=" + backend + " at "
-                        + settings.spelled(backend) + "=" + settings.address() + " cannot be opened: " + e.getMessage(), e);
+                        + settings.spelled(backend) + "=" + Redacted.credentials(settings.address()) + " cannot be opened: "
+                        + Redacted.credentials(e.getMessage()), e);
             }
             opened.add(manager);
         }

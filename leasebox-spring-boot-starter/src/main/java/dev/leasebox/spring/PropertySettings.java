@@ -33,6 +33,11 @@ final class PropertySettings {
         public String backendOption(String name) {
             return "leasebox.backend-options." + name;
         }
+
+        @Override
+        public String otherLeaseSource() {
+            return ", or a LeaseManager bean";
+        }
     };
 
     private PropertySettings() {

@@ -47,6 +47,7 @@ class LeaseboxAutoConfigurationTest {
     @Test
     void redisWithoutItsUriFailsNamingTheProperty() {
         assertStartFails("leasebox.backend=redis needs leasebox.redis.uri", "leasebox.backend=redis", "leasebox.provider=log");
+        assertStartFails("or a LeaseManager bean", "leasebox.backend=redis", "leasebox.provider=log");
     }
 
     @Test

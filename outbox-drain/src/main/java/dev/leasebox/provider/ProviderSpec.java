@@ -1,5 +1,6 @@
 package dev.leasebox.provider;
 
+import dev.leasebox.lease.spi.Redacted;
 
 import javax.sql.DataSource;
 import java.time.Clock;
@@ -50,19 +51,19 @@ public final class ProviderSpec {
         String target = colon < 0 ? "" : trimmed.substring(colon + 1);
         ProviderFactory factory = factories().get(kind);
         if (factory == null) {
-            throw new IllegalArgumentException(setting.apply(spec) + " names no provider on the class path: use " + available());
+            throw new IllegalArgumentException(setting.apply(Redacted.credentials(spec)) + " names no provider on the class path: use " + available());
         }
         boolean needsTarget = !factory.targetFormat().isEmpty();
         if (needsTarget && target.isBlank()) {
-            throw new IllegalArgumentException(setting.apply(spec) + " needs a target: " + kind + ":" + factory.targetFormat());
+            throw new IllegalArgumentException(setting.apply(Redacted.credentials(spec)) + " needs a target: " + kind + ":" + factory.targetFormat());
         }
         if (!needsTarget && !target.isEmpty()) {
-            throw new IllegalArgumentException(setting.apply(spec) + ": provider '" + kind + "' takes no target");
+            throw new IllegalArgumentException(setting.apply(Redacted.credentials(spec)) + ": provider '" + kind + "' takes no target");
         }
         try {
             factory.check(target);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(setting.apply(spec) + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(setting.apply(Redacted.credentials(spec)) + ": " + e.getMessage(), e);
         }
         return new ProviderSpec(kind, target, setting);
     }

@@ -30,7 +30,7 @@ class ChaosWorkerSettingsTest {
     void theHarnessFlagsAndTheChaosDefaultsMakeTheSettings() {
         LeaseboxSettings s = settings(Granularity.LEAN_ROWS.withRelease("non-terminal", true), "--backend", "redis",
                 "--redis", "redis://127.0.0.1:6379", "--owner", "w1", "--lease-ttl", "3000ms", "--batch", "7",
-                "--backend-option", "rowLockSlots=0");
+                "--backend-option", "row-groups=0");
         assertThat(s.backend()).contains("redis");
         assertThat(s.address()).isEqualTo("redis://127.0.0.1:6379");
         assertThat(s.namespace()).isEqualTo("leasebox-chaos");
@@ -43,7 +43,7 @@ class ChaosWorkerSettingsTest {
         assertThat(s.claimMode()).contains(ClaimMode.LEAN);
         assertThat(s.releaseAfterCompletion()).isEqualTo(ReleaseAfterCompletion.NON_TERMINAL);
         assertThat(s.releaseInBackground()).isTrue();
-        assertThat(s.backendOptions()).containsEntry("rowLockSlots", "0");
+        assertThat(s.backendOptions()).containsEntry("row-groups", "0");
     }
 
     @Test

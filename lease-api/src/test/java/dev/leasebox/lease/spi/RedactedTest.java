@@ -1,0 +1,28 @@
+package dev.leasebox.lease.spi;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RedactedTest {
+
+    @Test
+    void aPasswordInAUriIsReplacedAndTheUserKept() {
+        assertThat(Redacted.credentials("leasebox.redis.uri=redis://app:s3cret@10.0.0.1:6379/2 cannot be opened"))
+                .isEqualTo("leasebox.redis.uri=redis://app:***@10.0.0.1:6379/2 cannot be opened");
+        assertThat(Redacted.credentials("rabbitmq:amqp://guest:guest@127.0.0.1:5672/orders"))
+                .isEqualTo("rabbitmq:amqp://guest:***@127.0.0.1:5672/orders");
+    }
+
+    @Test
+    void aTokenAloneIsReplaced() {
+        assertThat(Redacted.credentials("rediss://tok3n@host:6380")).isEqualTo("rediss://***@host:6380");
+    }
+
+    @Test
+    void textWithoutCredentialsIsLeftAlone() {
+        assertThat(Redacted.credentials("redis://127.0.0.1:6379 and jdbc:postgresql://db/test?user=x"))
+                .isEqualTo("redis://127.0.0.1:6379 and jdbc:postgresql://db/test?user=x");
+        assertThat(Redacted.credentials(null)).isNull();
+    }
+}
