@@ -1,11 +1,13 @@
 package dev.leasebox.chaos.cli;
 
+import dev.leasebox.LeaseboxSettings;
 import dev.leasebox.chaos.harness.Granularity;
 import dev.leasebox.chaos.scenario.Coordinators;
 import dev.leasebox.chaos.scenario.RunSettings;
 import dev.leasebox.chaos.scenario.Scenario;
 import dev.leasebox.chaos.scenario.ScenarioRunner;
 import dev.leasebox.chaos.scenario.Suite;
+import dev.leasebox.lease.spi.Durations;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -126,6 +128,7 @@ public final class ChaosCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--backend " + backend
                     + " is not available here: choose one of " + backends);
         }
+        checkLease(spec.commandLine());
         List<Scenario> scenarios = chosenScenarios();
         Granularity granularity = granularity();
         List<String> runOn = backend != null ? List.of(backend) : backends;
@@ -250,24 +253,22 @@ public final class ChaosCommand implements Callable<Integer> {
         out.flush();
     }
 
-    /** Durations like {@code 15s}, {@code 500ms}, {@code 2m}. */
+    /** The workers refuse a lease below {@link LeaseboxSettings#MIN_LEASE_TTL}: say so before any worker starts. */
+    void checkLease(CommandLine commandLine) {
+        if (lease.compareTo(LeaseboxSettings.MIN_LEASE_TTL) < 0) {
+            throw new CommandLine.ParameterException(commandLine, "--lease must be at least "
+                    + Durations.format(LeaseboxSettings.MIN_LEASE_TTL) + " (the workers' --lease-ttl), was " + Durations.format(lease));
+        }
+    }
+
+    /** Durations as every Leasebox command reads them ({@link Durations}: {@code 15s}, {@code 500ms}, {@code 1m30s}). */
     static final class Seconds implements CommandLine.ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
-            String v = value.trim().toLowerCase(Locale.ROOT);
             try {
-                if (v.endsWith("ms")) {
-                    return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
-                }
-                if (v.endsWith("s")) {
-                    return Duration.ofMillis((long) (Double.parseDouble(v.substring(0, v.length() - 1)) * 1000));
-                }
-                if (v.endsWith("m")) {
-                    return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1)) * 60);
-                }
-                return Duration.ofSeconds(Long.parseLong(v));
-            } catch (NumberFormatException e) {
-                throw new CommandLine.TypeConversionException("expected a duration like 15s, 500ms or 2m, was '" + value + "'");
+                return Durations.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
             }
         }
     }

@@ -18,6 +18,20 @@ class ChaosCommandOptionsTest {
     }
 
     @Test
+    void durationsReadAsEveryCommandReadsThemAndALeaseBelowOneSecondIsRefused() {
+        ChaosCommand command = new ChaosCommand();
+        CommandLine commandLine = new CommandLine(command);
+        commandLine.parseArgs("--lease", "1s500ms", "--duration", "1m30s");
+        assertThat(command.lease).hasMillis(1500);
+        assertThat(command.duration).hasSeconds(90);
+        commandLine.parseArgs("--lease", "500ms");
+        assertThatThrownBy(() -> command.checkLease(commandLine)).isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessage("--lease must be at least 1s (the workers' --lease-ttl), was 500ms");
+        assertThatThrownBy(() -> new CommandLine(new ChaosCommand()).parseArgs("--lease", "10"))
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("500ms, 30s, 2m");
+    }
+
+    @Test
     void nonTerminalReleaseRunsOnRedis() {
         Granularity g = parsed("--backend", "redis", "--scenario", "worker-pause", "--release-after-completion", "non-terminal");
         assertThat(g.releasesNonTerminalOnly()).isTrue();
