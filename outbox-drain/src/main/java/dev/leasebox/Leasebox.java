@@ -10,6 +10,7 @@ import dev.leasebox.claim.partition.PartitionedOutboxClaimStore;
 import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.DrainOptions;
 import dev.leasebox.drain.OutboxDrain;
+import dev.leasebox.jdbc.DatabaseKind;
 import dev.leasebox.jdbc.OutboxWriter;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.jdbc.lease.ClaimStyleRegistry;
@@ -80,28 +81,28 @@ public final class Leasebox implements AutoCloseable {
     private final List<AutoCloseable> resources;
     private final String description;
     private final OutboxWriter writer;
-    private final WakeUpSources wakeUps; // null: wake-ups off
+    private final String wokenBy; // null: wake-ups off
 
     private Leasebox(OutboxDrain drain, OutboxClaimStore claimStore, List<AutoCloseable> resources, String description,
-                     OutboxWriter writer, WakeUpSources wakeUps) {
+                     OutboxWriter writer, String wokenBy) {
         this.drain = drain;
         this.claimStore = claimStore;
         this.resources = resources;
         this.description = description;
         this.writer = writer;
-        this.wakeUps = wakeUps;
+        this.wokenBy = wokenBy;
     }
 
     /** Starts building a drain of the outbox table in {@code dataSource}. */
     public static Builder drain(DataSource dataSource) {
         return new Builder(dataSource);
     }
-    /** Starts the claim loops, and listens for wake-ups; they run until {@link #close()}. */
+    /**
+     * Starts the claim loops, and listens for wake-ups; they run until {@link #close()}. The same as
+     * {@code engine().start()}: the engine starts and stops the drain's wake-up sources itself.
+     */
     public void start() {
         drain.start();
-        if (wakeUps != null) {
-            wakeUps.start();
-        }
     }
 
     /**
@@ -110,9 +111,6 @@ public final class Leasebox implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (wakeUps != null) {
-            wakeUps.close();
-        }
         drain.close();
         for (int i = resources.size() - 1; i >= 0; i--) {
             try {
@@ -138,7 +136,7 @@ public final class Leasebox implements AutoCloseable {
     }
     /** How this drain claims, in one line: granularity, claim mode, lease manager, and what wakes it. */
     public String describe() {
-        return description + (wakeUps == null ? "; wake-ups off" : "; woken by " + wakeUps.describe());
+        return description + (wokenBy == null ? "; wake-ups off" : "; woken by " + wokenBy);
     }
 
     /**
@@ -455,11 +453,14 @@ public final class Leasebox implements AutoCloseable {
                 OutboxDrain.Builder engine = OutboxDrain.builder().store(decorateClaimStore.apply(engineClaims)).provider(provider)
                         .options(options).clock(clock).errorClassifier(errorClassifier).wakeUps(wakeUps);
                 Optional.ofNullable(listener).ifPresent(engine::listener);
+                DatabaseKind kind = jdbc.dialect().kind();
+                if (wakeUps) {
+                    engine.wakeUpsFrom(d -> new WakeUpSources(dataSource, jdbc.table(), kind, leases, d));
+                }
                 OutboxDrain drain = engine.build();
                 OutboxWriter writer = leases == null ? jdbc.writer() : jdbc.writer().wakeUpsThrough(leases);
-                WakeUpSources sources = wakeUps
-                        ? new WakeUpSources(dataSource, jdbc.table(), jdbc.dialect().kind(), leases, drain) : null;
-                return new Leasebox(drain, claims, resources, claimPath(mode, leases).describe(), writer, sources);
+                return new Leasebox(drain, claims, resources, claimPath(mode, leases).describe(), writer,
+                        wakeUps ? WakeUpSources.describe(kind, leases) : null);
             } catch (RuntimeException e) {
                 for (int i = resources.size() - 1; i >= 0; i--) {
                     try {

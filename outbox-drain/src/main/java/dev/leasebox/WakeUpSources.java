@@ -1,6 +1,7 @@
 package dev.leasebox;
 
 import dev.leasebox.drain.OutboxDrain;
+import dev.leasebox.drain.WakeUpFeed;
 import dev.leasebox.jdbc.DatabaseKind;
 import dev.leasebox.jdbc.TableName;
 import dev.leasebox.jdbc.store.PostgreSqlCommitListener;
@@ -25,7 +26,7 @@ import java.util.Optional;
  * heeded: any other announces a commit the notification announces too (or, pending, one it will), and
  * would cost a cycle more.
  */
-final class WakeUpSources implements AutoCloseable {
+final class WakeUpSources implements WakeUpFeed {
 
     private static final Logger log = LoggerFactory.getLogger(WakeUpSources.class);
 
@@ -48,7 +49,8 @@ final class WakeUpSources implements AutoCloseable {
     }
 
     /** Subscribes to every source; a coordinator that refuses the subscription leaves the drain to its other sources. */
-    synchronized void start() {
+    @Override
+    public synchronized void start() {
         if (kind == DatabaseKind.POSTGRESQL) {
             commits = PostgreSqlCommitListener.subscribe(dataSource, table, () -> drain.wakeUp(WakeUp.COMMITTED));
             open.add(commits);
@@ -75,14 +77,16 @@ final class WakeUpSources implements AutoCloseable {
         });
     }
 
-    /** What the drain's wake-ups come from, for its start-up line. */
-    String describe() {
+    /** What the wake-ups of a drain on {@code kind} leasing from {@code leases} (null: none) come from, for its start-up line. */
+    static String describe(DatabaseKind kind, LeaseManager leases) {
         List<String> sources = new ArrayList<>();
         if (kind == DatabaseKind.POSTGRESQL) {
             sources.add("PostgreSQL commit notifications");
         }
         sources.add("writers in this process");
-        channel.ifPresent(c -> sources.add("the coordinator's channel"));
+        if (leases != null && leases.as(WakeUpChannel.class).isPresent()) {
+            sources.add("the coordinator's channel");
+        }
         return String.join(", ", sources);
     }
 

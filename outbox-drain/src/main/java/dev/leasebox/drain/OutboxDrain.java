@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.random.RandomGenerator;
 
 /**
@@ -84,6 +85,7 @@ public final class OutboxDrain implements AutoCloseable {
     private final WakeSignal wakeSignal = new WakeSignal();
     private final boolean wakeUps;
     private final List<Thread> loops = new ArrayList<>();
+    private volatile WakeUpFeed feed; // set once by the builder, before the drain is handed out
 
     private OutboxDrain(Builder b) {
         this.options = b.options;
@@ -180,6 +182,9 @@ public final class OutboxDrain implements AutoCloseable {
             loops.add(t);
             t.start();
         }
+        if (feed != null) {
+            feed.start();
+        }
         log.info("OutboxDrain {} started {} loops (useClaimLeases={}, batchSize={}, leaseDuration={}, wakeUps={})",
                 options.owner(), options.concurrency(), options.useClaimLeases(), options.batchSize(),
                 options.leaseDuration(), wakeUps);
@@ -249,6 +254,7 @@ public final class OutboxDrain implements AutoCloseable {
         if (!lifecycle.beginStopping()) {
             return;
         }
+        closeFeed();
         wakeSignal.stop();
         long deadline = System.nanoTime() + options.shutdownTimeout().toNanos();
         boolean finished = awaitCyclesUntil(deadline);
@@ -297,6 +303,7 @@ public final class OutboxDrain implements AutoCloseable {
         if (!lifecycle.beginHalt()) {
             return;
         }
+        closeFeed();
         wakeSignal.stop();
         renewals.shutdownNow();
         List<Thread> started;
@@ -313,6 +320,17 @@ public final class OutboxDrain implements AutoCloseable {
         }
         lifecycle.closed();
         log.warn("OutboxDrain {} halted: its claims lapse at expiry", options.owner());
+    }
+
+    private void closeFeed() {
+        WakeUpFeed f = feed;
+        if (f != null) {
+            try {
+                f.close();
+            } catch (RuntimeException e) { // stopping: the drain's own shutdown goes on
+                log.warn("OutboxDrain {}: closing its wake-ups failed: {}", options.owner(), e.toString());
+            }
+        }
     }
 
     public State state() {
@@ -334,8 +352,20 @@ public final class OutboxDrain implements AutoCloseable {
         private ErrorClassifier classifier = ErrorClassifier.allRetryable();
         private RandomGenerator random = new SplittableRandom();
         private boolean wakeUps;
+        private Function<OutboxDrain, ? extends WakeUpFeed> feed;
 
         private Builder() {
+        }
+
+        /**
+         * Where the drain's wake-ups come from, which implies {@link #wakeUps(boolean) wakeUps(true)}: {@code feed} is
+         * given the built drain (to call {@link OutboxDrain#wakeUp} on), is started by {@link OutboxDrain#start()} and
+         * closed with the drain.
+         */
+        public Builder wakeUpsFrom(Function<OutboxDrain, ? extends WakeUpFeed> feed) {
+            this.feed = Objects.requireNonNull(feed, "feed");
+            this.wakeUps = true;
+            return this;
         }
 
         /**
@@ -423,7 +453,20 @@ public final class OutboxDrain implements AutoCloseable {
             if (provider == null) {
                 throw new DrainConfigurationException("OutboxDrain needs a provider: call builder().provider(...)");
             }
-            return new OutboxDrain(this);
+            if (feed != null && !wakeUps) {
+                throw new DrainConfigurationException("wakeUps(false) contradicts wakeUpsFrom(...): a drain given a wake-up "
+                        + "feed expects wake-ups; drop one of the two calls");
+            }
+            OutboxDrain drain = new OutboxDrain(this);
+            if (feed != null) {
+                try {
+                    drain.feed = Objects.requireNonNull(feed.apply(drain), "the wake-up feed");
+                } catch (RuntimeException e) {
+                    drain.renewals.shutdownNow();
+                    throw e;
+                }
+            }
+            return drain;
         }
     }
 }

@@ -6,11 +6,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -77,6 +80,53 @@ class DrainWakeUpsTest {
 
         await().atMost(BOUND).until(() -> provider.emissions.size() >= 25);
         assertThat(anotherLoopEmitted.getCount()).isZero();
+    }
+
+    @Test
+    void theWakeUpFeedStartsWithTheDrainAndIsClosedWithIt() {
+        RecordingListener listener = new RecordingListener();
+        RecordingProvider provider = RecordingProvider.delivering(f.clock);
+        List<String> events = new CopyOnWriteArrayList<>();
+        AtomicReference<OutboxDrain> given = new AtomicReference<>();
+        OutboxDrain drain = f.register(f.drainOn(f.newClaimStore(), provider,
+                        DrainFixture.options("fed").idlePolling(POLL, POLL).build())
+                .listener(listener).wakeUpsFrom(d -> {
+                    given.set(d);
+                    return new WakeUpFeed() {
+                        @Override
+                        public void start() {
+                            events.add("start");
+                        }
+
+                        @Override
+                        public void close() {
+                            events.add("close");
+                        }
+                    };
+                }).build());
+        assertThat(given.get()).isSameAs(drain);
+        assertThat(events).isEmpty();
+
+        drain.start();
+        assertThat(events).containsExactly("start");
+        await().atMost(BOUND).until(() -> listener.idlePolls.get() >= 1);
+        long id = f.enqueue(1).get(0).id();
+        given.get().wakeUp(WakeUp.COMMITTED);
+        await().atMost(BOUND).until(() -> provider.emissionsOf(id) == 1);
+
+        drain.close();
+        drain.close();
+        assertThat(events).containsExactly("start", "close");
+    }
+
+    @Test
+    void aFeedWithWakeUpsTurnedOffIsRefused() {
+        OutboxDrain.Builder builder = f.drainOn(f.newClaimStore(), RecordingProvider.delivering(f.clock),
+                        DrainFixture.options("contradicted").build())
+                .wakeUpsFrom(d -> null).wakeUps(false);
+
+        assertThatThrownBy(builder::build).isInstanceOf(DrainConfigurationException.class)
+                .hasMessageContaining("wakeUps(false) contradicts wakeUpsFrom(...)");
     }
 
     private OutboxDrain started(RecordingProvider provider, RecordingListener listener, int concurrency) {

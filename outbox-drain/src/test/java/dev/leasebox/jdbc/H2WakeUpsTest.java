@@ -73,6 +73,20 @@ class H2WakeUpsTest {
     }
 
     @Test
+    void aDrainStartedThroughItsEngineHearsItsWakeUpsToo() {
+        drain.close(); // the only drain of the table is the one started through its engine
+        idlePolls.set(0);
+        try (Leasebox engineStarted = drainBuilder().build()) {
+            engineStarted.engine().start();
+            await().atMost(BOUND).until(() -> idlePolls.get() >= 1);
+
+            OutboxWriter.of(table, Clock.systemUTC()).enqueue(ds, message("engine"));
+
+            await().atMost(BOUND).until(() -> delivered.size() == 1);
+        }
+    }
+
+    @Test
     void theDrainSaysWhatWakesIt() {
         assertThat(drain.describe()).endsWith("; woken by writers in this process");
         try (Leasebox unwoken = drainBuilder().wakeUps(false).build()) {
