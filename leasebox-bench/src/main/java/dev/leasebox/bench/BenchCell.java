@@ -144,7 +144,7 @@ final class BenchCell {
 
     BenchResult run() throws InterruptedException {
         Clock clock = MonotonicClock.system();
-        TableName table = database.freshTable(settings.partition());
+        TableName table = database.freshTable(settings.partition(), settings.wakeUps());
         Meters meters = new Meters(new CompletionLedger(), new LatencyRecorder(), new PhaseTimer(), cpu);
         LatencyProbe probe = new LatencyProbe();
         BacklogFeeder feeder = new BacklogFeeder(database, table, meters.ledger(), Math.max(20_000, workers * batch * 20), clock);

@@ -31,6 +31,9 @@ final class BenchDatabase implements AutoCloseable {
     private final String jdbcUrl;
     private final DatabaseKind kind;
     private final HikariDataSource admin;
+    /** The migration that adds the wake-up trigger (PostgreSQL; a marker on MariaDB). */
+    private static final int WAKE_UP_TRIGGER = 7;
+
     private final String schema;
     private final AtomicInteger tables = new AtomicInteger();
     private final int payloadBytes;
@@ -93,24 +96,31 @@ final class BenchDatabase implements AutoCloseable {
         return JdbcDataSources.pooled(jdbcUrl, "", "", size);
     }
 
-    /** Creates and migrates a fresh outbox table in the run's schema. */
+    /** Creates and migrates a fresh outbox table in the run's schema, for row leases, without V7's trigger. */
     TableName freshTable() {
-        return freshTable(false);
+        return freshTable(false, false);
     }
 
     /**
-     * A fresh table with V1, V2 and V5, as row leases need it, or with every migration (partition leases).
-     * Row cells run without V3 (the slot and key-order indexes) so that they pay nothing for a feature they
-     * do not use.
+     * A fresh table with V1, V2 and V5, as row leases need it, or with every migration but V7 (partition leases);
+     * and V7, the wake-up trigger, for cells with wake-ups on. Row cells run without V3 (the slot and key-order
+     * indexes) so that they pay nothing for a feature they do not use; cells with wake-ups off run as a team
+     * that turned the trigger off, so their writers pay nothing for it either.
      */
-    TableName freshTable(boolean withSlots) {
+    TableName freshTable(boolean withSlots, boolean wakeUpTrigger) {
         TableName table = new TableName(schema, "outbox_" + tables.incrementAndGet());
         LeaseboxSchema scripts = new LeaseboxSchema(kind, table);
         if (withSlots) {
-            scripts.apply(admin, 1, LeaseboxSchema.LATEST_VERSION);
+            scripts.apply(admin, 1, WAKE_UP_TRIGGER - 1);
         } else {
             scripts.apply(admin, 1, 2);
             scripts.apply(admin, 5, 5);
+        }
+        if (wakeUpTrigger) {
+            scripts.apply(admin, WAKE_UP_TRIGGER, WAKE_UP_TRIGGER);
+        }
+        if (withSlots && LeaseboxSchema.LATEST_VERSION > WAKE_UP_TRIGGER) {
+            scripts.apply(admin, WAKE_UP_TRIGGER + 1, LeaseboxSchema.LATEST_VERSION);
         }
         if (fillfactor > 0) {
             execute(admin, "ALTER TABLE " + table.qualified() + " SET (fillfactor = " + fillfactor + ")");
