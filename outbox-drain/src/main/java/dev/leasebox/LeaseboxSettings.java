@@ -9,7 +9,9 @@ import dev.leasebox.jdbc.TableName;
 import dev.leasebox.lease.LeaseManager;
 import dev.leasebox.lease.LeaseManagerException;
 import dev.leasebox.lease.spi.Durations;
+import dev.leasebox.lease.spi.LeaseBackend;
 import dev.leasebox.lease.spi.LeaseBackendSettings;
+import dev.leasebox.lease.spi.LeaseBackends;
 import dev.leasebox.provider.ProviderSpec;
 
 import java.time.Clock;
@@ -221,25 +223,24 @@ public final class LeaseboxSettings {
         return builder;
     }
 
-    private static final Pattern BACKEND_KEY = Pattern.compile("leasebox\\.(zookeeper|redis|hazelcast)\\.([A-Za-z-]+)");
+    private static final Pattern BACKEND_KEY = Pattern.compile("leasebox\\.([a-z]+)\\.([A-Za-z-]+)");
     private static final Pattern ISO_DURATION = Pattern.compile("\\bPT[0-9HMS.]+\\b");
-    private static final Set<String> ADDRESS_KEYS = Set.of("connect-string", "uri", "members", "addresses");
 
     /**
      * A backend's message in the user's keys: the backend's configuration keys ({@code leasebox.zookeeper.connect-string})
      * become the settings that set them ({@code --zookeeper}, {@code --backend-option session-timeout=…}), ISO-8601
-     * durations become {@code 10s}.
+     * durations become {@code 10s}. The key of the address is the one the backend declares
+     * ({@link LeaseBackend#addressKey()}).
      */
     public String inUserTerms(String message) {
         if (message == null) {
             return null;
         }
+        Map<String, LeaseBackend> available = LeaseBackends.available();
         Matcher key = BACKEND_KEY.matcher(message);
         StringBuilder text = new StringBuilder();
         while (key.find()) {
-            String spelled = ADDRESS_KEYS.contains(key.group(2)) ? b.spelling.key(key.group(1))
-                    : "namespace".equals(key.group(2)) ? b.spelling.key("namespace") : b.spelling.backendOption(key.group(2));
-            key.appendReplacement(text, Matcher.quoteReplacement(spelled));
+            key.appendReplacement(text, Matcher.quoteReplacement(userKey(key, available)));
         }
         key.appendTail(text);
         Matcher duration = ISO_DURATION.matcher(text.toString());
@@ -255,6 +256,20 @@ public final class LeaseboxSettings {
         }
         duration.appendTail(result);
         return result.toString();
+    }
+
+    /** The backend's key {@code key} found, as the user writes it; a key of no backend as it is. */
+    private String userKey(Matcher key, Map<String, LeaseBackend> available) {
+        String backend = key.group(1);
+        LeaseBackend found = available.get(backend);
+        if (found == null && !LeaseBackends.KNOWN.containsKey(backend)) {
+            return key.group();
+        }
+        if ("namespace".equals(key.group(2))) {
+            return b.spelling.key("namespace");
+        }
+        return found != null && found.addressKey().equals(key.group(2)) ? b.spelling.key(backend)
+                : b.spelling.backendOption(key.group(2));
     }
 
     /** E.g. {@code row leases} or {@code partition leases, lean claims, ordered per key}. */

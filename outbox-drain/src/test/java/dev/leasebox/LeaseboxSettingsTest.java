@@ -228,12 +228,14 @@ class LeaseboxSettingsTest {
     }
 
     @Test
-    void aBackendsMessageSpeaksInTheUsersKeys() {
+    void aBackendsMessageSpeaksInTheUsersKeys() throws Exception {
         LeaseboxSettings flags = flags().build();
-        String library = "ZooKeeper ensemble at 127.0.0.1:1 is not reachable within PT10S: "
-                + "check leasebox.zookeeper.connect-string and that the servers are running";
-        assertThat(flags.inUserTerms(library)).isEqualTo("ZooKeeper ensemble at 127.0.0.1:1 is not "
-                + "reachable within 10s: check --zookeeper and that the servers are running");
+        try (AutoCloseable memory = MemoryLeaseBackend.onClassPath()) {
+            assertThat(flags.inUserTerms("nothing at 127.0.0.1:1 within PT10S: check leasebox.memory.name and that it runs"))
+                    .as("the address under the key the backend declares").isEqualTo("nothing at 127.0.0.1:1 within 10s: "
+                            + "check --memory and that it runs");
+        }
+        assertThat(flags.inUserTerms("see leasebox.jdbc.table")).as("no backend's key").isEqualTo("see leasebox.jdbc.table");
         assertThat(flags.inUserTerms("no access to /leasebox (check leasebox.zookeeper.digest and the ACLs)"))
                 .isEqualTo("no access to /leasebox (check --backend-option digest=… and the ACLs)");
         assertThat(flags.inUserTerms("session of PT1M30S")).isEqualTo("session of 1m30s");

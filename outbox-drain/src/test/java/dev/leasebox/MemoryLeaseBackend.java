@@ -53,10 +53,15 @@ public final class MemoryLeaseBackend implements LeaseBackend {
     }
 
     @Override
+    public String addressKey() {
+        return "name";
+    }
+
+    @Override
     public LeaseManager open(LeaseBackendSettings settings) {
         if (settings.address().equals("nowhere")) {
             throw new dev.leasebox.lease.LeaseManagerException("nothing at " + settings.address()
-                    + " within PT10S: check leasebox.zookeeper.connect-string");
+                    + " within PT10S: check leasebox.memory.name");
         }
         return new InMemoryLeaseManager(Clock.systemUTC());
     }

@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * Free ports on the loopback address, for servers tests start locally (CP members, ZooKeeper and Redis
- * processes, the chaos harness's servers). Never for production addresses.
+ * processes, the chaos harness's servers). Never for production addresses. The command's embedded coordinators
+ * have the same class in {@code leasebox-cli}, which must not ship the test kit.
  */
 public final class LoopbackPorts {
 

@@ -93,6 +93,6 @@ class LeaseboxSettingsOnH2Test {
         LeaseboxSettings settings = LeaseboxSettings.builder(LeaseboxSettings.Spelling.FLAGS)
                 .set("backend", "memory").set("memory", "nowhere").build();
         assertThatThrownBy(() -> settings.openLeases(Clock.systemUTC())).isInstanceOf(LeaseManagerException.class)
-                .hasMessage("nothing at nowhere within 10s: check --zookeeper");
+                .hasMessage("nothing at nowhere within 10s: check --memory");
     }
 }

@@ -17,6 +17,15 @@ public interface LeaseBackend {
     String addressFormat();
 
     /**
+     * The key this backend's own messages name its address by, as in {@code leasebox.<name>.<key>}
+     * ({@code leasebox.zookeeper.connect-string}): a host puts the setting its user gives the address with in its
+     * place, and the setting of a backend option in place of any other key. By default {@code address}.
+     */
+    default String addressKey() {
+        return "address";
+    }
+
+    /**
      * Opens a manager; fails with {@link dev.leasebox.lease.LeaseManagerException} and one line naming
      * the address tried when the coordinator cannot be reached or the settings are wrong.
      */

@@ -25,4 +25,29 @@ public final class Redacted {
             return java.util.regex.Matcher.quoteReplacement(m.group(1) + user + "@");
         });
     }
+
+    /**
+     * {@code uri}, one URI rather than free text, with the credentials of its user info replaced as by
+     * {@link #credentials(String)}, whatever they hold: the user info is all of the authority before its last
+     * {@code @}, so a password with a space or an {@code @} in it (a URI that does not parse) is hidden too.
+     * Text without {@code ://} is returned as it is.
+     */
+    public static String uriCredentials(String uri) {
+        int start = uri == null ? -1 : uri.indexOf("://");
+        if (start < 0) {
+            return uri;
+        }
+        start += 3;
+        int end = start;
+        while (end < uri.length() && "/?#".indexOf(uri.charAt(end)) < 0) {
+            end++;
+        }
+        int at = uri.lastIndexOf('@', end - 1);
+        if (at < start) {
+            return uri;
+        }
+        int colon = uri.indexOf(':', start);
+        String user = colon >= 0 && colon < at ? uri.substring(start, colon) + ":***" : "***";
+        return uri.substring(0, start) + user + uri.substring(at);
+    }
 }

@@ -25,4 +25,22 @@ class RedactedTest {
                 .isEqualTo("redis://127.0.0.1:6379 and jdbc:postgresql://db/test?user=x");
         assertThat(Redacted.credentials(null)).isNull();
     }
+
+    @Test
+    void aSingleUrisUserInfoIsReplacedWhateverItHolds() {
+        assertThat(Redacted.uriCredentials("redis://app:pa ss@host:6379/2")).isEqualTo("redis://app:***@host:6379/2");
+        assertThat(Redacted.uriCredentials("redis://app:p@ss@host")).isEqualTo("redis://app:***@host");
+        assertThat(Redacted.uriCredentials("redis://:secret@host")).isEqualTo("redis://:***@host");
+        assertThat(Redacted.uriCredentials("rediss://tok en@host:6380")).isEqualTo("rediss://***@host:6380");
+        assertThat(Redacted.uriCredentials("http://app:secret@host")).isEqualTo("http://app:***@host");
+    }
+
+    @Test
+    void aSingleUriWithoutUserInfoIsLeftAlone() {
+        assertThat(Redacted.uriCredentials("redis://host:6379/0")).isEqualTo("redis://host:6379/0");
+        assertThat(Redacted.uriCredentials("redis://host/x@y")).isEqualTo("redis://host/x@y");
+        assertThat(Redacted.uriCredentials("redis://host?name=a@b")).isEqualTo("redis://host?name=a@b");
+        assertThat(Redacted.uriCredentials("host:6379")).isEqualTo("host:6379");
+        assertThat(Redacted.uriCredentials(null)).isNull();
+    }
 }

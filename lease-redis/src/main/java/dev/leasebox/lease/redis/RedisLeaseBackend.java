@@ -31,6 +31,12 @@ public final class RedisLeaseBackend implements LeaseBackend {
         return "redis://[user[:password]@]host:port[/db] or rediss://… for TLS";
     }
 
+    /** {@code uri}, the {@link RedisLeaseConfig} property of the address. */
+    @Override
+    public String addressKey() {
+        return "uri";
+    }
+
     @Override
     public LeaseManager open(LeaseBackendSettings settings) {
         for (String option : settings.options().keySet()) {

@@ -1,5 +1,7 @@
 package dev.leasebox.lease.redis;
 
+import dev.leasebox.lease.spi.Redacted;
+
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
@@ -29,11 +31,7 @@ record RedisUri(URI uri, boolean tls, String host, int port, int database, Strin
     /** The URI with its password masked. */
     @Override
     public String toString() {
-        return redacted(uri);
-    }
-
-    static String redacted(Object uri) {
-        return uri.toString().replaceAll("(://[^:@/]*:)[^@/]*@", "$1***@").replaceAll("(://)([^:@/]+)@", "$1***@");
+        return Redacted.uriCredentials(uri.toString());
     }
 
     private static URI parseUri(String value) {
@@ -44,13 +42,13 @@ record RedisUri(URI uri, boolean tls, String host, int port, int database, Strin
         try {
             parsed = new URI(value.trim());
         } catch (URISyntaxException e) {
-            throw invalid("uri", "is not a valid URI", redacted(value));
+            throw invalid("uri", "is not a valid URI", Redacted.uriCredentials(value));
         }
         if (!"redis".equals(parsed.getScheme()) && !"rediss".equals(parsed.getScheme())) {
-            throw invalid("uri", "must start with redis:// or rediss:// (TLS)", redacted(value));
+            throw invalid("uri", "must start with redis:// or rediss:// (TLS)", Redacted.uriCredentials(value));
         }
         if (parsed.getPort() != -1 && (parsed.getPort() < 1 || parsed.getPort() > 65535)) {
-            throw invalid("uri", "has a port outside 1..65535", redacted(value));
+            throw invalid("uri", "has a port outside 1..65535", Redacted.uriCredentials(value));
         }
         return parsed;
     }
@@ -68,7 +66,8 @@ record RedisUri(URI uri, boolean tls, String host, int port, int database, Strin
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw invalid("uri", "has a database path that is not a non-negative number", redacted(uri));
+        throw invalid("uri", "has a database path that is not a non-negative number",
+                Redacted.uriCredentials(uri.toString()));
     }
 
     /** {user, password} from the URI's user info; a lone value is the password (requirepass style). */

@@ -46,6 +46,8 @@ class RedisLeaseConfigTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Redis lease configuration: uri must start with redis:// or rediss:// (TLS), was 'http://app:***@host'");
         assertThatThrownBy(() -> valid().uri("redis://host/not-a-db").build()).hasMessageContaining("database");
+        assertThatThrownBy(() -> valid().uri("redis://app:pa ss@host").build())
+                .hasMessage("Redis lease configuration: uri is not a valid URI, was 'redis://app:***@host'");
     }
 
     @Test

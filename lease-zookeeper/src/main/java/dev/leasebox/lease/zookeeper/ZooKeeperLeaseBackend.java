@@ -31,6 +31,12 @@ public final class ZooKeeperLeaseBackend implements LeaseBackend {
         return "host:port[,host:port...] (a ZooKeeper connect string, no chroot)";
     }
 
+    /** {@code connect-string}, as {@link ZooKeeperLeaseConfig}'s messages name the ensemble. */
+    @Override
+    public String addressKey() {
+        return "connect-string";
+    }
+
     @Override
     public LeaseManager open(LeaseBackendSettings settings) {
         for (String option : settings.options().keySet()) {

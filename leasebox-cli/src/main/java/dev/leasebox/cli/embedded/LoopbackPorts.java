@@ -10,7 +10,9 @@ import java.util.List;
 
 /**
  * Free ports on the loopback address, for coordinators this process starts (embedded CP members, the bench's
- * redis-server). Never for production addresses. (Tests have their own copy in the test kit.)
+ * redis-server). Never for production addresses. The test kit keeps the same class for its own servers: the
+ * command must not ship the test kit, the test kit cannot depend on the command (whose tests use it), and the one
+ * module both depend on, lease-api, holds no port pickers.
  */
 public final class LoopbackPorts {
 

@@ -101,8 +101,8 @@ public abstract class WakeUpChannelContract {
         return heard;
     }
 
-    /** What one subscription heard. */
-    protected static final class Heard implements WakeUpChannel.Listener {
+    /** What one subscription heard: a listener for any test that listens on a channel. */
+    public static final class Heard implements WakeUpChannel.Listener {
         public final List<String> hints = new CopyOnWriteArrayList<>();
         public final AtomicInteger subscribed = new AtomicInteger();
         public WakeUpChannel.Subscription subscription;
