@@ -448,6 +448,7 @@ public final class Leasebox implements AutoCloseable {
                     ClaimStyleRegistry registry = ClaimStyleRegistry.join(dataSource, jdbc, options.owner(),
                             claimPath(mode, leases).claimStyle(), ClaimStyleRegistry.validityFor(options.leaseDuration()), onRegistryConflict);
                     resources.add(registry);
+                    claims.addClaimLossListener(registry.takeovers()); // the table's count of takeovers (V8)
                     engineClaims = new RegisteredClaims(claims, registry);
                 }
                 OutboxDrain.Builder engine = OutboxDrain.builder().store(decorateClaimStore.apply(engineClaims)).provider(provider)

@@ -26,7 +26,8 @@ import java.util.concurrent.Callable;
         description = {"Prints the outbox table's migration scripts: V1 creates the table, V2 adds the claim columns, "
                 + "V3 adds partition leases (lease slots, worker membership, database-held leases), V4 the claim-style "
                 + "registry, V5 the claim-queue index that makes claims HOT updates, V6 compares keys byte for byte "
-                + "on MariaDB, V7 the trigger that wakes drains at commit on PostgreSQL.",
+                + "on MariaDB, V7 the trigger that wakes drains at commit on PostgreSQL, V8 the count of claims taken over "
+                + "that consoles read.",
                 "",
                 "With --apply --jdbc-url URL it lists the scripts the table lacks, then applies them; --dry-run lists "
                 + "them with their SQL and changes nothing. On MariaDB, whose DDL statements commit one by one, an "

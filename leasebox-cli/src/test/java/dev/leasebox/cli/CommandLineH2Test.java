@@ -40,7 +40,9 @@ class CommandLineH2Test {
         assertThat(run.out()).contains("-- V1__create_leasebox_outbox.sql (db/leasebox/mariadb/")
                 .contains("-- V6__keys_compare_as_bytes.sql (db/leasebox/mariadb/")
                 .contains("ADD COLUMN IF NOT EXISTS claim_owner").contains("CREATE SEQUENCE IF NOT EXISTS app.outbox_lease_fence_seq")
-                .contains("ALTER TABLE app.outbox CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin");
+                .contains("ALTER TABLE app.outbox CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin")
+                .contains("-- V8__count_takeovers.sql (db/leasebox/mariadb/")
+                .contains("ALTER TABLE app.outbox_claim_styles ADD COLUMN IF NOT EXISTS taken_over");
         assertThat(statements(run.out())).doesNotContain("${table}");
     }
 

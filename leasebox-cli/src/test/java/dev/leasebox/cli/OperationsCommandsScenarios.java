@@ -177,6 +177,7 @@ abstract class OperationsCommandsScenarios {
         assertThat(dry.exitCode()).as(dry.err()).isZero();
         assertThat(dry.out()).contains("Outbox table " + fresh + " does not exist yet; --apply would apply:")
                 .contains("  V1__create_leasebox_outbox.sql").contains("  V6__keys_compare_as_bytes.sql")
+                .contains("  V8__count_takeovers.sql")
                 .contains("CREATE TABLE " + fresh + " (").endsWith("Dry run: nothing was changed.\n");
         assertThat(exists(fresh)).as("the dry run created nothing").isFalse();
         assertThat(CliRun.of("schema", "--apply", "--dry-run", "--jdbc-url", url).out()).contains("is up to date");

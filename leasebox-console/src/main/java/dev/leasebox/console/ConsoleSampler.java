@@ -26,7 +26,8 @@ import java.util.function.LongSupplier;
  * Reads the outbox table every {@code interval} on a daemon thread and keeps the last {@code keep}
  * samples in memory: the trend, throughput and loss charts are drawn from them, so they start empty
  * when the console starts and cover {@code interval x keep} at most. Reads only; one connection at a
- * time. With {@link #takeoversFrom} each sample also takes the workers' own count of claims taken over.
+ * time. Each sample also takes the count of claims taken over: the table's (V8, decision 0046), or with
+ * {@link #takeoversFrom} the workers' own.
  */
 public final class ConsoleSampler implements AutoCloseable {
 
@@ -78,9 +79,11 @@ public final class ConsoleSampler implements AutoCloseable {
      * Shows on the page, beside what the table says, the claims the workers took over from claims that had
      * expired unfinished, as the workers count them where they happen: {@code takenOverTotal} is read at
      * every sample, e.g. {@code metrics::takenOverTotal} of the {@link dev.leasebox.metrics.DrainMetrics} of
-     * the drains this process runs (summed, for several). The table alone cannot give that count: a lapsed
-     * claim is on its row only between its expiry and the next claim, often less than a sampling interval
-     * (decision 0040). Without it the page names the meter that holds the count instead.
+     * the drains this process runs (summed, for several). Without it the console reads the count the workers
+     * add to the table (V8, decision 0046), which covers every worker of the table and lags theirs by a
+     * heartbeat; on a table without V8 the page names the meter that holds the count instead. Sampling the
+     * rows cannot give it: a lapsed claim is on its row only between its expiry and the next claim, often
+     * less than a sampling interval (decision 0040).
      */
     public ConsoleSampler takeoversFrom(LongSupplier takenOverTotal) {
         this.takeovers = Objects.requireNonNull(takenOverTotal, "takenOverTotal");
@@ -134,7 +137,7 @@ public final class ConsoleSampler implements AutoCloseable {
         LongSupplier takenOver = takeovers;
         Sample sample = new Sample(now, counts, readings.oldestPendingCreatedAt(), readings.claimsByOwner(now),
                 readings.slotsByHolder(now), readings.recentDeadLetters(), delivered, deadLettered, tally,
-                takenOver == null ? OptionalLong.empty() : OptionalLong.of(takenOver.getAsLong()));
+                takenOver == null ? readings.takenOverTotal() : OptionalLong.of(takenOver.getAsLong()), takenOver == null);
         previousNanos = nanos;
         samples.addLast(sample);
         while (samples.size() > keep) {

@@ -33,8 +33,9 @@ final class LiveView {
         html.append("<p class=\"note\">Read at ").append(now.observedAt()).append(" (UTC). The charts and the loss and ")
                 .append("reclaim counts cover the ").append(history.size()).append(history.size() == 1 ? " sample" : " samples")
                 .append(" kept in memory since this console started")
-                .append(now.takenOver().isPresent() ? "; claims taken over are the workers' own count, since they started."
-                        : ".").append("</p>");
+                .append(now.takenOver().isEmpty() ? "." : now.takenOverInTable()
+                        ? "; claims taken over are the table's count, added by its workers since V8 was applied."
+                        : "; claims taken over are the workers' own count, since they started.").append("</p>");
         return html.toString();
     }
 
@@ -50,7 +51,8 @@ final class LiveView {
         card(html, "losses", Charts.number(sum(history, s -> s.claims().losses())), "lease losses seen");
         card(html, "reclaims", Charts.number(sum(history, s -> s.claims().reclaims())), "reclaims seen");
         card(html, "taken-over", now.takenOver().isPresent() ? Charts.number(now.takenOver().getAsLong()) : "n/a",
-                now.takenOver().isPresent() ? "claims taken over" : "claims taken over: see the workers' metrics");
+                now.takenOver().isPresent() ? "claims taken over"
+                        : "claims taken over: see the workers' metrics, or apply V8 to count them in the table");
         html.append("</div>");
     }
 
@@ -116,7 +118,8 @@ final class LiveView {
                 new Charts.Series("losses", "#c53030", values(history, s -> s.claims().losses())),
                 new Charts.Series("reclaims", "#dd6b20", values(history, s -> s.claims().reclaims())),
                 new Charts.Series("claims past expiry", "#718096", values(history, s -> s.claims().expired()))));
-        boolean counted = history.get(history.size() - 1).takenOver().isPresent();
+        Sample latest = history.get(history.size() - 1);
+        boolean counted = latest.takenOver().isPresent();
         if (counted) {
             series.add(new Charts.Series("taken over", "#805ad5", takenOverGrowth(history)));
         }
@@ -129,12 +132,14 @@ final class LiveView {
                 .append("are lower bounds. A claim <b>taken over</b> is a row a worker claimed while an earlier claim on ")
                 .append("it had expired unfinished (its holder died, stalled or lost its lease, and may have emitted it): ")
                 .append("the worker counts it as it claims, in <code>leasebox_claims_total{event=\"taken_over\"}</code>, ")
-                .append(counted ? "and this console shows the count of the workers it was given."
-                        : "which this console, reading only the table, does not see.")
+                .append(!counted ? "which this console, reading a table without V8, does not see."
+                        : latest.takenOverInTable() ? "and adds it to the table's count (V8) within a heartbeat, which this "
+                        + "console shows; each sample's takeovers are the count's growth since the sample before."
+                        : "and this console shows the count of the workers it was given.")
                 .append(" Recorded claims only: lean claims leave nothing on the row to tell it by.</p></section>");
     }
 
-    /** Claims taken over since the sample before, per sample (a worker restarted in between counts none). */
+    /** Claims taken over since the sample before, per sample (a count that went down counts none). */
     private static List<Double> takenOverGrowth(List<Sample> history) {
         List<Double> growth = new java.util.ArrayList<>(history.size());
         for (int i = 0; i < history.size(); i++) {

@@ -20,13 +20,14 @@ import java.util.OptionalLong;
  * @param deliveredPerSecond  DELIVERED count growth since the previous sample, per second (0 on the first)
  * @param deadLetteredPerSecond DEAD_LETTERED count growth since the previous sample, per second
  * @param claims              what the open recorded claims showed: live, expired, losses and reclaims seen
- * @param takenOver           the workers' own count of claims taken over, when the console was given it
- *                            ({@link ConsoleSampler#takeoversFrom})
+ * @param takenOver           the count of claims taken over: the workers' own when the console was given it
+ *                            ({@link ConsoleSampler#takeoversFrom}), else the table's (empty without V8)
+ * @param takenOverInTable    whether {@code takenOver} was read from the table
  */
 record Sample(Instant observedAt, Map<String, Long> counts, Optional<Instant> oldestPending,
               List<OutboxTableStatus.OwnerClaims> owners, Optional<List<OutboxTableStatus.SlotHolder>> slots,
               List<OutboxTableStatus.DeadLetter> deadLetters, double deliveredPerSecond, double deadLetteredPerSecond,
-              ClaimTracker.Tally claims, OptionalLong takenOver) {
+              ClaimTracker.Tally claims, OptionalLong takenOver, boolean takenOverInTable) {
 
     /** The statuses still to deliver: PENDING, DEFERRED and RETRYABLE_FAILURE. */
     static final List<String> WAITING = List.of("PENDING", "DEFERRED", "RETRYABLE_FAILURE");

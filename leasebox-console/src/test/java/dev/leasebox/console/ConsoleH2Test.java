@@ -76,16 +76,41 @@ class ConsoleH2Test {
     }
 
     @Test
-    void claimsTakenOverShowTheWorkersCountWhenGivenItAndNameTheMeterOtherwise() {
-        assertThat(get("/live").body()).contains("id=\"taken-over\">n/a<")
-                .contains("claims taken over: see the workers&#39; metrics").contains("leasebox_claims_total");
+    void claimsTakenOverShowTheTablesCountWithoutTheWorkersAndTheWorkersCountWhenGivenIt() throws Exception {
+        assertThat(get("/live").body()).contains("id=\"taken-over\">0<").contains(">claims taken over<")
+                .contains("the table's count");
+        addTakeoversToTheTable(1_234); // as workers do in their registry heartbeat (V8)
+        sampler.sampleNow();
+        assertThat(get("/live").body()).contains("id=\"taken-over\">1,234<").contains("&#9632;</span> taken over")
+                .contains("(top of the chart: 1,234)");
+
         long[] counted = {0};
         sampler.takeoversFrom(() -> counted[0]);
         sampler.sampleNow();
-        counted[0] = 1_234;
+        counted[0] = 56;
         sampler.sampleNow();
-        assertThat(get("/live").body()).contains("id=\"taken-over\">1,234<").contains(">claims taken over<")
-                .contains("&#9632;</span> taken over").contains("(top of the chart: 1,234)");
+        assertThat(get("/live").body()).contains("id=\"taken-over\">56<").contains("the workers' own count");
+    }
+
+    @Test
+    void aTableWithoutV8ShowsNoCountAndNamesTheMeter() {
+        TableName v7 = TableName.parse("outbox_v7");
+        new LeaseboxSchema(DatabaseKind.H2, v7).apply(dataSource, 1, 7);
+        try (ConsoleSampler older = ConsoleSampler.start(dataSource, v7, Duration.ofHours(1), 10)) {
+            older.sampleNow();
+            ConsoleResponse live = new Console(dataSource, older).handle(new ConsoleRequest("GET", "/leasebox", "/live",
+                    Map.of(), Map.of(), HOST, Optional.empty(), Optional.empty()));
+            assertThat(live.body()).contains("id=\"taken-over\">n/a<").contains("claims taken over: see the workers&#39; "
+                    + "metrics, or apply V8").contains("leasebox_claims_total");
+        }
+    }
+
+    private void addTakeoversToTheTable(long count) throws Exception {
+        try (Connection c = dataSource.getConnection(); PreparedStatement st = c.prepareStatement(
+                "UPDATE outbox_claim_styles SET taken_over = taken_over + ? WHERE owner = ''")) {
+            st.setLong(1, count);
+            st.executeUpdate();
+        }
     }
 
     @Test

@@ -15,6 +15,10 @@ import org.openqa.selenium.chrome.ChromeDriver;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,7 +37,8 @@ import static org.awaitility.Awaitility.await;
  * receiver, and the console still showing no lease loss. Here a worker JVM claims 20 entries through Redis
  * row leases and is killed holding them; the healthy worker takes them over once their leases expire, counts
  * each as it claims it, and the page shows 20 claims taken over (decision 0040), whatever the table sampling
- * saw of them.
+ * saw of them: given the worker's count, and, as {@code leasebox console} runs, from the count the worker adds
+ * to the table (V8, decision 0046).
  */
 class ConsoleTakeoverIT {
 
@@ -89,6 +94,40 @@ class ConsoleTakeoverIT {
         } finally {
             browser.quit();
         }
+    }
+
+    /**
+     * The console as {@code leasebox console} runs it, reading only the table (no {@code takeoversFrom}); its page read
+     * over HTTP, so that no browser is needed.
+     */
+    @Test
+    void aConsoleReadingOnlyTheTableShowsTheClaimsTakenOverFromAWorkerKilledHoldingThem() throws Exception {
+        String redis = redisUri();
+        DrainMetrics healthyMetrics = new DrainMetrics(new SimpleMeterRegistry());
+        outbox.enqueue("order", 0, HELD);
+        doomed = startWorker(redis, "worker-doomed");
+        await().atMost(PATIENCE).until(() -> live().matches("(?s).*<td>worker-doomed</td><td class=\"n\">" + HELD + "<.*"));
+        assertThat(live()).contains("id=\"taken-over\">0<");
+
+        doomed.destroyForcibly(); // SIGKILL: no completion, release or renewal; the claims stay on their rows
+        doomed.waitFor();
+
+        leases = RedisLeaseManager.start(RedisLeaseConfig.builder().uri(redis).namespace(namespace).build());
+        outbox.startDrain(b -> b.leases(leases).listener(healthyMetrics)
+                .options(DrainOptions.builder().owner("worker-healthy").batchSize(50)
+                        .idlePolling(Duration.ofMillis(20), Duration.ofMillis(100)).build())
+                .provider(envelope -> ProviderOutcome.delivered()));
+        await().atMost(PATIENCE).until(() -> live().contains("id=\"taken-over\">" + HELD + "<"));
+        assertThat(healthyMetrics.takenOverTotal()).isEqualTo(HELD);
+        assertThat(live()).contains("the table's count").contains("&#9632;</span> taken over");
+    }
+
+    /** The refreshing part of the console's page. */
+    private String live() throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(outbox.url() + "live"))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return response.body();
     }
 
     /** The worker JVM: this test's class path, {@link ClaimHoldingWorker} as its main class, 2 s leases. */

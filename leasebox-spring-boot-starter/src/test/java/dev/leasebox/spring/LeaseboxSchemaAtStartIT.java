@@ -68,7 +68,7 @@ class LeaseboxSchemaAtStartIT {
             assertThat(analysis).isNotNull();
             assertThat(analysis.getDescription()).startsWith("Leasebox cannot drain its outbox: Outbox table " + table)
                     .contains("is at migration V4 of V" + LeaseboxSchema.LATEST_VERSION)
-                    .contains("apply db/leasebox/postgresql/V5__lean_claim_queue.sql to V7__wake_up_at_commit.sql")
+                    .contains("apply db/leasebox/postgresql/V5__lean_claim_queue.sql to V8__count_takeovers.sql")
                     .doesNotContain("\n");
             assertThat(analysis.getAction()).contains("leasebox.schema.apply=true")
                     .contains("leasebox schema --apply --jdbc-url <url> --table " + table).contains("Flyway or Liquibase");

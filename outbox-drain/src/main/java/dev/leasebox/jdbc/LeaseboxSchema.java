@@ -40,6 +40,9 @@ import dev.leasebox.jdbc.store.PostgreSqlCommitListener;
  *       on a channel named after the table
  *       ({@link PostgreSqlCommitListener}). {@code ALTER TABLE … DISABLE TRIGGER <table>_wake_up} turns it off
  *       and the table stays at V7. It has nothing to do on MariaDB and H2, which have no such notification.</li>
+ *   <li>V8 adds {@code taken_over} to the {@code _claim_styles} registry: its guard row holds the table's count
+ *       of claims taken over from claims that expired unfinished, which workers add in their registry
+ *       heartbeat ({@link ClaimStyleRegistry}) and any console reads (decision 0046).</li>
  * </ul>
  *
  * <p>PostgreSQL applies each script in one transaction. MariaDB (and H2) commit every DDL statement on
@@ -68,9 +71,10 @@ public final class LeaseboxSchema {
     static final String V5_FILE = "V5__lean_claim_queue.sql";
     static final String V6_FILE = "V6__keys_compare_as_bytes.sql";
     static final String V7_FILE = "V7__wake_up_at_commit.sql";
+    public static final String V8_FILE = "V8__count_takeovers.sql";
 
     /** The newest migration's version. */
-    public static final int LATEST_VERSION = 7;
+    public static final int LATEST_VERSION = 8;
 
     /** The tables the migrations create beside the outbox table, by the suffix of their names. */
     public static final List<String> COMPANION_TABLES = List.of("_workers", "_leases", "_lease_slots", "_claim_styles");
@@ -139,7 +143,7 @@ public final class LeaseboxSchema {
     private List<Migration> migrations(DatabaseKind kind) {
         return List.of(migration(kind, 1, V1_FILE), migration(kind, 2, V2_FILE), migration(kind, 3, V3_FILE),
                 migration(kind, 4, V4_FILE), migration(kind, 5, V5_FILE), migration(kind, 6, V6_FILE),
-                migration(kind, 7, V7_FILE));
+                migration(kind, 7, V7_FILE), migration(kind, 8, V8_FILE));
     }
 
     private Migration migration(DatabaseKind kind, int version, String file) {
@@ -189,7 +193,7 @@ public final class LeaseboxSchema {
         }
     }
 
-    /** Applies every migration (V1 to V7) to an empty schema. */
+    /** Applies every migration (V1 to V8) to an empty schema. */
     public void applyAll(DataSource dataSource) {
         apply(dataSource, 1, LATEST_VERSION);
     }

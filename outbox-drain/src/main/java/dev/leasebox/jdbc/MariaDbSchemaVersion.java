@@ -18,7 +18,7 @@ import dev.leasebox.jdbc.dialect.SqlDialect;
  * counts as applied only when every object it creates exists, and the version is the last script of an
  * unbroken run from V1: a table whose V3 stopped half-way is at V2 even if a later apply ran V4 and V5,
  * and applying from V3 again completes it (every MariaDB statement can run again). V7 creates nothing
- * here, so a table at V6 is at V7.
+ * here, so a table at V6 is at V7; V8 is the registry's {@code taken_over} column.
  */
 final class MariaDbSchemaVersion {
 
@@ -101,7 +101,8 @@ final class MariaDbSchemaVersion {
                 }
             }
         }
-        return 7; // V7 (wake-ups at commit) has nothing to do on MariaDB
+        // V7 (wake-ups at commit) has nothing to do on MariaDB
+        return columns.getOrDefault(styles, Map.of()).containsKey("taken_over") ? 8 : 7;
     }
 
     private static long count(Connection connection, TableName table, String resource) throws SQLException {

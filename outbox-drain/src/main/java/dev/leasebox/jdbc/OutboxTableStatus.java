@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Read-only status queries on one outbox table: what {@code leasebox status}, the operator's console, the
@@ -111,6 +112,20 @@ public final class OutboxTableStatus {
             return Optional.empty();
         }
         return Optional.of(holders);
+    }
+
+    /**
+     * The table's count of claims taken over from claims that expired unfinished, as its workers added it to the
+     * claim-style registry (V8, decision 0046); empty when the table has no V8 (or no registry).
+     */
+    public OptionalLong takenOverTotal() {
+        long[] total = {-1};
+        try {
+            query("taken_over.sql", List.of(), rs -> total[0] = rs.getLong(1));
+        } catch (SQLException noCount) {
+            return OptionalLong.empty();
+        }
+        return total[0] < 0 ? OptionalLong.empty() : OptionalLong.of(total[0]);
     }
 
     /**

@@ -27,10 +27,11 @@ public final class SchemaVersion {
     /**
      * 0: no table; 1: the table without claim columns; 2: with them; 3: with lease slots too; 4: with the
      * claim-style registry too; 5: with the claim-queue index too (V5 replaced the claim-candidate index);
-     * 6: with keys compared as bytes; 7: with the wake-up trigger (PostgreSQL; enabled or not). On PostgreSQL
-     * and H2 each script runs in one transaction and V6 has nothing to do, so a V5 table is at V6; on H2
-     * V7 has nothing to do either. On MariaDB, whose DDL statements commit one by one, a script counts only
-     * when every object it creates exists ({@link MariaDbSchemaVersion}).
+     * 6: with keys compared as bytes; 7: with the wake-up trigger (PostgreSQL; enabled or not); 8: with the
+     * registry's count of claims taken over. On PostgreSQL and H2 each script runs in one transaction and V6
+     * has nothing to do, so a V5 table is at V6; on H2 V7 has nothing to do either. On MariaDB, whose DDL
+     * statements commit one by one, a script counts only when every object it creates exists
+     * ({@link MariaDbSchemaVersion}).
      */
     public static int applied(Connection connection, TableName table, DatabaseKind kind) throws SQLException {
         if (kind == DatabaseKind.MARIADB) {
@@ -42,8 +43,10 @@ public final class SchemaVersion {
             if (!hasIndex(connection, table, table.table() + "_claim_queue")) {
                 return 4;
             }
-            return kind == DatabaseKind.POSTGRESQL && !PostgreSqlCommitListener.hasTrigger(connection, table)
-                    ? 6 : LeaseboxSchema.LATEST_VERSION;
+            if (kind == DatabaseKind.POSTGRESQL && !PostgreSqlCommitListener.hasTrigger(connection, table)) {
+                return 6;
+            }
+            return hasColumn(connection, table, table.table() + "_claim_styles", "taken_over") ? 8 : 7;
         }
         return columns;
     }
@@ -56,6 +59,23 @@ public final class SchemaVersion {
                 try (ResultSet indexes = metaData.getIndexInfo(null, s, name, false, true)) {
                     while (indexes.next()) {
                         if (index.equalsIgnoreCase(indexes.getString("INDEX_NAME"))) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean hasColumn(Connection connection, TableName table, String name, String column) throws SQLException {
+        DatabaseMetaData metaData = connection.getMetaData();
+        String schema = table.schema().isEmpty() ? connection.getSchema() : table.schema();
+        for (String n : new String[]{name, name.toUpperCase(Locale.ROOT)}) {
+            for (String s : new String[]{schema, schema == null ? null : schema.toUpperCase(Locale.ROOT)}) {
+                for (String c : new String[]{column, column.toUpperCase(Locale.ROOT)}) {
+                    try (ResultSet columns = metaData.getColumns(null, s, n, c)) {
+                        if (columns.next()) {
                             return true;
                         }
                     }

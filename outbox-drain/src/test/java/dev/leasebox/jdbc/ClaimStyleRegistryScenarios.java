@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The claim-style registry (V4) on a real database: workers whose claims cannot exclude each other are
@@ -153,6 +154,27 @@ abstract class ClaimStyleRegistryScenarios {
         } catch (JdbcOutboxException refused) {
             return false;
         }
+    }
+
+    @Test
+    void takeoversCountedOnAV7TableWaitAndAreAddedOnceV8IsApplied() {
+        TableName v7 = new TableName(schema(), "outbox_v7_" + System.nanoTime());
+        LeaseboxSchema scripts = new LeaseboxSchema(kind(), v7);
+        scripts.apply(dataSource(), 1, 7);
+        JdbcOutboxStore rowsOfV7 = JdbcOutboxStore.builder(dataSource()).table(v7).clock(Clock.systemUTC()).open();
+        ClaimStyleRegistry registry = ClaimStyleRegistry.join(dataSource(), rowsOfV7, "w", RECORDED_DB,
+                Duration.ofSeconds(1), why -> { });
+        joined.add(registry);
+        registry.takeovers().claimsTakenOver(java.util.Set.of(1L, 2L));
+        await().atMost(Duration.ofSeconds(30)).until(() -> registry.tableCountsTakeovers().equals(java.util.Optional.of(false)));
+        assertThat(registry.unwrittenTakeovers()).as("kept until V8 is applied").isEqualTo(2);
+
+        scripts.migrate(dataSource());
+        await().atMost(Duration.ofSeconds(30)).until(() -> new OutboxTableStatus(dataSource(), v7).takenOverTotal(),
+                count -> count.orElse(-1) == 2);
+        registry.takeovers().claimsTakenOver(java.util.Set.of(3L));
+        registry.close();
+        assertThat(new OutboxTableStatus(dataSource(), v7).takenOverTotal()).as("the last one added at close").hasValue(3);
     }
 
     @Test

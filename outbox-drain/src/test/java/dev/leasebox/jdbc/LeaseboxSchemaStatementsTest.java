@@ -28,14 +28,24 @@ class LeaseboxSchemaStatementsTest {
     @Test
     void thePostgreSqlV7ScriptIsAFunctionAndATrigger() {
         LeaseboxSchema.Migration v7 = new LeaseboxSchema(DatabaseKind.POSTGRESQL, TableName.parse("s.orders"))
-                .migrations().get(LeaseboxSchema.LATEST_VERSION - 1);
+                .migrations().get(6);
         assertThat(v7.version()).isEqualTo(7);
         assertThat(LeaseboxSchema.statements(v7.sql())).satisfiesExactly(
                 function -> assertThat(function).startsWith("CREATE FUNCTION s.orders_wake_up()"),
                 trigger -> assertThat(trigger).startsWith("CREATE CONSTRAINT TRIGGER orders_wake_up AFTER INSERT ON s.orders"));
         for (DatabaseKind kind : new DatabaseKind[]{DatabaseKind.MARIADB, DatabaseKind.H2}) {
             assertThat(LeaseboxSchema.statements(new LeaseboxSchema(kind, TableName.DEFAULT).migrations()
-                    .get(LeaseboxSchema.LATEST_VERSION - 1).sql())).as("V7 on %s", kind).isEmpty();
+                    .get(6).sql())).as("V7 on %s", kind).isEmpty();
+        }
+    }
+
+    @Test
+    void theV8ScriptAddsTheCountOfTakeoversToTheRegistryOnEveryDatabase() {
+        for (DatabaseKind kind : DatabaseKind.values()) {
+            LeaseboxSchema.Migration v8 = new LeaseboxSchema(kind, TableName.parse("s.orders")).migrations().get(7);
+            assertThat(v8.version()).isEqualTo(8);
+            assertThat(LeaseboxSchema.statements(v8.sql())).as("V8 on %s", kind).singleElement().asString()
+                    .startsWith("ALTER TABLE s.orders_claim_styles ADD COLUMN").contains("taken_over");
         }
     }
 

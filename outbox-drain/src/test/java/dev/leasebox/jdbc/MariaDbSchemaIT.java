@@ -113,10 +113,22 @@ class MariaDbSchemaIT {
         store.enqueue(OutboxMessage.of("t", new byte[0]).withIdempotencyKey("k"));
 
         assertThat(schema.migrate(DB.ds())).isEqualTo(5);
-        assertThat(SchemaVersion.applied(DB.ds(), table)).as("V6, and V7 with nothing to do on MariaDB")
+        assertThat(SchemaVersion.applied(DB.ds(), table)).as("V6, V7 with nothing to do on MariaDB, and V8")
                 .isEqualTo(LeaseboxSchema.LATEST_VERSION);
         store.enqueue(OutboxMessage.of("t", new byte[0]).withIdempotencyKey("k "));
         assertThat(count("SELECT COUNT(*) FROM " + table)).isEqualTo(2);
+    }
+
+    @Test
+    void aV7TableIsAtV7AndV8AddsTheCountOfTakeovers() throws Exception {
+        TableName table = fresh("v7");
+        LeaseboxSchema schema = new LeaseboxSchema(DatabaseKind.MARIADB, table);
+        schema.apply(DB.ds(), 1, 7);
+        assertThat(SchemaVersion.applied(DB.ds(), table)).isEqualTo(7);
+        assertThat(new OutboxTableStatus(DB.ds(), table).takenOverTotal()).as("no count without V8").isEmpty();
+        assertThat(schema.migrate(DB.ds())).isEqualTo(7);
+        assertThat(SchemaVersion.applied(DB.ds(), table)).isEqualTo(8);
+        assertThat(new OutboxTableStatus(DB.ds(), table).takenOverTotal()).hasValue(0);
     }
 
     @Test

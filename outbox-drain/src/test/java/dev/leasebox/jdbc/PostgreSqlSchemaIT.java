@@ -68,7 +68,7 @@ class PostgreSqlSchemaIT {
         assertThat(scripts.migrations()).extracting(LeaseboxSchema.Migration::fileName)
                 .containsExactly("V1__create_leasebox_outbox.sql", "V2__add_claim_leases.sql", "V3__add_lease_slots.sql",
                         "V4__add_claim_styles.sql", "V5__lean_claim_queue.sql", "V6__keys_compare_as_bytes.sql",
-                        "V7__wake_up_at_commit.sql");
+                        "V7__wake_up_at_commit.sql", "V8__count_takeovers.sql");
         assertThat(scripts.migrations()).as("statements (comments keep the placeholders they explain)")
                 .allSatisfy(m -> assertThat(LeaseboxSchema.statements(m.sql())).noneMatch(st -> st.contains("${")));
 
@@ -97,6 +97,20 @@ class PostgreSqlSchemaIT {
                 .containsExactly("fillfactor=50");
         assertThat(query("SELECT tgname FROM pg_trigger WHERE tgrelid = '" + table + "'::regclass AND NOT tgisinternal"))
                 .as("V7's trigger").containsExactly("leasebox_outbox_wake_up");
+        assertThat(query("SELECT taken_over FROM " + table + "_claim_styles WHERE owner = ''")).as("V8's count")
+                .containsExactly("0");
+    }
+
+    @Test
+    void aV7TableIsAtV7AndV8AddsTheCountOfTakeovers() throws Exception {
+        TableName table = new TableName(schema, "v7_" + Long.toHexString(System.nanoTime()));
+        LeaseboxSchema scripts = new LeaseboxSchema(DatabaseKind.POSTGRESQL, table);
+        scripts.apply(ds, 1, 7);
+        assertThat(SchemaVersion.applied(ds, table)).isEqualTo(7);
+        assertThat(new OutboxTableStatus(ds, table).takenOverTotal()).as("no count without V8").isEmpty();
+        assertThat(scripts.migrate(ds)).isEqualTo(7);
+        assertThat(SchemaVersion.applied(ds, table)).isEqualTo(8);
+        assertThat(new OutboxTableStatus(ds, table).takenOverTotal()).hasValue(0);
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.leasebox.Leasebox;
 import dev.leasebox.claim.leased.LeasedOutboxClaimStore;
 import dev.leasebox.drain.DrainListener;
 import dev.leasebox.drain.DrainOptions;
+import dev.leasebox.jdbc.lease.ClaimStyleRegistry;
 import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.inmemory.InMemoryLeaseManager;
 import dev.leasebox.metrics.DrainMetrics;
@@ -40,8 +41,8 @@ import static org.awaitility.Awaitility.await;
  * A claim of a row that still carries an earlier claim, expired and never completed, is told as a takeover by
  * the worker that makes it (decision 0040), and no other claim is: the {@code database} backend (read in its
  * claim statement), recorded row leases (from the candidate read) and a whole drain counting them in
- * {@code leasebox.claims{event=taken_over}}. Run against each database by a subclass; every test has a table
- * of its own.
+ * {@code leasebox.claims{event=taken_over}}, and in the table's count (V8, decision 0046) that any console
+ * reads. Run against each database by a subclass; every test has a table of its own.
  */
 abstract class TakeoverScenarios {
 
@@ -204,13 +205,52 @@ abstract class TakeoverScenarios {
                 await().atMost(Duration.ofSeconds(30)).until(() -> deliveredByB.size() == 5);
                 assertThat(metrics.takenOverTotal()).isEqualTo(5);
                 assertThat(registry.get("leasebox.claims").tag("event", "taken_over").counter().count()).isEqualTo(5.0);
+                await().atMost(Duration.ofSeconds(30)).until(() -> tableCount(table), count -> count == 5);
 
                 enqueue(writer, 3); // fresh rows, claimed normally
                 await().atMost(Duration.ofSeconds(30)).until(() -> deliveredByB.size() == 8);
                 assertThat(metrics.takenOverTotal()).isEqualTo(5);
             }
+            assertThat(tableCount(table)).as("the table's count after the healthy worker stopped").isEqualTo(5);
         } finally {
             never.countDown();
+        }
+    }
+
+    /**
+     * A heartbeat that fails while adding takeovers (here the column renamed away under it, then back) adds
+     * nothing, keeps the count, and a later heartbeat adds it once: nothing lost, nothing counted twice.
+     */
+    @Test
+    void takeoversAHeartbeatFailedToAddAreAddedByALaterOneOnce() throws Exception {
+        TableName table = table();
+        JdbcOutboxStore rows = store(table);
+        try (ClaimStyleRegistry registry = ClaimStyleRegistry.join(dataSource(), rows, "worker-b",
+                ClaimStyleRegistry.ClaimStyle.recorded("recorded claims"), Duration.ofSeconds(3), why -> { })) {
+            ClaimLossListener takeovers = registry.takeovers();
+            takeovers.claimsTakenOver(Set.of(1L));
+            await().atMost(Duration.ofSeconds(30)).until(() -> tableCount(table), count -> count == 1);
+
+            String styles = table.qualified() + "_claim_styles";
+            execute("ALTER TABLE " + styles + " RENAME COLUMN taken_over TO taken_over_away");
+            takeovers.claimsTakenOver(Set.of(2L, 3L, 4L)); // the heartbeat it asks for fails in its UPDATE
+            await().atMost(Duration.ofSeconds(30)).until(() -> registry.tableCountsTakeovers().equals(Optional.of(false)));
+            assertThat(registry.unwrittenTakeovers()).as("kept for a later heartbeat").isEqualTo(3);
+            execute("ALTER TABLE " + styles + " RENAME COLUMN taken_over_away TO taken_over");
+            await().atMost(Duration.ofSeconds(30)).until(() -> tableCount(table), count -> count == 4);
+            await().atMost(Duration.ofSeconds(30)).until(() -> registry.unwrittenTakeovers() == 0); // lowered after the commit
+            takeovers.claimsTakenOver(Set.of(5L));
+        }
+        assertThat(tableCount(table)).as("the last takeover added when the registry closed, none twice").isEqualTo(5);
+    }
+
+    private long tableCount(TableName table) {
+        return new OutboxTableStatus(dataSource(), table).takenOverTotal().orElse(-1);
+    }
+
+    private void execute(String sql) throws java.sql.SQLException {
+        try (java.sql.Connection c = dataSource().getConnection(); java.sql.Statement st = c.createStatement()) {
+            st.execute(sql);
         }
     }
 

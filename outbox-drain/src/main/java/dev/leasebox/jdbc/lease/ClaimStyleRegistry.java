@@ -6,6 +6,7 @@ import dev.leasebox.jdbc.LeaseboxSchema;
 import dev.leasebox.jdbc.dialect.SqlDialect;
 import dev.leasebox.jdbc.store.JdbcOutboxStore;
 import dev.leasebox.lease.MonotonicClock;
+import dev.leasebox.outbox.ClaimLossListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +21,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -47,6 +51,13 @@ import java.util.function.Consumer;
  * on the caller's thread first. A worker whose registration lapsed therefore learns of a conflicting worker
  * that joined meanwhile before its next claim, not at its next scheduled renewal; after a conflict it
  * never confirms again.
+ *
+ * <p>It also keeps the table's count of claims taken over (V8, decision 0046): the drain tells
+ * {@link #takeovers()} of the takeovers its claims make, and the registry adds them to the guard row's
+ * {@code taken_over} in its heartbeat transaction, which already locks that row. A takeover asks for a
+ * heartbeat at once on the registry's own thread (never on the claiming thread), and {@link #close} adds what
+ * is left. A count is kept until the transaction that adds it commits, so a failed heartbeat adds it with the
+ * next one; on a table without V8 nothing is added, and counts wait until V8 is applied.
  */
 public final class ClaimStyleRegistry implements AutoCloseable {
 
@@ -109,6 +120,9 @@ public final class ClaimStyleRegistry implements AutoCloseable {
     private final Clock local = MonotonicClock.system();
     /** Until when, by {@link #local}, the last registration is certainly live (with a third of the validity to spare). */
     private volatile Instant confirmedUntil = Instant.MIN;
+    private final TakeoverCount takenOver;
+    /** Whether a heartbeat was asked for early, to add takeovers, and has not started yet. */
+    private final AtomicBoolean heartbeatAsked = new AtomicBoolean();
 
     private ClaimStyleRegistry(DataSource dataSource, SqlDialect dialect, String owner, ClaimStyle style, Duration validity,
                                Consumer<String> onConflict) {
@@ -118,6 +132,7 @@ public final class ClaimStyleRegistry implements AutoCloseable {
         this.style = style;
         this.validity = validity;
         this.onConflict = onConflict;
+        this.takenOver = new TakeoverCount(dialect, owner);
         this.renewer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "leasebox-claim-style-" + owner);
             t.setDaemon(true);
@@ -151,7 +166,7 @@ public final class ClaimStyleRegistry implements AutoCloseable {
             throw new IllegalArgumentException("a claim-style registration must be valid for at least 1s, was " + validity);
         }
         ClaimStyleRegistry registry = new ClaimStyleRegistry(dataSource, rows.dialect(), owner, style, validity, onConflict);
-        List<Registration> others = registry.registerAndConfirm();
+        List<Registration> others = registry.registerAndConfirm(false);
         if (!others.isEmpty()) {
             registry.renewer.shutdownNow();
             throw new JdbcOutboxException(registry.refusal(others));
@@ -172,15 +187,25 @@ public final class ClaimStyleRegistry implements AutoCloseable {
                 + "(--claim-mode, leasebox.claim-mode) or the backend to match them";
     }
 
-    /** Registers (or renews) in one transaction; returns the live registrations of other styles (nothing written then). */
-    private List<Registration> register() {
+    /**
+     * Registers (or renews) in one transaction, adding the unwritten takeovers when {@code addTakeovers} (the
+     * heartbeat; not on the claiming thread); returns the live registrations of other styles (nothing written then).
+     */
+    private List<Registration> register(boolean addTakeovers) {
         String where = JdbcUrls.describe(dataSource);
         try (Connection c = dataSource.getConnection()) {
             boolean autoCommit = c.getAutoCommit();
+            long adding = addTakeovers ? takenOver.toAdd(c) : 0;
             c.setAutoCommit(false);
             try {
                 List<Registration> others = registerIn(c);
+                if (others.isEmpty()) {
+                    takenOver.add(c, adding);
+                }
                 c.commit();
+                if (others.isEmpty()) {
+                    takenOver.added(adding);
+                }
                 return others;
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
@@ -198,6 +223,44 @@ public final class ClaimStyleRegistry implements AutoCloseable {
             throw new JdbcOutboxException("Registering worker " + owner + "'s claim style on " + dialect.table() + " at "
                     + where + " failed: " + JdbcUrls.rootMessage(e), e);
         }
+    }
+
+    /**
+     * Counts the takeovers of the drain's claims ({@link ClaimLossListener#claimsTakenOver}) for the table and asks
+     * for a heartbeat to add them; never blocks the claiming thread.
+     */
+    public ClaimLossListener takeovers() {
+        return new ClaimLossListener() {
+            @Override
+            public void claimsLost(Set<Long> entryIds, String cause) {
+                // the drain abandons lost claims; only takeovers are counted in the table
+            }
+
+            @Override
+            public void claimsTakenOver(Set<Long> entryIds) {
+                takenOver.counted(entryIds.size());
+                if (heartbeatAsked.compareAndSet(false, true)) {
+                    try {
+                        renewer.execute(ClaimStyleRegistry.this::renew);
+                    } catch (RejectedExecutionException closing) {
+                        heartbeatAsked.set(false); // close() adds what is left
+                    }
+                }
+            }
+        };
+    }
+
+    /** Takeovers counted and not yet added to the table's count by a committed heartbeat. */
+    public long unwrittenTakeovers() {
+        return takenOver.unwritten();
+    }
+
+    /**
+     * Whether the table has its count of takeovers (V8), as the last heartbeat that had takeovers to add found it;
+     * empty until one looked, and again after adding failed for want of the column.
+     */
+    public Optional<Boolean> tableCountsTakeovers() {
+        return takenOver.inTable();
     }
 
     private List<Registration> registerIn(Connection c) throws SQLException {
@@ -252,7 +315,7 @@ public final class ClaimStyleRegistry implements AutoCloseable {
                 return true;
             }
             try {
-                return registeredWithoutConflict();
+                return registeredWithoutConflict(false);
             } catch (RuntimeException e) {
                 log.warn("Worker {}: its claim-style registration on {} is not confirmed and registering again failed; "
                         + "no claim starts until it succeeds: {}", owner, dialect.table(), e.getMessage());
@@ -262,9 +325,9 @@ public final class ClaimStyleRegistry implements AutoCloseable {
     }
 
     /** Registers, remembering until when the registration is certainly live; returns the conflicting live ones. */
-    private List<Registration> registerAndConfirm() {
+    private List<Registration> registerAndConfirm(boolean addTakeovers) {
         Instant sent = local.instant();
-        List<Registration> others = register();
+        List<Registration> others = register(addTakeovers);
         if (others.isEmpty()) {
             confirmedUntil = sent.plus(validity.minus(validity.dividedBy(3)));
         }
@@ -272,8 +335,8 @@ public final class ClaimStyleRegistry implements AutoCloseable {
     }
 
     /** Registers again; on a conflict tells {@code onConflict} (once) and returns false. Runs under this object's lock. */
-    private boolean registeredWithoutConflict() {
-        List<Registration> others = registerAndConfirm();
+    private boolean registeredWithoutConflict(boolean addTakeovers) {
+        List<Registration> others = registerAndConfirm(addTakeovers);
         if (others.isEmpty()) {
             return true;
         }
@@ -286,21 +349,37 @@ public final class ClaimStyleRegistry implements AutoCloseable {
     }
 
     private synchronized void renew() {
+        heartbeatAsked.set(false);
         if (conflicted.get()) {
             return;
         }
         try {
-            registeredWithoutConflict();
+            registeredWithoutConflict(true);
         } catch (RuntimeException e) {
-            log.warn("Worker {}: renewing its claim-style registration on {} failed, will retry in {}ms: {}", owner,
-                    dialect.table(), Math.max(validity.toMillis() / 3, 100), e.getMessage());
+            log.warn("Worker {}: renewing its claim-style registration on {} failed, will retry in {}ms{}: {}", owner,
+                    dialect.table(), Math.max(validity.toMillis() / 3, 100), takenOver.unwritten() == 0 ? ""
+                            : " (with the " + takenOver.unwritten() + " claims taken over it has yet to add to the table's count)",
+                    e.getMessage());
         }
     }
 
-    /** Stops renewing and leaves the registry (a failure is logged: the registration then lapses by itself). */
+    /**
+     * Stops renewing, adds the takeovers not yet added to the table's count, and leaves the registry (a failure
+     * is logged: the registration then lapses by itself; takeovers not added are in the worker's metrics only).
+     */
     @Override
     public void close() {
         renewer.shutdownNow();
+        synchronized (this) { // after a heartbeat in progress: each count is added by one transaction
+            if (takenOver.unwritten() > 0 && !conflicted.get()) {
+                try {
+                    register(true);
+                } catch (RuntimeException e) {
+                    log.warn("Worker {}: adding its last {} claims taken over to the count of {} failed; they are in its "
+                            + "metrics only: {}", owner, takenOver.unwritten(), dialect.table(), e.getMessage());
+                }
+            }
+        }
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(dialect.sql("claim_styles_leave"))) {
             if (!c.getAutoCommit()) {
                 c.setAutoCommit(true);
