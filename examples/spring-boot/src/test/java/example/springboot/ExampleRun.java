@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 /**
  * One test class's run of the example: tables and a Redis namespace unique to it, and an HTTP receiver (the JDK's
@@ -48,11 +49,16 @@ final class ExampleRun {
 
     /** The example's settings pointed at this run's tables, namespace and receiver, with the given lease backend. */
     void properties(DynamicPropertyRegistry registry, String backend) {
+        properties(registry, backend, () -> "http:http://127.0.0.1:" + receiver.getAddress().getPort() + "/events");
+    }
+
+    /** The same, draining to {@code provider} (a {@code leasebox.provider} value) in place of the receiver. */
+    void properties(DynamicPropertyRegistry registry, String backend, Supplier<Object> provider) {
         registry.add("spring.datasource.url", () -> System.getenv().getOrDefault("LEASEBOX_JDBC_URL",
                 "jdbc:postgresql://127.0.0.1:5432/test?user=postgres"));
         registry.add("leasebox.backend", () -> backend);
         registry.add("leasebox.redis.uri", () -> REDIS_URI);
-        registry.add("leasebox.provider", () -> "http:http://127.0.0.1:" + receiver.getAddress().getPort() + "/events");
+        registry.add("leasebox.provider", provider);
         registry.add("example.orders-table", () -> orders);
         registry.add("leasebox.table", () -> outbox);
         registry.add("leasebox.namespace", () -> namespace);
