@@ -5,6 +5,7 @@ import dev.leasebox.jdbc.PostgreSqlTestServer;
 import dev.leasebox.lease.redis.RedisLeaseConfig;
 import dev.leasebox.lease.redis.RedisLeaseManager;
 import dev.leasebox.metrics.DrainMetrics;
+import dev.leasebox.provider.OutboxProvider;
 import dev.leasebox.provider.ProviderOutcome;
 import dev.leasebox.testkit.LoopbackPorts;
 import dev.leasebox.testkit.RequiredServer;
@@ -78,14 +79,10 @@ class ConsoleTakeoverIT {
             doomed.destroyForcibly(); // SIGKILL: no completion, release or renewal; the claims stay on their rows
             doomed.waitFor();
 
-            leases = RedisLeaseManager.start(RedisLeaseConfig.builder().uri(redis).namespace(namespace).build());
-            outbox.startDrain(b -> b.leases(leases).listener(healthyMetrics)
-                    .options(DrainOptions.builder().owner("worker-healthy").batchSize(50)
-                            .idlePolling(Duration.ofMillis(20), Duration.ofMillis(100)).build())
-                    .provider(envelope -> {
-                        deliveredByHealthy.merge(envelope.idempotencyKey(), 1, Integer::sum);
-                        return ProviderOutcome.delivered();
-                    }));
+            startHealthyWorker(redis, healthyMetrics, envelope -> {
+                deliveredByHealthy.merge(envelope.idempotencyKey(), 1, Integer::sum);
+                return ProviderOutcome.delivered();
+            });
             await().atMost(PATIENCE).until(() -> number(browser, "taken-over") == HELD);
             await().atMost(PATIENCE).until(() -> number(browser, "delivered-total") == HELD);
             assertThat(healthyMetrics.takenOverTotal()).isEqualTo(HELD);
@@ -112,14 +109,19 @@ class ConsoleTakeoverIT {
         doomed.destroyForcibly(); // SIGKILL: no completion, release or renewal; the claims stay on their rows
         doomed.waitFor();
 
-        leases = RedisLeaseManager.start(RedisLeaseConfig.builder().uri(redis).namespace(namespace).build());
-        outbox.startDrain(b -> b.leases(leases).listener(healthyMetrics)
-                .options(DrainOptions.builder().owner("worker-healthy").batchSize(50)
-                        .idlePolling(Duration.ofMillis(20), Duration.ofMillis(100)).build())
-                .provider(envelope -> ProviderOutcome.delivered()));
+        startHealthyWorker(redis, healthyMetrics, envelope -> ProviderOutcome.delivered());
         await().atMost(PATIENCE).until(() -> live().contains("id=\"taken-over\">" + HELD + "<"));
         assertThat(healthyMetrics.takenOverTotal()).isEqualTo(HELD);
         assertThat(live()).contains("the table's count").contains("&#9632;</span> taken over");
+    }
+
+    /** The worker that takes the killed one's claims over, in this JVM, on the same Redis namespace. */
+    private void startHealthyWorker(String redis, DrainMetrics metrics, OutboxProvider provider) {
+        leases = RedisLeaseManager.start(RedisLeaseConfig.builder().uri(redis).namespace(namespace).build());
+        outbox.startDrain(b -> b.leases(leases).listener(metrics)
+                .options(DrainOptions.builder().owner("worker-healthy").batchSize(50)
+                        .idlePolling(Duration.ofMillis(20), Duration.ofMillis(100)).build())
+                .provider(provider));
     }
 
     /** The refreshing part of the console's page. */
