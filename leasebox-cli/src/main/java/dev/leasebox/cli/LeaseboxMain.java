@@ -106,8 +106,12 @@ public final class LeaseboxMain {
             err.flush();
             return CliErrors.EXIT_BAD_INPUT;
         });
-        commandLine.setParameterExceptionHandler((error, argsGiven) -> {
-            CommandLine cmd = error.getCommandLine();
+        commandLine.setParameterExceptionHandler((reported, argsGiven) -> {
+            CommandLine cmd = reported.getCommandLine();
+            // "worker --btach 5" lacks --jdbc-url because of the typo: name the typo, not the missing option
+            CommandLine.ParameterException error = reported instanceof CommandLine.MissingParameterException
+                    && !cmd.getUnmatchedArguments().isEmpty()
+                    ? new CommandLine.UnmatchedArgumentException(cmd, cmd.getUnmatchedArguments()) : reported;
             if (cmd.getParent() == null && error instanceof CommandLine.UnmatchedArgumentException unmatched
                     && !unmatched.getUnmatched().isEmpty() && !unmatched.getUnmatched().get(0).startsWith("-")) {
                 if ("chaos".equals(unmatched.getUnmatched().get(0))) {

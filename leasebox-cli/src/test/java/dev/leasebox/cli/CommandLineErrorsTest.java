@@ -120,6 +120,14 @@ class CommandLineErrorsTest {
     }
 
     @Test
+    void aMistypedOptionIsNamedBeforeARequiredOneItsTypoLeftOut() {
+        CliRun run = CliRun.of("worker", "--btach", "5");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("Unknown options: '--btach', '5'").contains("leasebox worker --help")
+                .doesNotContain("Missing required option");
+    }
+
+    @Test
     void anUnknownProviderListsTheFormats() {
         CliRun run = CliRun.of("worker", "--jdbc-url", H2, "--backend", "database", "--provider", "nosuch:x");
         assertThat(run.exitCode()).isEqualTo(2);
