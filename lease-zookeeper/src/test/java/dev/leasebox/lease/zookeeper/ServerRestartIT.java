@@ -51,8 +51,10 @@ class ServerRestartIT {
         int port = LoopbackPorts.free();
         File dataDir = ManagedProcess.tempDir("zookeeper-restart");
         ManagedProcess server = startServer(port, dataDir);
+        // a server JVM just started may be slow to serve on a loaded machine: the first connection waits longer
         ZooKeeperLeaseManager holder = ZooKeeperLeaseManager.start(
-                ZooKeeperTestServers.config("127.0.0.1:" + port, SESSION_TIMEOUT).build());
+                ZooKeeperTestServers.config("127.0.0.1:" + port, SESSION_TIMEOUT)
+                        .connectionTimeout(Duration.ofSeconds(30)).build());
         toClose.add(holder);
         List<String> events = new CopyOnWriteArrayList<>();
         List<LeaseLoss> losses = new CopyOnWriteArrayList<>();
