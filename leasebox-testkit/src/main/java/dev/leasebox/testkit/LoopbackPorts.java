@@ -60,12 +60,20 @@ public final class LoopbackPorts {
         return free(1).get(0);
     }
 
-    /** Whether something accepts TCP connections on 127.0.0.1:{@code port} now. */
+    /**
+     * Whether something accepts TCP connections on 127.0.0.1:{@code port} now; a connection of the probe to itself,
+     * which Linux can make on a port of its ephemeral range that nothing listens on, does not count.
+     */
     public static boolean isListening(int port) {
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
-            return true;
+            return reachedAListener(socket);
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /** False for a socket connected to itself (TCP simultaneous open): no listener took that connection. */
+    static boolean reachedAListener(Socket connected) {
+        return !connected.getLocalSocketAddress().equals(connected.getRemoteSocketAddress());
     }
 }

@@ -3,6 +3,9 @@ package dev.leasebox.testkit;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
 
@@ -22,6 +25,24 @@ class LoopbackPortsTest {
 
         assertThat(ports).hasSize(64).doesNotHaveDuplicates().allSatisfy(port -> assertThat(port).isBetween(1, 65_535));
         assertThat(ports).noneMatch(LoopbackPortsTest::listening);
+    }
+
+    @Test
+    void aProbeConnectedToItselfIsNotAListener() throws IOException {
+        int port = LoopbackPorts.free();
+        try (Socket probe = new Socket()) {
+            probe.setReuseAddress(true);
+            probe.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            probe.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port)); // simultaneous open: no listener
+
+            assertThat(probe.isConnected()).isTrue();
+            assertThat(LoopbackPorts.reachedAListener(probe)).isFalse();
+        }
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             Socket client = new Socket(InetAddress.getLoopbackAddress(), listener.getLocalPort())) {
+            assertThat(LoopbackPorts.reachedAListener(client)).isTrue();
+            assertThat(LoopbackPorts.isListening(listener.getLocalPort())).isTrue();
+        }
     }
 
     @Test
