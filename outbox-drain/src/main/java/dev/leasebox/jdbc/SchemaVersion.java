@@ -52,37 +52,48 @@ public final class SchemaVersion {
     }
 
     private static boolean hasIndex(Connection connection, TableName table, String index) throws SQLException {
+        return inCatalog(connection, table, table.table(),
+                (metaData, schema, name) -> anyRow(metaData.getIndexInfo(null, schema, name, false, true), "INDEX_NAME", index));
+    }
+
+    private static boolean hasColumn(Connection connection, TableName table, String name, String column) throws SQLException {
+        return inCatalog(connection, table, name,
+                (metaData, schema, n) -> anyRow(metaData.getColumns(null, schema, n, null), "COLUMN_NAME", column));
+    }
+
+    /**
+     * Whether {@code probe} finds what it looks for on the table {@code name} in {@code table}'s schema, with the
+     * names as written and upper-cased (H2 folds unquoted names to upper case).
+     */
+    private static boolean inCatalog(Connection connection, TableName table, String name, CatalogProbe probe)
+            throws SQLException {
         DatabaseMetaData metaData = connection.getMetaData();
         String schema = table.schema().isEmpty() ? connection.getSchema() : table.schema();
-        for (String name : new String[]{table.table(), table.table().toUpperCase(Locale.ROOT)}) {
+        for (String n : new String[]{name, name.toUpperCase(Locale.ROOT)}) {
             for (String s : new String[]{schema, schema == null ? null : schema.toUpperCase(Locale.ROOT)}) {
-                try (ResultSet indexes = metaData.getIndexInfo(null, s, name, false, true)) {
-                    while (indexes.next()) {
-                        if (index.equalsIgnoreCase(indexes.getString("INDEX_NAME"))) {
-                            return true;
-                        }
-                    }
+                if (probe.finds(metaData, s, n)) {
+                    return true;
                 }
             }
         }
         return false;
     }
 
-    private static boolean hasColumn(Connection connection, TableName table, String name, String column) throws SQLException {
-        DatabaseMetaData metaData = connection.getMetaData();
-        String schema = table.schema().isEmpty() ? connection.getSchema() : table.schema();
-        for (String n : new String[]{name, name.toUpperCase(Locale.ROOT)}) {
-            for (String s : new String[]{schema, schema == null ? null : schema.toUpperCase(Locale.ROOT)}) {
-                for (String c : new String[]{column, column.toUpperCase(Locale.ROOT)}) {
-                    try (ResultSet columns = metaData.getColumns(null, s, n, c)) {
-                        if (columns.next()) {
-                            return true;
-                        }
-                    }
+    /** Whether a row of {@code rows} (closed here) has {@code value}, in any case, in its column {@code label}. */
+    private static boolean anyRow(ResultSet rows, String label, String value) throws SQLException {
+        try (rows) {
+            while (rows.next()) {
+                if (value.equalsIgnoreCase(rows.getString(label))) {
+                    return true;
                 }
             }
         }
         return false;
+    }
+
+    @FunctionalInterface
+    private interface CatalogProbe {
+        boolean finds(DatabaseMetaData metaData, String schema, String table) throws SQLException;
     }
 
     private static int appliedColumns(Connection connection, String tableSchema, String table) throws SQLException {
