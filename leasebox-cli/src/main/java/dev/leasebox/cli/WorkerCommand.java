@@ -224,7 +224,7 @@ final class WorkerCommand implements Callable<Integer> {
                 out.flush();
             }, 10, 10, TimeUnit.SECONDS);
             if (exitWhenIdle) {
-                ticker.scheduleWithFixedDelay(() -> checkIdle(report, clock, out), 200, 200, TimeUnit.MILLISECONDS);
+                ticker.scheduleWithFixedDelay(() -> checkIdle(report, clock, out), 50, 50, TimeUnit.MILLISECONDS);
             }
             done.await();
             drain.engine().close();
@@ -273,8 +273,8 @@ final class WorkerCommand implements Callable<Integer> {
      * since the last question: while the loops are busy the table is not read at all.
      */
     private void checkIdle(OutboxTableStatus report, Clock clock, PrintWriter out) {
-        if (!idlePolls.seenSinceLastAsked()) {
-            return;
+        if (done.getCount() == 0 || !idlePolls.seenSinceLastAsked()) {
+            return; // stopping already: the pool may be closing
         }
         try {
             if (!report.anyOutstanding(clock.instant())) {
@@ -289,6 +289,7 @@ final class WorkerCommand implements Callable<Integer> {
         ticker.shutdownNow();
         retention.shutdownNow();
         try {
+            ticker.awaitTermination(10, TimeUnit.SECONDS); // an idle check in flight ends before the pool closes
             retention.awaitTermination(10, TimeUnit.SECONDS); // a batch in flight ends before the pool closes
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

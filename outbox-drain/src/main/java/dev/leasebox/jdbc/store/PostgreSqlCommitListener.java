@@ -62,7 +62,11 @@ public final class PostgreSqlCommitListener {
     public static final String TRIGGER_SUFFIX = "_wake_up";
 
     private static final String TRIGGER_STATE = "db/leasebox/statements/postgresql/wake_up_trigger.sql";
-    private static final int WAIT_MILLIS = 500;
+    /**
+     * How long one wait for notifications blocks: a wait only reads the socket (it sends nothing to the
+     * server), and stopping the listener waits for the wait in progress, so closing a drain takes up to this long.
+     */
+    private static final int WAIT_MILLIS = 100;
     private static final Duration CHECK_EVERY = Duration.ofSeconds(30);
     private static final Duration RETRY_FIRST = Duration.ofMillis(100);
     private static final Duration RETRY_MAX = Duration.ofSeconds(10);
