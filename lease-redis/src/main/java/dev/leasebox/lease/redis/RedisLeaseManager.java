@@ -33,8 +33,9 @@ import java.util.function.Supplier;
  * round trip ({@code EVALSHA}).
  *
  * <h2>The fence</h2>
- * A grant's fence is the value of {@code INCR <namespace>:fence}, one counter for the whole
- * namespace, taken inside the granting script only for keys that are free. While Redis keeps its
+ * A grant's fence is the next value of {@code <namespace>:fence}, one counter for the whole
+ * namespace, taken inside the granting script only for keys that are free (the script moves the
+ * counter past a call's grants once). While Redis keeps its
  * data, fences therefore grow strictly across all keys and grants of a namespace, and every fence
  * is above any floor set by {@link #raiseFenceFloor(long)}. The counter never expires; no other key
  * is left behind once leases expire.
@@ -71,7 +72,7 @@ import java.util.function.Supplier;
  * script touches them together; this class connects to one master (directly or through Sentinel),
  * so on Cluster point it at the master owning that slot's node. Use {@code maxmemory-policy
  * noeviction}. The least an ACL user needs (scripts run with the caller's permissions):
- * {@code ~<namespace>:* +ping +evalsha +eval +script|load +exists +incr +set +get +pexpire +del}, and for
+ * {@code ~<namespace>:* +ping +evalsha +eval +script|load +set +get +pexpire +del}, and for
  * wake-ups {@code &<namespace>:wake-up:* +publish +subscribe +unsubscribe}.
  * Fences are exact up to 2<sup>53</sup> (Lua numbers).
  *

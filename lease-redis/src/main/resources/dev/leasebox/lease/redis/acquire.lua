@@ -6,27 +6,28 @@
 -- ARGV[3]     the most keys to grant; the keys are tried in order and the rest are left alone
 -- Returns one integer per lease key, in order: the fence granted, or 0 when the key is held (or
 -- was not tried because the limit was reached).
--- The counter is incremented only for keys that are free, so fences are not burnt on lost races
--- and no per-key counter is ever created; the script is atomic, so EXISTS-then-SET cannot race.
+-- The grants of one call take the fences after the counter's value, in order, and the counter is
+-- moved past them once at the end: one SET NX per key tried and a GET and a SET of the counter per
+-- call, not an EXISTS, an INCR and a SET per key (nor any command an ACL user lacks: GET and SET).
+-- Only keys that were free take a fence, so fences are not burnt on lost races, and no per-key
+-- counter is ever created; the script is atomic, so no other call takes a fence or a key meanwhile.
 local owner = ARGV[1]
 local ttl = ARGV[2]
 local limit = tonumber(ARGV[3])
+local last = tonumber(redis.call('GET', KEYS[1]) or '0')
 local granted = 0
 local fences = {}
 for i = 2, #KEYS do
-  if granted >= limit then
-    fences[i - 1] = 0
-  elseif redis.call('EXISTS', KEYS[i]) == 0 then
-    local fence = redis.call('INCR', KEYS[1])
-    local value = string.format('%d', fence) .. ':' .. owner
-    if redis.call('SET', KEYS[i], value, 'NX', 'PX', ttl) then
+  fences[i - 1] = 0
+  if granted < limit then
+    local fence = last + granted + 1
+    if redis.call('SET', KEYS[i], string.format('%d', fence) .. ':' .. owner, 'NX', 'PX', ttl) then
       fences[i - 1] = fence
       granted = granted + 1
-    else
-      fences[i - 1] = 0
     end
-  else
-    fences[i - 1] = 0
   end
+end
+if granted > 0 then
+  redis.call('SET', KEYS[1], string.format('%d', last + granted))
 end
 return fences

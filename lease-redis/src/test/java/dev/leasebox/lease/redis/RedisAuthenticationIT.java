@@ -35,7 +35,7 @@ class RedisAuthenticationIT {
         try (Jedis admin = redis.admin(null, DEFAULT_PASSWORD)) {
             admin.aclSetUser(ACL_USER, "on", ">" + ACL_PASSWORD, "~" + NAMESPACE + ":*",
                     "+ping", "+evalsha", "+eval", "+script|load",
-                    "+exists", "+incr", "+set", "+get", "+pexpire", "+del");
+                    "+set", "+get", "+pexpire", "+del");
         }
     }
 

@@ -44,14 +44,30 @@ class RedisOneRoundTripPerBatchIT {
     }
 
     @Test
-    void acquiringAHundredKeysIsOneEvalshaWithEveryExistsIncrAndSetInsideIt() {
+    void acquiringAHundredKeysIsOneEvalshaWithASetPerKeyAndOneReadAndOneWriteOfTheCounter() {
         List<String> keys = keys("acquire");
 
         resetStats();
         List<Lease> granted = manager.acquire(new LeaseRequest(keys, "w1", Duration.ofSeconds(30)));
 
         assertThat(granted).hasSize(BATCH);
-        assertThat(commandCalls()).isEqualTo(Map.of("evalsha", 1L, "exists", 100L, "incr", 100L, "set", 100L));
+        assertThat(commandCalls()).as("not an EXISTS, an INCR and a SET per key").isEqualTo(Map.of("evalsha", 1L, "get", 1L, "set", 101L));
+        assertThat(granted).extracting(Lease::fence).as("the call's fences follow each other").doesNotHaveDuplicates()
+                .isSorted().satisfies(fences -> assertThat(fences.get(BATCH - 1) - fences.get(0)).isEqualTo(BATCH - 1));
+    }
+
+    @Test
+    void keysAlreadyHeldTakeNoFenceAndTheLimitStopsTheSets() {
+        List<String> keys = keys("limited");
+        Lease first = manager.acquire(new LeaseRequest(keys.subList(0, 1), "w1", Duration.ofSeconds(30))).get(0);
+
+        resetStats();
+        List<Lease> granted = manager.acquire(new LeaseRequest(keys, "w2", Duration.ofSeconds(30)).limitedTo(10));
+
+        assertThat(granted).extracting(Lease::fence).as("the held key burnt no fence")
+                .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(first.fence() + 1, first.fence() + 10).boxed().toList());
+        assertThat(commandCalls()).as("the held key and ten grants are tried; the rest are not")
+                .isEqualTo(Map.of("evalsha", 1L, "get", 1L, "set", 12L));
     }
 
     @Test
