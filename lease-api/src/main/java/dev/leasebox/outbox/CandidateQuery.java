@@ -15,23 +15,10 @@ import java.util.Set;
  * @param selection which eligible rows
  * @param batch     the rows the claim wants
  * @param overAsk   how many times the batch to ask leases for, at least 1
- * <p>The store reads a window of the oldest eligible ids and leaves {@code excluded} out of it, so the
- * window widens by the excluded rows it can still find eligible, {@code excludedEligible}: rows that
- * the worker's other claim loops are asking for, which nothing has written yet. Rows whose claim is
- * already recorded on them, or which are finalized, are not eligible, and the read steps over them by
- * itself: widening by those too would make a recorded claim read hundreds of ids it never returns
- * (three other loops holding a batch of 100 each, times the stripe count with stripes).
- *
- * @param selection        which eligible rows
- * @param batch            the rows the claim wants
- * @param overAsk          how many times the batch to ask leases for, at least 1
- * @param stripe           the rows to prefer ({@link CandidateStripe#ALL}: none)
- * @param excluded         ids never to return
- * @param excludedEligible how many of {@code excluded} a read of eligible rows may still find: at most
- *                         their number (the constructor without it takes that)
+ * @param stripe    the rows to prefer ({@link CandidateStripe#ALL}: none)
+ * @param excluded  ids never to return
  */
-public record CandidateQuery(ClaimSelection selection, int batch, int overAsk, CandidateStripe stripe, Set<Long> excluded,
-                             int excludedEligible) {
+public record CandidateQuery(ClaimSelection selection, int batch, int overAsk, CandidateStripe stripe, Set<Long> excluded) {
 
     public CandidateQuery {
         Objects.requireNonNull(selection, "selection");
@@ -43,14 +30,6 @@ public record CandidateQuery(ClaimSelection selection, int batch, int overAsk, C
             throw new IllegalArgumentException("overAsk must be at least 1, was " + overAsk);
         }
         excluded = Set.copyOf(excluded);
-        if (excludedEligible < 0 || excludedEligible > excluded.size()) {
-            throw new IllegalArgumentException("excludedEligible must be in 0.." + excluded.size() + ", was " + excludedEligible);
-        }
-    }
-
-    /** A query that counts every excluded row as one the read may still find eligible. */
-    public CandidateQuery(ClaimSelection selection, int batch, int overAsk, CandidateStripe stripe, Set<Long> excluded) {
-        this(selection, batch, overAsk, stripe, excluded, Set.copyOf(excluded).size());
     }
 
     /** A query with no preference and nothing excluded. */
@@ -59,13 +38,13 @@ public record CandidateQuery(ClaimSelection selection, int batch, int overAsk, C
     }
 
     /**
-     * How many of the oldest eligible ids a striped read looks at: {@code max(sample + excludedEligible,
-     * block) × stripes}, so that the window holds a sample's worth of this stripe, and at least a block of
+     * How many of the oldest eligible ids a striped read looks at: {@code max(sample + excluded, block)
+     * × stripes}, so that the window holds a sample's worth of this stripe, and at least a block of
      * every stripe when the sample is smaller than a block (any {@code block × stripes} consecutive ids
      * hold a block of each stripe).
      */
     public long stripedWindow() {
-        return (long) Math.max(sample() + excludedEligible, stripe.block()) * stripe.count();
+        return (long) Math.max(sample() + excluded.size(), stripe.block()) * stripe.count();
     }
 
     /**

@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A batch's lease round trips on Redis, acquire then release, through {@link RedisLeaseManager}'s Lua
- * scripts (one {@code EVALSHA} each: {@code SET NX PX} and the fence {@code INCR} per key, release
+ * scripts (one {@code EVALSHA} each: a {@code SET NX PX} per key and the fence counter moved once, release
  * only where the value is still this grant's) against the cheapest thing with the same round trips:
  * a pipeline of plain {@code SET NX PX} and {@code INCR} per key, then a pipeline of {@code DEL}, which
  * neither fences per grant atomically nor checks ownership on release. Same Redis, same run.

@@ -286,7 +286,7 @@ final class WorkerCommand implements Callable<Integer> {
     }
 
     private static void stopBackground(ScheduledExecutorService ticker, ScheduledExecutorService retention, Thread hook) {
-        ticker.shutdownNow();
+        ticker.shutdown(); // cancels the periodic checks; one in flight ends rather than being interrupted
         retention.shutdownNow();
         try {
             ticker.awaitTermination(10, TimeUnit.SECONDS); // an idle check in flight ends before the pool closes

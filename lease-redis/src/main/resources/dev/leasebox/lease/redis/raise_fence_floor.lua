@@ -4,7 +4,7 @@
 -- Returns 0 when the counter already was at or above the floor; else raises it to the floor and
 -- returns 2 when the counter did not exist (the namespace's first use on this Redis), 1 when it existed
 -- below the floor (the counter went backwards: Redis lost data, or the table's fences came from elsewhere).
--- The next INCR then yields floor + 1.
+-- The next grant's fence is then floor + 1.
 local stored = redis.call('GET', KEYS[1])
 local current = tonumber(stored or '0')
 if current < tonumber(ARGV[1]) then

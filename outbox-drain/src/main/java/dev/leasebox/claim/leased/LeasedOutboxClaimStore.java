@@ -169,18 +169,14 @@ public final class LeasedOutboxClaimStore implements OutboxClaimStore, AutoClose
                 .map(rank -> CandidateStripe.of(rank, RowBlockLeases.of(leases))).orElse(CandidateStripe.ALL);
         Instant now = clock.instant();
         Set<Long> busy = inProgress.asking();
-        busy.addAll(releases.pending()); // completed: eligible again only as a retry due at once
-        int mayBeEligible = busy.size();
+        busy.addAll(releases.pending());
         held.forEach((id, lease) -> {
             if (lease.isLocallyValid(now)) {
                 busy.add(id); // a lapsed one is a candidate again, for this store as for anyone
             }
         });
-        if (mode == ClaimMode.LEAN) {
-            mayBeEligible = busy.size(); // a lean claim writes nothing: its rows stay eligible
-        }
         List<Long> candidates = store.findClaimCandidateIds(
-                new CandidateQuery(selection, request.batchSize(), overAsk, stripe, busy, mayBeEligible));
+                new CandidateQuery(selection, request.batchSize(), overAsk, stripe, busy));
         if (candidates.isEmpty()) {
             return List.of();
         }

@@ -17,11 +17,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * the queue's head ({@link QueueHead}).
  *
  * <p>Without a stripe: a sample of {@code batch × overAsk} ids drawn from the window of the batch
- * ({@code batch × candidateSpread}, at least the sample, widened by the excluded ids it may still find
- * eligible, {@link CandidateQuery#excludedEligible()}): a wider sample,
+ * ({@code batch × candidateSpread}, at least the sample, widened by the excluded ids): a wider sample,
  * not a wider read; lapsed claims first for up to three quarters of the sample, the rest at random
  * ({@link CandidateSample#chooseIds}). With a stripe: the ids (and lapsed flags) of the oldest
- * {@code max(max(sample + excludedEligible, block) × stripes, batch × spread)} eligible rows, in the same
+ * {@code max(max(sample + excluded, block) × stripes, batch × spread)} eligible rows, in the same
  * statement as without one; the sample takes the lapsed claims first (as without a stripe), then
  * the own stripe oldest first, then the rest a block at a time, blocks at random
  * ({@link CandidateSample#chooseStriped}). The window grows with the stripe count so that it still
@@ -57,10 +56,10 @@ final class ClaimCandidates {
         int sample = query.sample();
         Set<Long> excluded = query.excluded();
         CandidateStripe stripe = query.stripe();
-        int asked = sample + query.excludedEligible();
+        int asked = sample + excluded.size();
         long wanted = stripe.isStriped()
                 ? Math.max(query.stripedWindow(), candidateWindow(query.batch()))
-                : Math.max(candidateWindow(query.batch()), sample) + query.excludedEligible();
+                : Math.max(candidateWindow(query.batch()), sample) + excluded.size();
         int window = (int) Math.min(wanted, Math.max(MAX_CANDIDATE_WINDOW, asked));
         long from = head.from(query.selection());
         List<CandidateSample.Candidate> rows = sql.run("find claim candidates",

@@ -218,7 +218,7 @@ public final class PostgreSqlCommitListener {
         return where;
     }
 
-    /** Stops listening and waits (about half a second at most) until the connection is handed back. */
+    /** Stops listening and waits (about {@value #WAIT_MILLIS} ms at most) until the connection is handed back. */
     private void stop() {
         synchronized (stopMonitor) {
             stopped = true;

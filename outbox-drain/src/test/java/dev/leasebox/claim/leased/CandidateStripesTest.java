@@ -202,34 +202,6 @@ class CandidateStripesTest {
                 .as("rows granted one by one: the over-ask alone").isEqualTo(100);
         assertThat(new CandidateQuery(ClaimSelection.ELIGIBLE, 50, 2, blocks, Set.of(7L, 8L)).stripedWindow())
                 .as("the window holds the sample and the excluded rows of every stripe").isEqualTo((178 + 2) * 2);
-        assertThat(new CandidateQuery(ClaimSelection.ELIGIBLE, 50, 2, blocks, Set.of(7L, 8L), 1).stripedWindow())
-                .as("widened only by the excluded rows the read may still find eligible").isEqualTo((178 + 1) * 2);
-        assertThatThrownBy(() -> new CandidateQuery(ClaimSelection.ELIGIBLE, 50, 2, blocks, Set.of(7L, 8L), 3))
-                .hasMessage("excludedEligible must be in 0..2, was 3");
-    }
-
-    @Test
-    void aRecordedClaimWidensItsWindowOnlyByRowsNotYetWrittenLeanByEveryRowItHolds() {
-        enqueue(12);
-        InterferingFencedStore recordedStore = new InterferingFencedStore(rows);
-        LeasedOutboxClaimStore recorded = LeasedOutboxClaimStore.open(recordedStore, new Worker(Optional.empty()), clock);
-        recorded.claimPending(request("w1", 3));
-        recorded.claimPending(request("w1", 3));
-
-        CandidateQuery afterRecording = recordedStore.lastCandidateQuery();
-        assertThat(afterRecording.excluded()).as("the three rows the first claim holds").hasSize(3);
-        assertThat(afterRecording.excludedEligible())
-                .as("their claims are recorded on the rows: the read steps over them by itself").isZero();
-
-        InterferingFencedStore leanStore = new InterferingFencedStore(rows);
-        LeasedOutboxClaimStore lean = LeasedOutboxClaimStore.builder(leanStore, new Worker(Optional.empty()), clock)
-                .claimMode(ClaimMode.LEAN).open();
-        lean.claimPending(request("w2", 3));
-        lean.claimPending(request("w2", 3));
-
-        CandidateQuery afterLeanClaim = leanStore.lastCandidateQuery();
-        assertThat(afterLeanClaim.excluded()).hasSize(3);
-        assertThat(afterLeanClaim.excludedEligible()).as("lean claims write nothing: their rows stay eligible").isEqualTo(3);
     }
 
     @Test

@@ -21,14 +21,13 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * A fenced store that lets a test act as a concurrent writer between candidate search and claim
  * recording (or, on the lean path, the post-grant read), the window in which a leased claim can find
- * its row no longer eligible. It also keeps the last candidate query it was sent.
+ * its row no longer eligible.
  */
 final class InterferingFencedStore implements FencedOutboxStore {
 
     private final FencedOutboxStore delegate;
     private final AtomicReference<Runnable> beforeNextRecording = new AtomicReference<>();
     private final AtomicReference<Runnable> beforeNextEligibilityCheck = new AtomicReference<>();
-    private final AtomicReference<CandidateQuery> lastCandidateQuery = new AtomicReference<>();
 
     InterferingFencedStore(FencedOutboxStore delegate) {
         this.delegate = delegate;
@@ -41,13 +40,7 @@ final class InterferingFencedStore implements FencedOutboxStore {
 
     @Override
     public List<Long> findClaimCandidateIds(CandidateQuery query) {
-        lastCandidateQuery.set(query);
         return delegate.findClaimCandidateIds(query);
-    }
-
-    /** The query of the last candidate read. */
-    CandidateQuery lastCandidateQuery() {
-        return lastCandidateQuery.get();
     }
 
     @Override
