@@ -7,7 +7,7 @@ set -euo pipefail
 old=$1; new=$2; pairs=${3:-4}
 redis-server --port 16399 --save '' --appendonly no --daemonize yes >/dev/null
 trap 'redis-cli -p 16399 shutdown nosave >/dev/null 2>&1 || true' EXIT
-sleep 0.5
+until redis-cli -p 16399 ping >/dev/null 2>&1; do :; done # the daemon answers once it serves
 for _ in $(seq "$pairs"); do
   for script in "$old" "$new"; do
     redis-cli -p 16399 flushall >/dev/null

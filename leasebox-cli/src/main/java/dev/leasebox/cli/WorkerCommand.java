@@ -274,7 +274,7 @@ final class WorkerCommand implements Callable<Integer> {
      */
     private void checkIdle(OutboxTableStatus report, Clock clock, PrintWriter out) {
         if (done.getCount() == 0 || !idlePolls.seenSinceLastAsked()) {
-            return; // stopping already: the pool may be closing
+            return; // stopping already: nothing is left to decide
         }
         try {
             if (!report.anyOutstanding(clock.instant())) {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -65,7 +66,7 @@ class RedisOneRoundTripPerBatchIT {
         List<Lease> granted = manager.acquire(new LeaseRequest(keys, "w2", Duration.ofSeconds(30)).limitedTo(10));
 
         assertThat(granted).extracting(Lease::fence).as("the held key burnt no fence")
-                .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(first.fence() + 1, first.fence() + 10).boxed().toList());
+                .containsExactlyElementsOf(LongStream.rangeClosed(first.fence() + 1, first.fence() + 10).boxed().toList());
         assertThat(commandCalls()).as("the held key and ten grants are tried; the rest are not")
                 .isEqualTo(Map.of("evalsha", 1L, "get", 1L, "set", 12L));
     }
