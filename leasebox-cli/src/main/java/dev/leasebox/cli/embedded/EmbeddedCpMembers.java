@@ -87,7 +87,7 @@ final class EmbeddedCpMembers implements EmbeddedCoordinator {
     /**
      * A member of {@code clusterName} on 127.0.0.1:{@code port} joining {@code memberPorts} by TCP-IP, with this CP
      * session timing, and without Hazelcast's metrics: nothing reads an embedded member's metrics, and collecting and
-     * publishing them to JMX every 5 s took about an eighth of the bench JVM's CPU samples in a Hazelcast cell.
+     * publishing them to JMX every 5 s made up about a fifth of an idle member's CPU time.
      */
     static Config memberConfig(String clusterName, int port, List<Integer> memberPorts, int cpMemberCount,
                                Duration sessionTtl, Duration heartbeat) {
